@@ -1,0 +1,64 @@
+/**
+ * The typed event map of {@link ImClient}: one context object per event.
+ * @module
+ */
+import type { ChatMessage, RefusalReason, SendState, SessionEvent, StoredMessage, SuggestedQuestion } from './messages/types.js';
+
+/** Connection states (spec §4): `failed` is entered after the reconnect limit. */
+export type ConnectionState = 'closed' | 'connecting' | 'open' | 'reconnecting' | 'failed';
+
+/** Where an error event comes from. */
+export type ErrorSource = 'start' | 'connect' | 'socket' | 'frame' | 'http' | 'receipt' | 'clock' | 'upload' | 'send';
+
+/** Severity of a user-facing notice (the spec's toast types). */
+export type NoticeLevel = 'success' | 'info' | 'warning' | 'error';
+
+/**
+ * A user-facing notice. The SDK is headless: it shows no toast itself; the application shows
+ * `text` (already translated into the current language) for `duration` ms.
+ */
+export interface Notice {
+  /** The i18n key of the text (see `I18nKey`). */
+  key: string;
+  /** The text in the current language (or the server's own message). */
+  text: string;
+  /** Severity. */
+  level: NoticeLevel;
+  /** How long to show it, ms (spec default 2 000). */
+  duration: number;
+}
+
+/** Events emitted by {@link ImClient}. Listen with `client.on(name, listener)`. */
+export interface ImClientEvents {
+  /** The connection state changed. */
+  state: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void;
+  /** The socket opened (spec §4): counters reset, heartbeat started. */
+  'socket login': (ctx: { reconnected: boolean }) => void;
+  /** Every decoded incoming frame (spec §7). */
+  'socket message': (ctx: { message: ChatMessage; encrypted: boolean }) => void;
+  /** The server told the user id (`to` of the welcome or any message). */
+  user: (ctx: { userId: string }) => void;
+  /** A chat message was added to or changed in the message list. */
+  message: (ctx: { message: StoredMessage }) => void;
+  /** An outgoing message changed sending state. */
+  'send state': (ctx: { fp: string; state: SendState; message: StoredMessage; reason?: RefusalReason }) => void;
+  /** A session event (type 300). */
+  session: (ctx: SessionEvent & { message: ChatMessage }) => void;
+  /** Suggested questions arrived (type 201). */
+  suggestions: (ctx: { questions: SuggestedQuestion[]; message: ChatMessage }) => void;
+  /** The server refused something (type 500). */
+  refusal: (ctx: { reason: RefusalReason; fp?: string; message: ChatMessage }) => void;
+  /** A read receipt for one of our messages arrived (type 104). */
+  receipt: (ctx: { fp: string; message: ChatMessage }) => void;
+  /** A user-facing notice to show as a toast. */
+  notice: (ctx: Notice) => void;
+  /** Something failed that the caller did not await (bad frame, socket error, swallowed start-up step). */
+  error: (ctx: { error: Error; source: ErrorSource }) => void;
+  /** The browser went offline or online. */
+  network: (ctx: { online: boolean }) => void;
+  /** The interface language changed (its texts are loaded). */
+  language: (ctx: { language: string }) => void;
+}
+
+/** The name of an {@link ImClientEvents} event. */
+export type ImClientEventName = keyof ImClientEvents;

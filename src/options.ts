@@ -1,0 +1,195 @@
+/**
+ * Client options with the spec's §9 defaults, in one place.
+ * @module
+ */
+import type { TimerProvider } from './timers.js';
+
+/** The key/value storage the client persists its state in (localStorage-compatible). */
+export interface StorageLike {
+  /** Returns the stored value or null. */
+  getItem(key: string): string | null;
+  /** Stores a value. */
+  setItem(key: string, value: string): void;
+  /** Removes a value. */
+  removeItem(key: string): void;
+}
+
+/** The WebSocket instance shape the SDK uses (browser WebSocket or the `ws` package). */
+export interface WebSocketLike {
+  /** 0 connecting, 1 open, 2 closing, 3 closed. */
+  readonly readyState: number;
+  /** Sends a text frame. */
+  send(data: string): void;
+  /** Closes the socket. */
+  close(code?: number, reason?: string): void;
+  /** Open handler. */
+  onopen: ((event: unknown) => void) | null;
+  /** Message handler; `event.data` is the frame. */
+  onmessage: ((event: { data: unknown }) => void) | null;
+  /** Close handler. */
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  /** Error handler. */
+  onerror: ((event: unknown) => void) | null;
+}
+
+/** A WebSocket constructor (e.g. `globalThis.WebSocket` or `import { WebSocket } from 'ws'`). */
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/** Context given to a {@link ReconnectPolicy}. */
+export interface ReconnectContext {
+  /** 1 for the first retry after a close, 2 for the next, ... reset when a connection opens. */
+  attempt: number;
+  /** The close code of the socket that closed, when known. */
+  closeCode?: number;
+}
+
+/**
+ * Decides the delay before the next reconnect attempt, or `null` to stop (the connection then
+ * enters the `failed` state until `connect()` is called or the browser comes back online).
+ */
+export type ReconnectPolicy = (ctx: ReconnectContext) => number | null;
+
+/** Custom-scheme and website settings for the deep-link helpers (spec §7). */
+export interface DeepLinkOptions {
+  /** Scheme of the production app, e.g. `kefuapp`. */
+  scheme: string;
+  /** Scheme of the test build of the app. */
+  testScheme: string;
+  /** Scheme of the UAT build of the app. */
+  uatScheme: string;
+  /** The product's public website: where open-app falls back after 3 s. */
+  website: string;
+  /** A user-agent fragment that identifies the product's own in-app browser. */
+  inAppUserAgent: string;
+}
+
+/** Read-receipt manager settings (spec §9). */
+export interface ReceiptOptions {
+  /** Delay before an automatic read, ms. */
+  autoReadDelay: number;
+  /** Batch size for receipt processing. */
+  batchSize: number;
+  /** Debounce of visibility changes, ms. */
+  debounceDelay: number;
+  /** Interval of the check against the real document state, ms. */
+  stateValidationInterval: number;
+}
+
+/** Every timing and limit of spec §9, with the spec's values as defaults. */
+export interface ImClientLimits {
+  /** Default request timeout, ms (50 000). */
+  requestTimeout: number;
+  /** Upload and translate timeout, ms (90 000). */
+  longRequestTimeout: number;
+  /** The 413 notice is shown at most once per this many ms (3 000). */
+  throttleNoticeInterval: number;
+  /** Delay before the timeout notice, ms (500). */
+  timeoutNoticeDelay: number;
+  /** Default notice (toast) duration, ms (2 000). */
+  noticeDuration: number;
+  /** Heartbeat interval, ms (20 000). */
+  heartbeatInterval: number;
+  /** Delay before reconnecting, ms (5 000). */
+  reconnectDelay: number;
+  /** Reconnect attempts in a row before the `failed` state (10). */
+  maxReconnectAttempts: number;
+  /** Server clock tick, ms (1 000). */
+  clockTick: number;
+  /** Delay before open-app falls back to the website, ms (3 000). */
+  openAppFallbackDelay: number;
+  /** Scroll-to-bottom threshold in px (400). */
+  scrollBottomThreshold: number;
+  /** Scroll-to-bottom retry interval, ms (100). */
+  scrollRetryInterval: number;
+  /** Complaint limits: images (5). */
+  complaintMaxImages: number;
+  /** Complaint limits: videos (1). */
+  complaintMaxVideos: number;
+  /** Chunk size for chunked uploads, bytes (8 MiB). */
+  chunkSize: number;
+  /** Largest outgoing frame, bytes (64 KiB, the server's frame limit). */
+  maxFrameSize: number;
+  /** Translation default target locale ('en-US'). */
+  translateLocale: string;
+}
+
+/** Options of {@link ImClient}. */
+export interface ImClientOptions {
+  /** Host root of the IM server, e.g. `https://im.example.com`. Permit calls go to `<baseUrl>/im`. */
+  baseUrl: string;
+  /** WebSocket endpoint, e.g. `wss://im.example.com/ws`. */
+  socketUrl: string;
+  /** `"<publicKey>,<secret>"`: RSA public key (base64 DER SPKI) and HMAC secret (protocol §3). */
+  socketKey: string;
+  /** Connect data sent as `d` in the connect payload (default `{}`). */
+  connectData?: Record<string, unknown>;
+  /** Initial interface language; defaults to the stored language, else `zh`. */
+  language?: string;
+  /** The WebSocket constructor; defaults to `globalThis.WebSocket` (pass `ws` in Node 20). */
+  WebSocket?: WebSocketConstructor;
+  /** The fetch function; defaults to `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Storage for the client state; defaults to `localStorage` when usable, else memory. */
+  storage?: StorageLike;
+  /** Timer functions; defaults to `globalThis` timers looked up at call time. */
+  timers?: TimerProvider;
+  /** The window (online/offline, focus/blur, postMessage); defaults to `globalThis.window` if any. */
+  window?: Window | null;
+  /** The document (visibility); defaults to `globalThis.document` if any. */
+  document?: Document | null;
+  /** Reconnect policy; the default waits `reconnectDelay` and stops after `maxReconnectAttempts`. */
+  reconnectPolicy?: ReconnectPolicy;
+  /** Overrides of the spec's timings and limits. */
+  limits?: Partial<ImClientLimits>;
+  /** Overrides of the read-receipt settings. */
+  receipts?: Partial<ReceiptOptions>;
+  /** Deep-link schemes and the public website. */
+  deepLinks?: Partial<DeepLinkOptions>;
+}
+
+/** The spec's §9 timings and limits. */
+export const DEFAULT_LIMITS: Readonly<ImClientLimits> = Object.freeze({
+  requestTimeout: 50_000,
+  longRequestTimeout: 90_000,
+  throttleNoticeInterval: 3_000,
+  timeoutNoticeDelay: 500,
+  noticeDuration: 2_000,
+  heartbeatInterval: 20_000,
+  reconnectDelay: 5_000,
+  maxReconnectAttempts: 10,
+  clockTick: 1_000,
+  openAppFallbackDelay: 3_000,
+  scrollBottomThreshold: 400,
+  scrollRetryInterval: 100,
+  complaintMaxImages: 5,
+  complaintMaxVideos: 1,
+  chunkSize: 8 * 1024 * 1024,
+  maxFrameSize: 64 * 1024,
+  translateLocale: 'en-US',
+});
+
+/** The spec's §9 receipt-manager defaults. */
+export const DEFAULT_RECEIPT_OPTIONS: Readonly<ReceiptOptions> = Object.freeze({
+  autoReadDelay: 1_000,
+  batchSize: 10,
+  debounceDelay: 100,
+  stateValidationInterval: 5_000,
+});
+
+/** Default deep-link settings (override them with your product's schemes and website). */
+export const DEFAULT_DEEP_LINKS: Readonly<DeepLinkOptions> = Object.freeze({
+  scheme: 'kefuim',
+  testScheme: 'kefuimtest',
+  uatScheme: 'kefuimuat',
+  website: 'https://kefu-im.dev',
+  inAppUserAgent: 'KefuIM',
+});
+
+/**
+ * The default reconnect policy: `delay` ms before each attempt, `null` after `max` attempts.
+ * @param delay - delay before each attempt, ms
+ * @param max - attempts in a row before giving up
+ */
+export function fixedDelayPolicy(delay: number, max: number): ReconnectPolicy {
+  return ({ attempt }) => (attempt > max ? null : delay);
+}

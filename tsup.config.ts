@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['esm'],
+  target: 'es2020',
+  platform: 'neutral',
+  dts: true,
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+  // jsencrypt's ESM entry uses extensionless imports that Node's own ESM loader rejects, so it is
+  // bundled (into its own lazily loaded chunk) instead of being left as an external import.
+  noExternal: ['jsencrypt'],
+  external: ['crypto-js', 'eventemitter3', 'ofetch'],
+});
