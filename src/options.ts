@@ -2,7 +2,21 @@
  * Client options with the spec's §9 defaults, in one place.
  * @module
  */
-import type { TimerProvider } from './timers.js';
+import type { ListenerTarget, TimerProvider } from './timers.js';
+
+/** The parts of `window` the client uses: events (online/offline, focus/blur, activity) and `navigator.onLine`. */
+export interface WindowLike extends ListenerTarget {
+  /** The navigator; `onLine` false means offline. */
+  navigator?: { onLine?: boolean };
+}
+
+/** The parts of `document` the client uses: `visibilitychange` and the visibility state. */
+export interface DocumentLike extends ListenerTarget {
+  /** `'visible'` or `'hidden'`. */
+  readonly visibilityState?: string;
+  /** True when hidden (read when `visibilityState` is absent). */
+  readonly hidden?: boolean;
+}
 
 /** The key/value storage the client persists its state in (localStorage-compatible). */
 export interface StorageLike {
@@ -14,6 +28,16 @@ export interface StorageLike {
   removeItem(key: string): void;
 }
 
+/**
+ * A socket event handler. Declared through a method so that its parameter is checked
+ * bivariantly: the browser's and the `ws` package's handlers (typed with their own `Event`,
+ * `MessageEvent` and `CloseEvent`) are accepted as they are.
+ */
+export type SocketEventHandler<E> = {
+  /** Handles one event. */
+  bivarianceHack(event: E): void;
+}['bivarianceHack'];
+
 /** The WebSocket instance shape the SDK uses (browser WebSocket or the `ws` package). */
 export interface WebSocketLike {
   /** 0 connecting, 1 open, 2 closing, 3 closed. */
@@ -23,13 +47,13 @@ export interface WebSocketLike {
   /** Closes the socket. */
   close(code?: number, reason?: string): void;
   /** Open handler. */
-  onopen: ((event: unknown) => void) | null;
+  onopen: SocketEventHandler<unknown> | null;
   /** Message handler; `event.data` is the frame. */
-  onmessage: ((event: { data: unknown }) => void) | null;
+  onmessage: SocketEventHandler<{ data: unknown }> | null;
   /** Close handler. */
-  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onclose: SocketEventHandler<{ code: number; reason: string }> | null;
   /** Error handler. */
-  onerror: ((event: unknown) => void) | null;
+  onerror: SocketEventHandler<unknown> | null;
 }
 
 /** A WebSocket constructor (e.g. `globalThis.WebSocket` or `import { WebSocket } from 'ws'`). */
@@ -134,9 +158,9 @@ export interface ImClientOptions {
   /** Timer functions; defaults to `globalThis` timers looked up at call time. */
   timers?: TimerProvider;
   /** The window (online/offline, focus/blur, postMessage); defaults to `globalThis.window` if any. */
-  window?: Window | null;
+  window?: WindowLike | null;
   /** The document (visibility); defaults to `globalThis.document` if any. */
-  document?: Document | null;
+  document?: DocumentLike | null;
   /** Reconnect policy; the default waits `reconnectDelay` and stops after `maxReconnectAttempts`. */
   reconnectPolicy?: ReconnectPolicy;
   /** Overrides of the spec's timings and limits. */

@@ -161,3 +161,37 @@ export interface FileContent {
   /** MIME type. */
   mime: string;
 }
+
+/** A visitor waiting in the agents' queue (type 310, docs/protocol.md §6). */
+export interface QueueEntry {
+  /** The visitor's client id (what type 311 accepts). */
+  clientId: string;
+  /** The visitor's display name. */
+  name: string;
+  /** Since when the visitor waits, ms. */
+  since: number;
+  /** 1-based position in the queue. */
+  position: number;
+}
+
+/** A conversation an agent is in (type 310, docs/protocol.md §6). */
+export interface AgentSession {
+  /** The conversation's id. */
+  sessionId: string;
+  /** The visitor's client id. */
+  clientId: string;
+  /** The visitor's display name. */
+  name: string;
+  /** Since when the conversation runs, ms. */
+  since: number;
+}
+
+/** The parsed `dataContent` of a type 310 queue and sessions snapshot (agent desk). */
+export interface AgentQueueSnapshot {
+  /** Visitors waiting, in queue order. */
+  queue: QueueEntry[];
+  /** The agent's open conversations. */
+  sessions: AgentSession[];
+  /** How many agents are online. */
+  online: number;
+}

@@ -1,0 +1,146 @@
+/**
+ * What the chat services share: storage, connections, the message clock, configuration, and the
+ * helpers that store a server-made message and push it.
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { AgentAccount, ServerConfig } from '../config.js';
+import type { MessageRecord, Store } from '../store/types.js';
+import type { MessageClock } from './clock.js';
+import type { Hub, Peer } from './hub.js';
+import { textsFor } from './texts.js';
+import { T, toWire, type WireMessage } from './wire.js';
+
+/** The shared state of the chat services. */
+export interface ChatContext {
+  /** Storage. */
+  readonly store: Store;
+  /** Open connections. */
+  readonly hub: Hub;
+  /** Acceptance times. */
+  readonly clock: MessageClock;
+  /** Configuration. */
+  readonly config: ServerConfig;
+}
+
+/** A visitor in one merchant's conversation. */
+export interface VisitorRef {
+  /** Client id. */
+  clientId: string;
+  /** Display name. */
+  name: string;
+  /** Avatar. */
+  avatar: string;
+  /** Merchant. */
+  mchId: string;
+  /** Platform. */
+  platformId: string;
+  /** Language. */
+  language: string;
+}
+
+/** The id of the robot as a message sender. */
+export const ROBOT_ID = 'robot';
+/** The id of the server as the sender of session events and refusals. */
+export const SYSTEM_ID = 'system';
+
+function svgAvatar(letter: string, colour: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" rx="32" fill="${colour}"/><text x="32" y="42" font-size="28" text-anchor="middle" fill="#fff" font-family="sans-serif">${letter}</text></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
+/** The default service avatar (a data: URL), used when a merchant has none. */
+export const DEFAULT_KEFU_AVATAR = svgAvatar('K', '#1677ff');
+/** The default avatar of agents. */
+export const DEFAULT_AGENT_AVATAR = svgAvatar('A', '#13a05f');
+/** The default avatar of visitors. */
+export const DEFAULT_VISITOR_AVATAR = svgAvatar('V', '#8c8c8c');
+
+/** A visitor view of a peer. */
+export function visitorOf(peer: Peer): VisitorRef {
+  return {
+    clientId: peer.userId,
+    name: peer.name,
+    avatar: peer.avatar,
+    mchId: peer.mchId,
+    platformId: peer.platformId,
+    language: peer.language,
+  };
+}
+
+/** The agent user id of an account. */
+export function agentUserId(account: string): string {
+  return `agent:${account}`;
+}
+
+/** The configured agent behind a user id, if any. */
+export function agentByUserId(ctx: ChatContext, userId: string): AgentAccount | undefined {
+  return ctx.config.agents.find((a) => agentUserId(a.account) === userId);
+}
+
+/** The robot's name and avatar for a merchant. */
+export function robotIdentity(ctx: ChatContext, mchId: string, language: string): { name: string; avatar: string } {
+  const merchant = ctx.store.directory.merchant(mchId);
+  const name = `${merchant?.name ?? ''} ${textsFor(language).robotName}`.trim();
+  return { name, avatar: merchant?.kefuAvatar2 || DEFAULT_KEFU_AVATAR };
+}
+
+/** Sends a type-500 refusal naming the refused `fp` (protocol §4). */
+export function refuse(peer: Peer, reason: string, fp: string): void {
+  peer.send({
+    type: T.Refusal,
+    from: SYSTEM_ID,
+    to: peer.userId,
+    fp: randomUUID(),
+    createTime: Date.now(),
+    dataContent: JSON.stringify({ reason, fp }),
+  });
+}
+
+/**
+ * Stores a server-made message to a visitor (robot text, suggestions, session events) and pushes
+ * it to the visitor's connections and to `alsoTo`.
+ */
+export function pushToVisitor(
+  ctx: ChatContext,
+  visitor: VisitorRef,
+  sessionId: string | null,
+  type: number,
+  dataContent: string,
+  alsoTo: readonly string[] = [],
+): MessageRecord {
+  const robot = type === T.RobotText || type === T.Suggestions;
+  const sender = robot ? robotIdentity(ctx, visitor.mchId, visitor.language) : { name: '', avatar: '' };
+  const record: MessageRecord = {
+    fp: randomUUID(),
+    type,
+    from: robot ? ROBOT_ID : SYSTEM_ID,
+    to: visitor.clientId,
+    fn: sender.name,
+    tn: visitor.name,
+    fa: sender.avatar,
+    ta: visitor.avatar,
+    mchId: visitor.mchId,
+    platformId: visitor.platformId,
+    clientId: visitor.clientId,
+    groupId: null,
+    sessionId,
+    dataContent,
+    isRead: 0,
+    robot: robot ? 1 : 0,
+    isGroup: 0,
+    createTime: ctx.clock.next(),
+    cm: null,
+  };
+  ctx.store.chat.insertMessage(record);
+  const wire = toWire(record);
+  ctx.hub.sendTo(visitor.clientId, wire);
+  for (const userId of alsoTo) ctx.hub.sendTo(userId, wire);
+  return record;
+}
+
+/** The acknowledgement of an accepted message: the stored message, back to the sender (protocol §4). */
+export function ackOf(record: MessageRecord): WireMessage {
+  return toWire(record);
+}

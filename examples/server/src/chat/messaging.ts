@@ -1,0 +1,333 @@
+/**
+ * What the server does with each client frame: content messages (acknowledged, stored once per
+ * fp, forwarded), group and channel messages, receipts (104), transfer (301), end (302) and the
+ * agent's accept (311). Refusals are type 500.
+ * @module
+ */
+
+import type { MessageRecord } from '../store/types.js';
+import { ackOf, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
+import type { Peer } from './hub.js';
+import type { Sessions } from './sessions.js';
+import { CONTENT_TYPES, T, toWire, type WireMessage } from './wire.js';
+
+/** A frame from a client after decoding: a JSON object with a numeric type; every other field unchecked. */
+export interface ClientFrame {
+  /** The message type. */
+  type: number;
+  /** Unchecked fields. */
+  [key: string]: unknown;
+}
+
+/** Decides whether a sender may send now (the per-client socket rate limit). */
+export type RateCheck = (userId: string) => boolean;
+
+const FP = /^[A-Za-z0-9_.:-]{8,100}$/;
+
+/** Whether `fp` is usable as a message identity. */
+export function validFp(fp: unknown): fp is string {
+  return typeof fp === 'string' && FP.test(fp);
+}
+
+function blank(type: number, content: string): boolean | 'bad' {
+  if (type === T.Text || type === T.Image) return content.trim() === '';
+  try {
+    const parsed: unknown = JSON.parse(content);
+    if (typeof parsed !== 'object' || parsed === null) return 'bad';
+    const url = (parsed as { url?: unknown }).url;
+    return typeof url !== 'string' || url.trim() === '';
+  } catch {
+    return 'bad';
+  }
+}
+
+function isGroupFrame(frame: ClientFrame): boolean {
+  return frame.isGroup === 1 || frame.isGroup === true || frame.isGroup === '1';
+}
+
+/** Handles decoded client frames. */
+export class Messaging {
+  constructor(
+    private readonly ctx: ChatContext,
+    private readonly sessions: Sessions,
+    private readonly allowSend: RateCheck,
+  ) {}
+
+  /** Dispatches one frame (the heartbeat is answered by the socket layer). */
+  handle(peer: Peer, frame: ClientFrame): void {
+    const type = frame.type;
+    if (type === T.Receipt) return this.receipt(peer, frame);
+    if (CONTENT_TYPES.has(type)) return this.content(peer, frame);
+    if (type === T.Transfer || type === T.End) return this.control(peer, frame);
+    if (type === T.AgentAccept) return this.accept(peer, frame);
+    refuse(peer, 'bad-frame', typeof frame.fp === 'string' ? frame.fp : '');
+  }
+
+  /** Checks shared by content and control messages; returns the stored duplicate when it is a resend. */
+  private gate(peer: Peer, frame: ClientFrame, content: boolean): { ok: true } | { ok: false } | { resend: MessageRecord } {
+    const fp = frame.fp;
+    if (!validFp(fp) || typeof frame.dataContent !== 'string') {
+      refuse(peer, 'bad-frame', typeof fp === 'string' ? fp : '');
+      return { ok: false };
+    }
+    const known = this.ctx.store.chat.message(fp);
+    if (known) {
+      if (known.from === peer.userId && known.type === frame.type) return { resend: known };
+      refuse(peer, 'bad-frame', fp);
+      return { ok: false };
+    }
+    if (peer.role === 'visitor') {
+      const visitor = this.ctx.store.chat.visitor(peer.userId);
+      if (visitor?.banned) {
+        refuse(peer, 'banned', fp);
+        return { ok: false };
+      }
+      if (visitor?.blacklisted) {
+        refuse(peer, 'blacklisted', fp);
+        return { ok: false };
+      }
+    }
+    if (content) {
+      const isBlank = blank(frame.type, frame.dataContent);
+      if (isBlank === 'bad') {
+        refuse(peer, 'bad-frame', fp);
+        return { ok: false };
+      }
+      if (isBlank) {
+        refuse(peer, 'blank', fp);
+        return { ok: false };
+      }
+    }
+    if ((content || frame.type === T.Transfer) && !this.allowSend(peer.userId)) {
+      refuse(peer, 'too-frequent', fp);
+      return { ok: false };
+    }
+    return { ok: true };
+  }
+
+  private content(peer: Peer, frame: ClientFrame): void {
+    const gate = this.gate(peer, frame, true);
+    if ('resend' in gate) {
+      peer.send(this.wireOf(gate.resend));
+      return;
+    }
+    if (!gate.ok) return;
+    if (isGroupFrame(frame)) return this.groupContent(peer, frame);
+    if (peer.role === 'agent') return this.agentContent(peer, frame);
+    const v = visitorOf(peer);
+    const session = this.sessions.ensureOpen(v);
+    const to = session.state === 'active' && session.agentId ? session.agentId : session.state === 'robot' ? ROBOT_ID : '';
+    const record = this.record(peer, frame, { to, clientId: v.clientId, mchId: v.mchId, platformId: v.platformId, sessionId: session.sessionId });
+    this.ctx.store.chat.insertMessage(record);
+    this.ctx.hub.sendTo(peer.userId, ackOf(record));
+    if (session.state === 'active' && session.agentId) {
+      this.ctx.hub.sendTo(session.agentId, toWire(record));
+    } else if (session.state === 'robot' && frame.type === T.Text) {
+      this.sessions.robotReply(v, session, record.dataContent);
+    }
+  }
+
+  private agentContent(peer: Peer, frame: ClientFrame): void {
+    const clientId = typeof frame.to === 'string' ? frame.to : '';
+    const session = this.ctx.store.chat.activeSessions(peer.userId).find((s) => s.clientId === clientId);
+    if (!session) {
+      refuse(peer, 'not-allowed', String(frame.fp));
+      return;
+    }
+    const visitor = this.ctx.store.chat.visitor(clientId);
+    const record = this.record(peer, frame, {
+      to: clientId,
+      tn: visitor?.name ?? '',
+      ta: visitor?.avatar ?? '',
+      clientId,
+      mchId: session.mchId,
+      platformId: session.platformId,
+      sessionId: session.sessionId,
+    });
+    this.ctx.store.chat.insertMessage(record);
+    this.ctx.hub.sendTo(peer.userId, ackOf(record));
+    this.ctx.hub.sendTo(clientId, toWire(record));
+  }
+
+  private groupContent(peer: Peer, frame: ClientFrame): void {
+    const groupId = typeof frame.to === 'string' ? frame.to : '';
+    const group = this.ctx.store.directory.group(groupId);
+    const fp = String(frame.fp);
+    if (!group) {
+      refuse(peer, 'not-allowed', fp);
+      return;
+    }
+    let member = this.ctx.store.directory.member(groupId, peer.userId);
+    if (!member && peer.role === 'visitor' && group.open) {
+      this.ctx.store.directory.addMember({
+        groupId,
+        clientId: peer.userId,
+        name: peer.name,
+        avatar: peer.avatar,
+        role: 'member',
+        joinedAt: Date.now(),
+      });
+      member = this.ctx.store.directory.member(groupId, peer.userId);
+    }
+    const staff = peer.role === 'agent' || member?.role === 'staff';
+    if (!member && !staff) {
+      refuse(peer, 'not-allowed', fp);
+      return;
+    }
+    if (group.kind === 'channel' && !staff) {
+      refuse(peer, 'not-allowed', fp);
+      return;
+    }
+    const record = this.record(peer, frame, {
+      to: groupId,
+      tn: group.name,
+      ta: group.avatar,
+      clientId: null,
+      groupId,
+      mchId: group.mchId,
+      platformId: '',
+      sessionId: null,
+    });
+    this.ctx.store.chat.insertMessage(record);
+    const wire = toWire(record, []);
+    this.ctx.hub.sendTo(peer.userId, wire);
+    const recipients = new Set(this.ctx.store.directory.members(groupId).map((m) => m.clientId));
+    for (const agentId of this.ctx.hub.onlineAgents()) recipients.add(agentId);
+    recipients.delete(peer.userId);
+    for (const userId of recipients) this.ctx.hub.sendTo(userId, wire);
+  }
+
+  private control(peer: Peer, frame: ClientFrame): void {
+    const gate = this.gate(peer, { ...frame, dataContent: typeof frame.dataContent === 'string' ? frame.dataContent : '{}' }, false);
+    if ('resend' in gate) {
+      peer.send(this.wireOf(gate.resend));
+      return;
+    }
+    if (!gate.ok) return;
+    if (peer.role === 'agent') {
+      const clientId = typeof frame.to === 'string' ? frame.to : '';
+      const session = this.ctx.store.chat.activeSessions(peer.userId).find((s) => s.clientId === clientId);
+      if (frame.type !== T.End || !session) {
+        refuse(peer, 'not-allowed', String(frame.fp));
+        return;
+      }
+      const record = this.record(peer, frame, { to: clientId, clientId, mchId: session.mchId, platformId: session.platformId, sessionId: session.sessionId });
+      this.ctx.store.chat.insertMessage(record);
+      this.ctx.hub.sendTo(peer.userId, ackOf(record));
+      this.sessions.end(session);
+      return;
+    }
+    const v = visitorOf(peer);
+    const open = this.sessions.open(v);
+    const record = this.record(peer, frame, {
+      to: SYSTEM_ID,
+      clientId: v.clientId,
+      mchId: v.mchId,
+      platformId: v.platformId,
+      sessionId: open?.sessionId ?? null,
+    });
+    this.ctx.store.chat.insertMessage(record);
+    this.ctx.hub.sendTo(peer.userId, ackOf(record));
+    if (frame.type === T.Transfer) this.sessions.transfer(v);
+    else if (open) this.sessions.end(open);
+  }
+
+  private accept(peer: Peer, frame: ClientFrame): void {
+    const fp = typeof frame.fp === 'string' ? frame.fp : '';
+    if (peer.role !== 'agent') {
+      refuse(peer, 'not-allowed', fp);
+      return;
+    }
+    let clientId = '';
+    try {
+      const parsed: unknown = JSON.parse(typeof frame.dataContent === 'string' ? frame.dataContent : '');
+      const value = (parsed as { clientId?: unknown } | null)?.clientId;
+      if (typeof value === 'string') clientId = value;
+    } catch {
+      // handled below
+    }
+    if (clientId === '' || !this.sessions.accept(peer.userId, clientId)) refuse(peer, 'not-allowed', fp);
+  }
+
+  /** Type 104: marks the read message, stores the receipt once, forwards it to the original sender. */
+  private receipt(peer: Peer, frame: ClientFrame): void {
+    if (!validFp(frame.fp) || typeof frame.dataContent !== 'string') return;
+    const read = this.ctx.store.chat.message(frame.dataContent);
+    if (!read || read.type === T.Receipt || read.from === peer.userId) return;
+    const now = this.ctx.clock.next();
+    if (read.isGroup === 1 && read.groupId) {
+      const allowed = peer.role === 'agent' || this.ctx.store.directory.member(read.groupId, peer.userId) !== undefined;
+      if (!allowed || !this.ctx.store.chat.addGroupRead(read.fp, peer.userId, now)) return;
+    } else {
+      const mine =
+        (peer.role === 'visitor' && read.clientId === peer.userId) ||
+        (peer.role === 'agent' && read.clientId !== null && read.from === read.clientId &&
+          this.ctx.store.chat.latestSession(read.clientId, read.mchId, read.platformId)?.agentId === peer.userId);
+      if (!mine) return;
+      this.ctx.store.chat.markRead(read.fp);
+    }
+    const record: MessageRecord = {
+      ...this.record(peer, frame, {
+        to: read.from,
+        tn: read.fn,
+        ta: read.fa,
+        clientId: read.clientId,
+        groupId: read.groupId,
+        mchId: read.mchId,
+        platformId: read.platformId,
+        sessionId: read.sessionId,
+      }),
+      dataContent: read.fp,
+      isGroup: read.isGroup,
+      cm: read.createTime,
+      createTime: now,
+    };
+    if (!this.ctx.store.chat.insertMessage(record)) return;
+    if (read.from !== ROBOT_ID && read.from !== SYSTEM_ID) this.ctx.hub.sendTo(read.from, toWire(record));
+  }
+
+  /** The wire form of a stored message, with its group read list. */
+  private wireOf(record: MessageRecord): WireMessage {
+    if (record.isGroup !== 1) return toWire(record);
+    return toWire(record, this.ctx.store.chat.groupReads([record.fp]).get(record.fp) ?? []);
+  }
+
+  /** A record of a client's message with the server's fields filled in. */
+  private record(
+    peer: Peer,
+    frame: ClientFrame,
+    where: {
+      to: string;
+      tn?: string;
+      ta?: string;
+      clientId: string | null;
+      groupId?: string | null;
+      mchId: string;
+      platformId: string;
+      sessionId: string | null;
+    },
+  ): MessageRecord {
+    return {
+      fp: String(frame.fp),
+      type: frame.type,
+      from: peer.userId,
+      to: where.to,
+      fn: peer.name,
+      tn: where.tn ?? '',
+      fa: peer.avatar,
+      ta: where.ta ?? '',
+      mchId: where.mchId,
+      platformId: where.platformId,
+      clientId: where.clientId,
+      groupId: where.groupId ?? null,
+      sessionId: where.sessionId,
+      dataContent: typeof frame.dataContent === 'string' ? frame.dataContent : '',
+      isRead: 0,
+      robot: 0,
+      isGroup: where.groupId ? 1 : 0,
+      createTime: this.ctx.clock.next(),
+      cm: null,
+    };
+  }
+}
+

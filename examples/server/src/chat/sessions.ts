@@ -1,0 +1,271 @@
+/**
+ * Service sessions: start (created + suggestions + greeting), the robot, transfer to the queue
+ * with positions that update as it moves, agents accepting, the end and the rating invite, and the
+ * agents' queue snapshots (type 310).
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { ServiceSession } from '../store/types.js';
+import {
+  agentByUserId,
+  DEFAULT_AGENT_AVATAR,
+  DEFAULT_VISITOR_AVATAR,
+  pushToVisitor,
+  type ChatContext,
+  type VisitorRef,
+} from './context.js';
+import { bestAnswer, suggestions } from './robot.js';
+import { faqLanguageOf, textsFor } from './texts.js';
+import { T, type WireMessage } from './wire.js';
+
+/** The session summary returned by triggerUpdate. */
+export interface SessionSummary {
+  /** Session id. */
+  sessionId: string;
+  /** State. */
+  state: ServiceSession['state'];
+  /** Queue position (1-based) while queued. */
+  position?: number;
+  /** The agent's user id while active. */
+  agentId?: string;
+}
+
+/** Runs the life of service sessions. */
+export class Sessions {
+  /** What each queued session was last told (`position:busy`), to send only changes. */
+  private readonly told = new Map<string, string>();
+
+  constructor(private readonly ctx: ChatContext) {}
+
+  /** The visitor's latest session when it is not ended. */
+  open(v: VisitorRef): ServiceSession | undefined {
+    const s = this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
+    return s && s.state !== 'ended' ? s : undefined;
+  }
+
+  /** Whether the visitor ever had a session with this merchant's platform. */
+  hasAny(v: VisitorRef): boolean {
+    return this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId) !== undefined;
+  }
+
+  /** Starts a session: stored and pushed `created`, suggested questions (201) and the greeting (200). */
+  start(v: VisitorRef): ServiceSession {
+    const session: ServiceSession = {
+      sessionId: randomUUID(),
+      clientId: v.clientId,
+      mchId: v.mchId,
+      platformId: v.platformId,
+      state: 'robot',
+      agentId: null,
+      createdAt: Date.now(),
+      queuedAt: null,
+      acceptedAt: null,
+      endedAt: null,
+      score: null,
+      remark: null,
+    };
+    this.ctx.store.chat.createSession(session);
+    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'created', sessionId: session.sessionId }));
+    this.pushSuggestions(v, session.sessionId);
+    pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).greeting);
+    return session;
+  }
+
+  /** The open session, or a newly started one. */
+  ensureOpen(v: VisitorRef): ServiceSession {
+    return this.open(v) ?? this.start(v);
+  }
+
+  /** Pushes the suggested questions (type 201) in the visitor's language. */
+  pushSuggestions(v: VisitorRef, sessionId: string | null): void {
+    const list = suggestions(this.faq(v));
+    pushToVisitor(this.ctx, v, sessionId, T.Suggestions, JSON.stringify(list));
+  }
+
+  /** The FAQ in the visitor's language, or in any language the merchant wrote. */
+  faq(v: VisitorRef): ReturnType<ChatContext['store']['directory']['questions']> {
+    const dir = this.ctx.store.directory;
+    const wanted = faqLanguageOf(v.language);
+    const own = dir.questions(v.mchId, v.platformId, wanted);
+    if (own.length > 0) return own;
+    const first = dir.faqLanguages(v.mchId, v.platformId)[0];
+    return first === undefined ? [] : dir.questions(v.mchId, v.platformId, first);
+  }
+
+  /** The robot answers a visitor's text in a robot-state session. */
+  robotReply(v: VisitorRef, session: ServiceSession, text: string): void {
+    const all = this.ctx.store.directory.questions(v.mchId, v.platformId);
+    const match = bestAnswer(text, all);
+    if (match) {
+      pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, match.answer);
+      return;
+    }
+    pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).notUnderstood);
+    this.pushSuggestions(v, session.sessionId);
+  }
+
+  /** Type 301: the visitor asks for a human and joins the queue (or is told where it stands). */
+  transfer(v: VisitorRef): ServiceSession {
+    const session = this.ensureOpen(v);
+    if (session.state === 'robot') {
+      session.state = 'queued';
+      session.queuedAt = Date.now();
+      this.ctx.store.chat.updateSession(session);
+      this.told.delete(session.sessionId);
+      this.refreshQueue();
+      this.broadcastSnapshots();
+      const busy = this.ctx.hub.onlineAgents().length === 0;
+      pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? textsFor(v.language).busy : textsFor(v.language).queued(this.position(session.sessionId)));
+    } else {
+      this.pushState(v, session);
+    }
+    return session;
+  }
+
+  /** Type 311: an agent accepts a queued visitor. Returns false when the visitor is not queued. */
+  accept(agentId: string, clientId: string): boolean {
+    const session = this.ctx.store.chat.queue().find((s) => s.clientId === clientId);
+    if (!session) return false;
+    session.state = 'active';
+    session.agentId = agentId;
+    session.acceptedAt = Date.now();
+    this.ctx.store.chat.updateSession(session);
+    this.told.delete(session.sessionId);
+    const agent = agentByUserId(this.ctx, agentId);
+    pushToVisitor(
+      this.ctx,
+      this.visitorOfSession(session),
+      session.sessionId,
+      T.SessionEvent,
+      JSON.stringify({
+        event: 'agent-joined',
+        sessionId: session.sessionId,
+        agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR },
+      }),
+    );
+    this.refreshQueue();
+    this.broadcastSnapshots();
+    return true;
+  }
+
+  /** Ends a session: stored and pushed `ended` and `rate-invite` (to the visitor and its agent). */
+  end(session: ServiceSession): void {
+    if (session.state === 'ended') return;
+    const wasQueued = session.state === 'queued';
+    const agentId = session.agentId;
+    session.state = 'ended';
+    session.endedAt = Date.now();
+    this.ctx.store.chat.updateSession(session);
+    this.told.delete(session.sessionId);
+    const v = this.visitorOfSession(session);
+    const alsoTo = agentId ? [agentId] : [];
+    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'ended', sessionId: session.sessionId }), alsoTo);
+    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
+    if (wasQueued) this.refreshQueue();
+    this.broadcastSnapshots();
+  }
+
+  /** Re-sends the session's current state as a session event (triggerUpdate, repeated 301). */
+  pushState(v: VisitorRef, session: ServiceSession): void {
+    let content: Record<string, unknown> = { event: 'created', sessionId: session.sessionId };
+    if (session.state === 'queued') {
+      content = { event: 'queued', sessionId: session.sessionId, position: this.position(session.sessionId), busy: this.busy() };
+    } else if (session.state === 'active' && session.agentId) {
+      const agent = agentByUserId(this.ctx, session.agentId);
+      content = {
+        event: 'agent-joined',
+        sessionId: session.sessionId,
+        agent: { id: session.agentId, name: agent?.name ?? session.agentId, avatar: DEFAULT_AGENT_AVATAR },
+      };
+    } else if (session.state === 'ended') {
+      content = { event: 'ended', sessionId: session.sessionId };
+    }
+    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify(content));
+  }
+
+  /** A summary for triggerUpdate. */
+  summary(session: ServiceSession): SessionSummary {
+    const out: SessionSummary = { sessionId: session.sessionId, state: session.state };
+    if (session.state === 'queued') out.position = this.position(session.sessionId);
+    if (session.agentId) out.agentId = session.agentId;
+    return out;
+  }
+
+  /** Agents came or went: queued visitors learn whether they are busy, agents get snapshots. */
+  agentsChanged(): void {
+    this.refreshQueue();
+    this.broadcastSnapshots();
+  }
+
+  /** The 310 snapshot for one agent. */
+  snapshotFor(agentId: string): WireMessage {
+    const queue = this.ctx.store.chat.queue().map((s, i) => ({
+      clientId: s.clientId,
+      name: this.ctx.store.chat.visitor(s.clientId)?.name ?? s.clientId,
+      mchId: s.mchId,
+      platformId: s.platformId,
+      since: s.queuedAt ?? s.createdAt,
+      position: i + 1,
+    }));
+    const sessions = this.ctx.store.chat.activeSessions(agentId).map((s) => ({
+      sessionId: s.sessionId,
+      clientId: s.clientId,
+      name: this.ctx.store.chat.visitor(s.clientId)?.name ?? s.clientId,
+      mchId: s.mchId,
+      platformId: s.platformId,
+      since: s.acceptedAt ?? s.createdAt,
+    }));
+    return {
+      type: T.AgentQueue,
+      from: 'system',
+      to: agentId,
+      fp: randomUUID(),
+      createTime: Date.now(),
+      dataContent: JSON.stringify({ queue, sessions, online: this.ctx.hub.onlineAgents().length }),
+    };
+  }
+
+  /** Sends every online agent its snapshot. */
+  broadcastSnapshots(): void {
+    for (const agentId of this.ctx.hub.onlineAgents()) this.ctx.hub.sendTo(agentId, this.snapshotFor(agentId));
+  }
+
+  private busy(): boolean {
+    return this.ctx.hub.onlineAgents().length === 0;
+  }
+
+  private position(sessionId: string): number {
+    const index = this.ctx.store.chat.queue().findIndex((s) => s.sessionId === sessionId);
+    return index < 0 ? 0 : index + 1;
+  }
+
+  /** Tells every queued visitor its position and busy flag when they changed. */
+  private refreshQueue(): void {
+    const busy = this.busy();
+    this.ctx.store.chat.queue().forEach((session, i) => {
+      const key = `${i + 1}:${busy}`;
+      if (this.told.get(session.sessionId) === key) return;
+      this.told.set(session.sessionId, key);
+      pushToVisitor(
+        this.ctx,
+        this.visitorOfSession(session),
+        session.sessionId,
+        T.SessionEvent,
+        JSON.stringify({ event: 'queued', sessionId: session.sessionId, position: i + 1, busy }),
+      );
+    });
+  }
+
+  private visitorOfSession(session: ServiceSession): VisitorRef {
+    const visitor = this.ctx.store.chat.visitor(session.clientId);
+    return {
+      clientId: session.clientId,
+      name: visitor?.name ?? session.clientId,
+      avatar: visitor?.avatar ?? DEFAULT_VISITOR_AVATAR,
+      mchId: session.mchId,
+      platformId: session.platformId,
+      language: visitor?.language ?? 'zh',
+    };
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Server configuration: environment variables with sensible defaults.
+ * @module
+ */
+
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** One human agent account. */
+export interface AgentAccount {
+  /** Login name; the agent's user id is `agent:<account>`. */
+  account: string;
+  /** Password, compared in constant time. */
+  password: string;
+  /** Display name. */
+  name: string;
+}
+
+/** Rate limits for HTTP calls and socket messages (per client). */
+export interface RateLimits {
+  /** HTTP calls allowed per client and window; over it the answer is HTTP 413. */
+  httpMax: number;
+  /** HTTP window in ms. */
+  httpWindowMs: number;
+  /** Chat messages (types 100-103, 301) allowed per client and window; over it a type-500 `too-frequent`. */
+  socketMax: number;
+  /** Socket window in ms. */
+  socketWindowMs: number;
+}
+
+/** Upload limits. */
+export interface UploadLimits {
+  /** Largest accepted file in bytes (single and chunked uploads). */
+  maxBytes: number;
+  /**
+   * Accepted MIME types; an entry ending in `/*` accepts the whole family (`image/*`).
+   */
+  allowedMime: string[];
+}
+
+/** The whole server configuration. */
+export interface ServerConfig {
+  /** TCP port; 0 picks a free one (tests). */
+  port: number;
+  /** Interface to listen on. */
+  host: string;
+  /** Directory for the database, the keys and the uploaded files. */
+  dataDir: string;
+  /** Keep the database in memory instead of `DATA_DIR/kefu.db` (tests). */
+  memoryDb: boolean;
+  /** The AES switch (protocol §1.5): frames are AES-ECB encrypted when on. */
+  aesSwitch: boolean;
+  /** Agent accounts. */
+  agents: AgentAccount[];
+  /** True when {@link ServerConfig.agents} is the built-in demo account (printed at start). */
+  demoAgent: boolean;
+  /** Rate limits. */
+  rate: RateLimits;
+  /** Upload limits. */
+  upload: UploadLimits;
+  /** LibreTranslate-compatible base URL, or empty when translation is not configured. */
+  translateUrl: string;
+  /** Optional LibreTranslate API key. */
+  translateApiKey: string;
+  /**
+   * Public base URL (`https://chat.example.com`) used in links and in the public config; empty
+   * means "derive it from the listening address".
+   */
+  publicUrl: string;
+  /** Directory of the built reference app (served when it exists). */
+  appDir: string;
+  /** Key sessions expire this long after their last use (ms). */
+  keySessionTtlMs: number;
+  /** Idle sockets (no frame at all) are closed after this long (ms). */
+  socketIdleMs: number;
+  /** Write the demo seed data on first start. */
+  seed: boolean;
+  /** Log requests (fastify logger). */
+  log: boolean;
+}
+
+/** The environment-variable names read by {@link loadConfig}. */
+export type EnvLike = Readonly<Record<string, string | undefined>>;
+
+const DEFAULT_MIME = [
+  'image/*',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'audio/mpeg',
+  'application/pdf',
+  'application/zip',
+  'text/plain',
+];
+
+/** Raised when an environment variable holds a value that cannot be used. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function intVar(env: EnvLike, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function boolVar(env: EnvLike, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name] ?? ''}"`);
+}
+
+/**
+ * Parses `AGENTS`: comma-separated `account:password[:Display name]` entries.
+ * @internal
+ */
+export function parseAgents(raw: string): AgentAccount[] {
+  const agents: AgentAccount[] = [];
+  for (const entry of raw.split(',')) {
+    const trimmed = entry.trim();
+    if (trimmed === '') continue;
+    const [account = '', password = '', ...rest] = trimmed.split(':');
+    if (!/^[A-Za-z0-9_.-]{1,32}$/.test(account) || password === '') {
+      throw new ConfigError(
+        `AGENTS entries are "account:password[:name]" (account of letters, digits, _ . -), got "${trimmed}"`,
+      );
+    }
+    if (agents.some((a) => a.account === account)) {
+      throw new ConfigError(`AGENTS names the account "${account}" twice`);
+    }
+    agents.push({ account, password, name: rest.join(':').trim() || account });
+  }
+  return agents;
+}
+
+/** The built-in demo agent used when `AGENTS` is not set. */
+export const DEMO_AGENT: AgentAccount = { account: 'demo', password: 'demo', name: 'Demo Agent' };
+
+/**
+ * Reads the configuration from environment variables (see the README for the list).
+ * @param env - the environment, `process.env` by default.
+ * @param overrides - values that win over the environment (tests).
+ * @throws ConfigError when a variable holds an unusable value.
+ */
+export function loadConfig(env: EnvLike = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const agentsRaw = env['AGENTS']?.trim() ?? '';
+  const agents = agentsRaw === '' ? [DEMO_AGENT] : parseAgents(agentsRaw);
+  if (agents.length === 0) throw new ConfigError('AGENTS names no account');
+  const mimeRaw = env['UPLOAD_ALLOWED_MIME']?.trim() ?? '';
+  const publicUrl = (env['PUBLIC_URL'] ?? '').trim().replace(/\/+$/, '');
+  if (publicUrl !== '' && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  }
+  const translateUrl = (env['TRANSLATE_URL'] ?? '').trim().replace(/\/+$/, '');
+  if (translateUrl !== '' && !/^https?:\/\//.test(translateUrl)) {
+    throw new ConfigError(`TRANSLATE_URL must be an http(s) URL, got "${translateUrl}"`);
+  }
+  const config: ServerConfig = {
+    port: intVar(env, 'PORT', 8080, 0, 65535),
+    host: env['HOST']?.trim() || '127.0.0.1',
+    dataDir: resolve(env['DATA_DIR']?.trim() || './data'),
+    memoryDb: boolVar(env, 'MEMORY_DB', false),
+    aesSwitch: boolVar(env, 'AES_SWITCH', true),
+    agents,
+    demoAgent: agentsRaw === '',
+    rate: {
+      httpMax: intVar(env, 'RATE_HTTP_MAX', 300, 1, 1_000_000),
+      httpWindowMs: intVar(env, 'RATE_HTTP_WINDOW_MS', 60_000, 100, 86_400_000),
+      socketMax: intVar(env, 'RATE_SOCKET_MAX', 10, 1, 1_000_000),
+      socketWindowMs: intVar(env, 'RATE_SOCKET_WINDOW_MS', 5_000, 100, 86_400_000),
+    },
+    upload: {
+      maxBytes: intVar(env, 'UPLOAD_MAX_BYTES', 50 * 1024 * 1024, 1, 4 * 1024 * 1024 * 1024),
+      allowedMime:
+        mimeRaw === ''
+          ? [...DEFAULT_MIME]
+          : mimeRaw
+              .split(',')
+              .map((m) => m.trim().toLowerCase())
+              .filter((m) => m !== ''),
+    },
+    translateUrl,
+    translateApiKey: env['TRANSLATE_API_KEY']?.trim() ?? '',
+    publicUrl,
+    appDir: resolve(env['APP_DIR']?.trim() || fileURLToPath(new URL('../../kefu/dist', import.meta.url))),
+    keySessionTtlMs: intVar(env, 'KEY_SESSION_TTL_MS', 24 * 3_600_000, 1_000, 365 * 86_400_000),
+    socketIdleMs: intVar(env, 'SOCKET_IDLE_MS', 90_000, 1_000, 86_400_000),
+    seed: boolVar(env, 'SEED', true),
+    log: boolVar(env, 'LOG', false),
+  };
+  return { ...config, ...overrides };
+}

@@ -1,0 +1,143 @@
+/**
+ * Permit calls about conversations: history, group history, rating, createMsg (complaints and
+ * left messages), the robot's questions and triggerUpdate (docs/protocol.md §3).
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { pushToVisitor } from '../chat/context.js';
+import { questionsLike } from '../chat/robot.js';
+import { faqLanguageOf } from '../chat/texts.js';
+import { T, toWire } from '../chat/wire.js';
+import type { MessageRecord } from '../store/types.js';
+import type { HttpDeps } from './deps.js';
+import { languageOf } from './enc.js';
+import { ApiError, Code } from './envelope.js';
+import { encRoute, page, refuseBanned, requirePlatform, visitorRef } from './permit-common.js';
+import { registerCreateMsg } from './permit-create-msg.js';
+import { optStr, reqInt, reqStr } from './validate.js';
+
+/** Registers findMsgForCus, clientGroupMsgList, markScore, createMsg, question, questionLike, triggerUpdate, categoryInfo. */
+export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const { store } = deps.ctx;
+
+  encRoute(app, deps, 'POST', 'findMsgForCus', (p) => {
+    const clientId = reqStr(p, 'clientId');
+    const mchId = reqStr(p, 'mchId');
+    const platformId = reqStr(p, 'platformId');
+    refuseBanned(deps, clientId);
+    requirePlatform(deps, mchId, platformId);
+    return page(deps, p, (q) => store.chat.conversation(clientId, mchId, platformId, q));
+  });
+
+  encRoute(app, deps, 'POST', 'clientGroupMsgList', (p) => {
+    const clientId = reqStr(p, 'clientId');
+    const groupId = reqStr(p, 'groupId');
+    refuseBanned(deps, clientId);
+    const group = store.directory.group(groupId);
+    if (!group) throw new ApiError(Code.NotFound, 'Unknown group');
+    if (!store.directory.member(groupId, clientId) && !group.open) {
+      throw new ApiError(Code.NotFound, 'You are not a member of this group');
+    }
+    return page(deps, p, (q) => store.chat.groupMessages(groupId, q), clientId);
+  });
+
+  encRoute(app, deps, 'POST', 'markScore', (p) => {
+    const clientId = reqStr(p, 'clientId');
+    const mchId = reqStr(p, 'mchId');
+    const platformId = reqStr(p, 'platformId');
+    const score = reqInt(p, 'score', 1, 5);
+    const remark = optStr(p, 'remark', 500);
+    const sessionId = optStr(p, 'sessionId');
+    const visitor = store.chat.visitor(clientId);
+    if (visitor?.banned) throw new ApiError(Code.Banned, 'Access denied: please contact the administrator');
+    if (visitor?.blacklisted) {
+      throw new ApiError(Code.Blacklisted, 'You have been blacklisted and cannot use the review function');
+    }
+    const session = sessionId === '' ? store.chat.latestSession(clientId, mchId, platformId) : store.chat.session(sessionId);
+    if (!session || session.clientId !== clientId || session.mchId !== mchId || session.platformId !== platformId) {
+      throw new ApiError(Code.NotFound, 'There is no conversation to rate');
+    }
+    return store.transaction(() => {
+      const fresh = store.chat.session(session.sessionId) ?? session;
+      if (fresh.score !== null) throw new ApiError(Code.AlreadyRated, 'You have commented already');
+      fresh.score = score;
+      fresh.remark = remark === '' ? null : remark;
+      store.chat.updateSession(fresh);
+      return { sessionId: fresh.sessionId, score };
+    });
+  });
+
+  registerCreateMsg(app, deps);
+
+  encRoute(app, deps, 'POST', 'asConfig/categoryInfo', (p, request) => {
+    const mchId = reqStr(p, 'mchId');
+    const platformId = reqStr(p, 'platformId');
+    requirePlatform(deps, mchId, platformId);
+    const wanted = faqLanguageOf(languageOf(request));
+    const languages = store.directory.faqLanguages(mchId, platformId);
+    const language = languages.includes(wanted) ? wanted : (languages[0] ?? wanted);
+    const questions = store.directory.questions(mchId, platformId, language);
+    return store.directory.categories(mchId, platformId, language).map((c) => ({
+      id: c.id,
+      name: c.name,
+      questions: questions.filter((q) => q.categoryId === c.id).map((q) => ({ id: q.id, question: q.question })),
+    }));
+  });
+
+  encRoute(app, deps, 'POST', 'question', (p, request) => {
+    const clientId = reqStr(p, 'clientId');
+    const v = visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
+    refuseBanned(deps, clientId);
+    const question = store.directory.question(reqStr(p, 'questionId'));
+    if (!question || question.mchId !== v.mchId || question.platformId !== v.platformId) {
+      throw new ApiError(Code.NotFound, 'Unknown question');
+    }
+    const session = deps.sessions.ensureOpen(v);
+    const record: MessageRecord = {
+      fp: randomUUID(),
+      type: T.Text,
+      from: clientId,
+      to: 'robot',
+      fn: v.name,
+      tn: '',
+      fa: v.avatar,
+      ta: '',
+      mchId: v.mchId,
+      platformId: v.platformId,
+      clientId,
+      groupId: null,
+      sessionId: session.sessionId,
+      dataContent: question.question,
+      isRead: 1,
+      robot: 0,
+      isGroup: 0,
+      createTime: deps.ctx.clock.next(),
+      cm: null,
+    };
+    store.chat.insertMessage(record);
+    deps.ctx.hub.sendTo(clientId, toWire(record));
+    pushToVisitor(deps.ctx, v, session.sessionId, T.RobotText, question.answer);
+    return { id: question.id, question: question.question, answer: question.answer };
+  });
+
+  encRoute(app, deps, 'POST', 'questionLike', (p) => {
+    const mchId = reqStr(p, 'mchId');
+    const platformId = reqStr(p, 'platformId');
+    requirePlatform(deps, mchId, platformId);
+    const keyword = optStr(p, 'keyword', 200);
+    return questionsLike(keyword, store.directory.questions(mchId, platformId), 20);
+  });
+
+  encRoute(app, deps, 'POST', 'triggerUpdate', (p, request) => {
+    const clientId = reqStr(p, 'clientId');
+    const v = visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
+    refuseBanned(deps, clientId);
+    const open = deps.sessions.open(v);
+    if (!open) return { session: deps.sessions.summary(deps.sessions.start(v)) };
+    deps.sessions.pushState(v, open);
+    deps.sessions.pushSuggestions(v, open.sessionId);
+    return { session: deps.sessions.summary(open) };
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * Helpers shared by the permit routes: (enc) route registration and visitor look-ups.
+ * @module
+ */
+
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_VISITOR_AVATAR, type VisitorRef } from '../chat/context.js';
+import { type ReadEntry, type WireMessage, toWire } from '../chat/wire.js';
+import type { MessageRecord, Platform } from '../store/types.js';
+import type { HttpDeps } from './deps.js';
+import { encPayload, languageOf } from './enc.js';
+import { ApiError, Code, ok } from './envelope.js';
+import { optInt, type Payload } from './validate.js';
+
+/** Registers an (enc) permit call whose handler returns the envelope's `data`. */
+export function encRoute(
+  app: FastifyInstance,
+  deps: HttpDeps,
+  method: 'GET' | 'POST',
+  name: string,
+  handler: (payload: Payload, request: FastifyRequest) => unknown,
+): void {
+  app.route({
+    method,
+    url: `/im/api/permit/${name}`,
+    handler: async (request) => ok(handler(encPayload(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs), request)),
+  });
+}
+
+/**
+ * The merchant's platform.
+ * @throws ApiError 1003 when unknown or disabled.
+ */
+export function requirePlatform(deps: HttpDeps, mchId: string, platformId: string): Platform {
+  const platform = deps.ctx.store.directory.platform(mchId, platformId);
+  if (!platform || !deps.ctx.store.directory.merchant(mchId)) {
+    throw new ApiError(Code.NotFound, 'Unknown merchant or platform');
+  }
+  if (!platform.enabled) throw new ApiError(Code.NotFound, 'This platform is not enabled');
+  return platform;
+}
+
+/**
+ * Refuses a banned visitor.
+ * @throws ApiError 2003.
+ */
+export function refuseBanned(deps: HttpDeps, clientId: string): void {
+  if (deps.ctx.store.chat.visitor(clientId)?.banned) {
+    throw new ApiError(Code.Banned, 'Access denied: please contact the administrator');
+  }
+}
+
+/** A visitor in a merchant's conversation, from storage or with defaults. */
+export function visitorRef(deps: HttpDeps, request: FastifyRequest, clientId: string, mchId: string, platformId: string): VisitorRef {
+  requirePlatform(deps, mchId, platformId);
+  const known = deps.ctx.store.chat.visitor(clientId);
+  const language = known?.language ?? languageOf(request);
+  return {
+    clientId,
+    name: known?.name ?? `${language.startsWith('zh') ? '访客' : 'Visitor '}${clientId.slice(0, 4)}`,
+    avatar: known?.avatar ?? DEFAULT_VISITOR_AVATAR,
+    mchId,
+    platformId,
+    language,
+  };
+}
+
+/** A page of history: `{ list, hasMore }` with group read lists filled in. */
+export function page(
+  deps: HttpDeps,
+  p: Payload,
+  fetch: (q: { before?: number; after?: number; size: number }) => MessageRecord[],
+  reader?: string,
+): { list: WireMessage[]; hasMore: boolean } {
+  const size = optInt(p, 'size', 1, 100) ?? 20;
+  const before = optInt(p, 'before', 0, Number.MAX_SAFE_INTEGER);
+  const after = optInt(p, 'after', 0, Number.MAX_SAFE_INTEGER);
+  const rows = fetch({ ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }), size: size + 1 });
+  const hasMore = rows.length > size;
+  const forward = after !== undefined && before === undefined;
+  const shown = hasMore ? (forward ? rows.slice(0, size) : rows.slice(rows.length - size)) : rows;
+  const groupFps = shown.filter((r) => r.isGroup === 1).map((r) => r.fp);
+  const reads = groupFps.length > 0 ? deps.ctx.store.chat.groupReads(groupFps) : new Map<string, ReadEntry[]>();
+  const list = shown.map((r) => {
+    if (r.isGroup !== 1) return toWire(r);
+    const readers = reads.get(r.fp) ?? [];
+    const wire = toWire(r, readers);
+    if (reader !== undefined) {
+      // the sender sees whether anyone read it; a member sees whether it read it itself
+      const read = r.from === reader ? readers.length > 0 : readers.some((x) => x.clientId === reader);
+      wire.isRead = read ? 1 : 0;
+    }
+    return wire;
+  });
+  return { list, hasMore };
+}

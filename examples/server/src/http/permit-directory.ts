@@ -1,0 +1,114 @@
+/**
+ * Permit calls about merchants, platforms, orders, groups and entry links.
+ * @module
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_KEFU_AVATAR } from '../chat/context.js';
+import type { HttpDeps } from './deps.js';
+import { ApiError, Code, ok } from './envelope.js';
+import { encRoute, refuseBanned, requirePlatform } from './permit-common.js';
+import { optStr, reqStr } from './validate.js';
+
+const LAYOUT = /^(data|data2|data3):/;
+
+/**
+ * `raw` of an entry param (protocol §6): a stored opaque value, or base64url of `data...:...`.
+ * @internal
+ */
+export function decodeEntryParam(param: string, lookup: (param: string) => string | undefined): string | undefined {
+  const stored = lookup(param);
+  if (stored !== undefined) return stored;
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(param)) return undefined;
+  const raw = Buffer.from(param, 'base64url').toString('utf8');
+  return LAYOUT.test(raw) && !raw.includes('\uFFFD') ? raw : undefined;
+}
+
+/** Registers getMerchantById, checkPlatform, validateMchOrder, getGroupInfo, getGroupUserList, decodeParam. */
+export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const { store } = deps.ctx;
+
+  encRoute(app, deps, 'POST', 'getMerchantById', (p) => {
+    const mchId = reqStr(p, 'mchId');
+    const platformId = reqStr(p, 'platformId');
+    const platform = requirePlatform(deps, mchId, platformId);
+    const merchant = store.directory.merchant(mchId);
+    if (!merchant) throw new ApiError(Code.NotFound, 'Unknown merchant');
+    return {
+      ...merchant.extra,
+      mchId: merchant.mchId,
+      platformId: platform.platformId,
+      platformName: platform.name,
+      name: merchant.name,
+      kefuAvatar2: merchant.kefuAvatar2 || DEFAULT_KEFU_AVATAR,
+    };
+  });
+
+  encRoute(app, deps, 'GET', 'checkPlatform', (p) => {
+    const mchId = reqStr(p, 'mchId');
+    const platformId = reqStr(p, 'platformId');
+    const platform = store.directory.platform(mchId, platformId);
+    if (!platform) throw new ApiError(Code.NotFound, 'Unknown merchant or platform');
+    return { mchId: platform.mchId, platformId: platform.platformId, name: platform.name, enabled: platform.enabled };
+  });
+
+  encRoute(app, deps, 'GET', 'validateMchOrder', (p) => {
+    const mchId = reqStr(p, 'mchId');
+    const orderNo = reqStr(p, 'orderNo');
+    const order = store.directory.order(mchId, orderNo);
+    if (!order) throw new ApiError(Code.NotFound, 'Unknown merchant order');
+    return {
+      userAccount: order.userAccount,
+      userMchId: order.userMchId,
+      mchOrderNo: order.orderNo,
+      amount: order.amount,
+      status: order.status,
+    };
+  });
+
+  encRoute(app, deps, 'GET', 'getGroupInfo', (p) => {
+    const groupId = reqStr(p, 'groupId');
+    const clientId = optStr(p, 'clientId');
+    const group = store.directory.group(groupId);
+    if (!group) throw new ApiError(Code.NotFound, 'Unknown group');
+    if (clientId !== '') {
+      refuseBanned(deps, clientId);
+      const member = store.directory.member(groupId, clientId);
+      if (!member) {
+        if (!group.open) throw new ApiError(Code.NotFound, 'You are not a member of this group');
+        const visitor = store.chat.visitor(clientId);
+        store.directory.addMember({
+          groupId,
+          clientId,
+          name: visitor?.name ?? clientId,
+          avatar: visitor?.avatar ?? '',
+          role: 'member',
+          joinedAt: Date.now(),
+        });
+      }
+    }
+    return {
+      groupId: group.groupId,
+      name: group.name,
+      kind: group.kind,
+      avatar: group.avatar,
+      notice: group.notice,
+      memberCount: store.directory.members(groupId).length,
+    };
+  });
+
+  encRoute(app, deps, 'GET', 'getGroupUserList', (p) => {
+    const groupId = reqStr(p, 'groupId');
+    if (!store.directory.group(groupId)) throw new ApiError(Code.NotFound, 'Unknown group');
+    return store.directory.members(groupId).map((m) => ({ clientId: m.clientId, name: m.name, avatar: m.avatar, role: m.role }));
+  });
+
+  app.get('/im/api/permit/decodeParam', async (request) => {
+    const query = request.query as { param?: unknown } | undefined;
+    const param = typeof query?.param === 'string' ? query.param.trim() : '';
+    if (param === '' || param.length > 2048) throw new ApiError(Code.BadRequest, 'param is required');
+    const raw = decodeEntryParam(param, (x) => store.directory.entryLink(x));
+    if (raw === undefined) throw new ApiError(Code.NotFound, 'Link is broken');
+    return ok(raw);
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Uploads (docs/protocol.md §4): `/oss/aws/upload` (multipart `file`) and the chunked
+ * `/oss/unifiedOss/chunk/{init,upload,complete,abort}` with resume. Limits give clear 3001 errors.
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { HttpDeps } from './deps.js';
+import { saltKeyOf } from './enc.js';
+import { ApiError, Code, ok } from './envelope.js';
+import { checkMime, cleanName, FileStore, type UploadedFile } from './files.js';
+import { asPayload, reqInt, reqStr, type Payload } from './validate.js';
+
+/** Smallest and largest chunk sizes; a requested size outside is clamped (the answer says which). */
+export const CHUNK_BOUNDS = { min: 1024, max: 16 * 1024 * 1024 } as const;
+
+function clientKeyOf(request: FastifyRequest): string {
+  return saltKeyOf(request) || `ip:${request.ip}`;
+}
+
+async function multipartFields(request: FastifyRequest, maxFile: number): Promise<{ fields: Payload; data?: Buffer }> {
+  if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data');
+  const fields: Payload = {};
+  let data: Buffer | undefined;
+  for await (const part of request.parts({ limits: { fileSize: maxFile, files: 1, fields: 10, fieldSize: 1024 } })) {
+    if (part.type === 'file') data = await part.toBuffer();
+    else fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+  }
+  return data === undefined ? { fields } : { fields, data };
+}
+
+/** Registers the upload routes; files are served by the static plugin at `/files/`. */
+export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files: FileStore): void {
+  const { store, config } = deps.ctx;
+  const limits = config.upload;
+  const urlOf = (request: FastifyRequest, stored: string): string => `${deps.baseUrl(request)}/files/${stored}`;
+  const uploadConfig = { rateLimit: { max: Math.max(config.rate.httpMax, 1000), timeWindow: config.rate.httpWindowMs } };
+
+  app.post('/oss/aws/upload', { config: uploadConfig }, async (request) => {
+    if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field');
+    const part = await request.file({ limits: { fileSize: limits.maxBytes, files: 1 } });
+    if (!part) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing');
+    let mime: string;
+    try {
+      mime = checkMime(limits, part.mimetype);
+    } catch (error) {
+      part.file.resume();
+      throw error;
+    }
+    const name = cleanName(part.filename);
+    const saved = await files.saveStream(part.file, name, () => part.file.truncated, limits.maxBytes);
+    const answer: UploadedFile = { url: urlOf(request, saved.stored), name, size: saved.size, mime };
+    return ok(answer);
+  });
+
+  app.post('/oss/unifiedOss/chunk/init', { config: uploadConfig }, async (request) => {
+    const p = asPayload(request.body, 'body');
+    const fileName = cleanName(reqStr(p, 'fileName', 255));
+    const fileSize = reqInt(p, 'fileSize', 1, Number.MAX_SAFE_INTEGER);
+    if (fileSize > limits.maxBytes) {
+      throw new ApiError(Code.Upload, `Upload failed: the file is larger than ${limits.maxBytes} bytes`);
+    }
+    const mime = checkMime(limits, reqStr(p, 'mime', 255));
+    const requested = reqInt(p, 'chunkSize', 1, Number.MAX_SAFE_INTEGER);
+    const clientKey = clientKeyOf(request);
+    const existing = store.records.resumableUpload(clientKey, fileName, fileSize, mime);
+    if (existing) {
+      const held = await files.parts(existing.uploadId);
+      const uploaded = [...held.keys()].filter((i) => i < existing.chunkCount);
+      return ok({ uploadId: existing.uploadId, chunkSize: existing.chunkSize, chunkCount: existing.chunkCount, uploaded });
+    }
+    const chunkSize = Math.min(Math.max(requested, CHUNK_BOUNDS.min), CHUNK_BOUNDS.max);
+    const upload = {
+      uploadId: randomUUID(),
+      clientKey,
+      fileName,
+      fileSize,
+      mime,
+      chunkSize,
+      chunkCount: Math.ceil(fileSize / chunkSize),
+      createdAt: Date.now(),
+      fileUrl: null,
+    };
+    store.records.putUpload(upload);
+    return ok({ uploadId: upload.uploadId, chunkSize, chunkCount: upload.chunkCount, uploaded: [] as number[] });
+  });
+
+  const known = (uploadId: string) => {
+    const upload = store.records.upload(uploadId);
+    if (!upload) throw new ApiError(Code.Upload, 'Upload failed: unknown or aborted upload');
+    return upload;
+  };
+
+  app.post('/oss/unifiedOss/chunk/upload', { config: uploadConfig }, async (request) => {
+    const { fields, data } = await multipartFields(request, CHUNK_BOUNDS.max);
+    const upload = known(reqStr(fields, 'uploadId'));
+    if (upload.fileUrl !== null) throw new ApiError(Code.Upload, 'Upload failed: this upload is already complete');
+    const index = reqInt(fields, 'index', 0, upload.chunkCount - 1);
+    if (!data) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing');
+    const expected = index === upload.chunkCount - 1 ? upload.fileSize - upload.chunkSize * (upload.chunkCount - 1) : upload.chunkSize;
+    if (data.length !== expected) {
+      throw new ApiError(Code.Upload, `Upload failed: chunk ${index} must be ${expected} bytes, got ${data.length}`);
+    }
+    await files.writePart(upload.uploadId, index, data);
+    return ok({ index, size: data.length });
+  });
+
+  app.post('/oss/unifiedOss/chunk/complete', { config: uploadConfig }, async (request) => {
+    const p = asPayload(request.body, 'body');
+    const upload = known(reqStr(p, 'uploadId'));
+    if (upload.fileUrl === null) {
+      const held = await files.parts(upload.uploadId);
+      const missing: number[] = [];
+      for (let i = 0; i < upload.chunkCount; i += 1) if (!held.has(i)) missing.push(i);
+      if (missing.length > 0) {
+        throw new ApiError(Code.Upload, `Upload failed: chunks missing: ${missing.slice(0, 20).join(', ')}`);
+      }
+      const stored = await files.assemble(upload.uploadId, upload.chunkCount, upload.fileName);
+      upload.fileUrl = `/files/${stored}`;
+      store.records.putUpload(upload);
+    }
+    const answer: UploadedFile = {
+      url: `${deps.baseUrl(request)}${upload.fileUrl}`,
+      name: upload.fileName,
+      size: upload.fileSize,
+      mime: upload.mime,
+    };
+    return ok(answer);
+  });
+
+  app.post('/oss/unifiedOss/chunk/abort', { config: uploadConfig }, async (request) => {
+    const p = request.isMultipart() ? (await multipartFields(request, 1)).fields : asPayload(request.body, 'body');
+    const upload = known(reqStr(p, 'uploadId'));
+    await files.deleteParts(upload.uploadId);
+    store.records.deleteUpload(upload.uploadId);
+    return ok(null);
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Command-line entry: reads the environment, starts the server, prints the links, and shuts down
+ * gracefully on SIGINT/SIGTERM.
+ * @module
+ */
+
+import { ConfigError, loadConfig } from './config.js';
+import { createServer } from './server.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const server = await createServer(config);
+  const lines = [
+    `kefu-im server listening on ${server.url}`,
+    `  data directory:   ${config.dataDir}${config.memoryDb ? ' (database in memory)' : ''}`,
+    `  AES switch:       ${config.aesSwitch ? 'on' : 'off'}`,
+    `  public config:    ${server.url}/im/api/public/config`,
+    `  socket:           ${server.socketUrl}`,
+    `  visitor entry:    ${server.url}${server.entryPath}`,
+    `  agent desk:       ${server.url}/agent`,
+  ];
+  if (config.demoAgent) {
+    const agent = config.agents[0];
+    lines.push(`  demo agent:       account "${agent?.account ?? ''}", password "${agent?.password ?? ''}" (set AGENTS to replace it)`);
+  } else {
+    lines.push(`  agents:           ${config.agents.map((a) => a.account).join(', ')}`);
+  }
+  if (config.translateUrl === '') lines.push('  translation:      not configured (set TRANSLATE_URL)');
+  console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received, shutting down...`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('kefu-im server failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

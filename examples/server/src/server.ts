@@ -1,0 +1,171 @@
+/**
+ * `createServer`: the whole reference server (HTTP API, socket, app, files) on one port.
+ * Usable from tests with `port: 0` and an in-memory database or a temporary `dataDir`.
+ * @module
+ */
+
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { MessageClock } from './chat/clock.js';
+import type { ChatContext } from './chat/context.js';
+import { Hub } from './chat/hub.js';
+import { Messaging } from './chat/messaging.js';
+import { Sessions } from './chat/sessions.js';
+import type { ServerConfig } from './config.js';
+import { rsaPrivateKey } from './crypto.js';
+import { registerAppRoutes } from './http/app-routes.js';
+import type { HttpDeps } from './http/deps.js';
+import { saltKeyOf } from './http/enc.js';
+import { installErrorHandlers, rateLimitedError } from './http/errors.js';
+import { FileStore } from './http/files.js';
+import { registerKeyRoutes } from './http/key-routes.js';
+import { registerChatRoutes } from './http/permit-chat.js';
+import { registerDirectoryRoutes } from './http/permit-directory.js';
+import { registerTranslateRoute } from './http/translate-route.js';
+import { registerUploadRoutes } from './http/upload-routes.js';
+import { loadOrCreateKeys, socketKeyOf, type ServerKeys } from './keys.js';
+import { demoEntryPath, seedDemoData } from './seed.js';
+import { SlidingWindowLimiter } from './socket/rate-limiter.js';
+import { attachSocketServer } from './socket/socket-server.js';
+import { SqliteStore } from './store/sqlite-store.js';
+import type { Store } from './store/types.js';
+
+/** A running server. */
+export interface RunningServer {
+  /** The fastify instance. */
+  app: FastifyInstance;
+  /** `http://host:port` (the host root; the SDK's `baseUrl`). */
+  url: string;
+  /** `ws://host:port/ws`. */
+  socketUrl: string;
+  /** The SDK option `socketKey`. */
+  socketKey: string;
+  /** The server's secrets. */
+  keys: ServerKeys;
+  /** Storage (tests may inspect it). */
+  store: Store;
+  /** The configuration in force. */
+  config: ServerConfig;
+  /** The demo visitor entry path (`/kefu/<param>`). */
+  entryPath: string;
+  /** Open socket connections. */
+  connections(): number;
+  /** Stops accepting, closes sockets (1001), the HTTP server and the database. */
+  close(): Promise<void>;
+}
+
+/** Options beyond the configuration. */
+export interface CreateServerOptions {
+  /** Reports unexpected errors; `console.error` by default. */
+  onError?: (error: unknown) => void;
+  /** The fetch used for the translate provider (tests). */
+  fetch?: typeof fetch;
+}
+
+const HOUSEKEEPING_MS = 10 * 60_000;
+const STALE_UPLOAD_MS = 24 * 3_600_000;
+
+/** Creates, starts and returns the server. */
+export async function createServer(config: ServerConfig, options: CreateServerOptions = {}): Promise<RunningServer> {
+  const onError = options.onError ?? ((error: unknown) => console.error('[kefu-server]', error));
+  mkdirSync(config.dataDir, { recursive: true });
+  const keys = loadOrCreateKeys(config.dataDir);
+  const store = new SqliteStore(config.memoryDb ? ':memory:' : join(config.dataDir, 'kefu.db'));
+  const files = new FileStore(config.dataDir);
+  await files.init();
+
+  const clock = new MessageClock(store.chat.maxCreateTime());
+  const hub = new Hub();
+  const ctx: ChatContext = { store, hub, clock, config };
+  if (config.seed) seedDemoData(store, clock, config.agents);
+  const entryPath = demoEntryPath(config.agents[0]?.account ?? 'demo');
+
+  const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
+  const sessions = new Sessions(ctx);
+  const messaging = new Messaging(ctx, sessions, (userId) => limiter.hit(userId, Date.now()));
+
+  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  let listenUrl = '';
+  const baseUrl = (request?: FastifyRequest): string => {
+    if (config.publicUrl !== '') return config.publicUrl;
+    const host = request?.headers.host;
+    if (typeof host === 'string' && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host)) return `${request?.protocol ?? 'http'}://${host}`;
+    return listenUrl;
+  };
+  const deps: HttpDeps = { ctx, sessions, keys, baseUrl };
+
+  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    try {
+      done(null, text.trim() === '' ? {} : JSON.parse(text));
+    } catch {
+      done(null, { text });
+    }
+  });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rate.httpMax,
+    timeWindow: config.rate.httpWindowMs,
+    keyGenerator: (request) => saltKeyOf(request) || request.ip,
+    allowList: (request) =>
+      request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
+    errorResponseBuilder: () => rateLimitedError(),
+  });
+  await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });
+  installErrorHandlers(app, onError);
+
+  registerKeyRoutes(app, deps);
+  registerChatRoutes(app, deps);
+  registerDirectoryRoutes(app, deps);
+  registerTranslateRoute(app, config, options.fetch);
+  registerUploadRoutes(app, deps, files);
+  await registerAppRoutes(app, deps, files.filesDir, () => entryPath);
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address() as AddressInfo;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  listenUrl = `http://${shownHost}:${address.port}`;
+  const url = config.publicUrl || listenUrl;
+
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError });
+
+  const housekeeping = setInterval(() => {
+    try {
+      const now = Date.now();
+      store.keys.deleteUnusedSince(now - config.keySessionTtlMs);
+      limiter.sweep(now);
+      for (const upload of store.records.staleUploads(now - STALE_UPLOAD_MS)) {
+        void files.deleteParts(upload.uploadId).then(() => store.records.deleteUpload(upload.uploadId), onError);
+      }
+    } catch (error) {
+      onError(error);
+    }
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url,
+    socketUrl: `${url.replace(/^http/, 'ws')}/ws`,
+    socketKey: socketKeyOf(keys),
+    keys,
+    store,
+    config,
+    entryPath,
+    connections: () => socket.connections(),
+    close: () => {
+      closing ??= (async () => {
+        clearInterval(housekeeping);
+        await socket.close();
+        await app.close();
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,158 @@
+/**
+ * The connect check (protocol §3): `params` -> `{ A, B }` -> RSA-decrypt B to K -> GCM-decrypt A
+ * to `{ d, u, t, s }` -> constant-time HMAC check of `s` -> `t` names a live key session -> the
+ * role of docs/protocol.md §5. Any failure is a {@link ConnectRefused}; the crypto failures all
+ * carry the same reason so that nothing tells which step failed.
+ * @module
+ */
+
+import type { ServerConfig } from '../config.js';
+import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId } from '../chat/context.js';
+import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '../crypto.js';
+import type { KeySession, Store } from '../store/types.js';
+
+/** The close code of a refused connect. */
+export const CONNECT_REFUSED = 4001;
+
+/** A refused connect: the socket is closed with {@link CONNECT_REFUSED} and this short reason. */
+export class ConnectRefused extends Error {
+  override name = 'ConnectRefused';
+}
+
+/** Who connected. */
+export interface ConnectIdentity {
+  /** Visitor or agent. */
+  role: 'visitor' | 'agent';
+  /** Client id, or `agent:<account>`. */
+  userId: string;
+  /** Display name. */
+  name: string;
+  /** Avatar. */
+  avatar: string;
+  /** The visitor's merchant and platform (empty for agents). */
+  mchId: string;
+  /** See {@link ConnectIdentity.mchId}. */
+  platformId: string;
+  /** The visitor's language. */
+  language: string;
+  /** A group the visitor opened (`d.groupId`), or empty. */
+  groupId: string;
+  /** The key session named by `t`. */
+  keySession: KeySession;
+}
+
+/** What the check needs. */
+export interface ConnectDeps {
+  /** The server's RSA private key. */
+  rsa: RsaPrivateKey;
+  /** The HMAC secret. */
+  secret: string;
+  /** Storage. */
+  store: Store;
+  /** Configuration. */
+  config: ServerConfig;
+  /** The clock. */
+  now: number;
+}
+
+const UNAUTHORIZED = 'unauthorized';
+const CLIENT_ID = /^[A-Za-z0-9_.-]{1,128}$/;
+const RESERVED = new Set(['robot', 'system']);
+
+function object(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function text(value: unknown, max: number): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' ? value.trim().slice(0, max) : '';
+}
+
+/**
+ * The HMAC message of protocol §3: the pairs sorted by key, string values as they are, others as
+ * JSON, joined as `k=v&...`.
+ * @internal
+ */
+export function signedText(payload: { d: unknown; t: unknown; u: unknown }): string {
+  const value = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  return `d=${value(payload.d)}&t=${value(payload.t)}&u=${value(payload.u)}`;
+}
+
+function decodePayload(params: string, deps: ConnectDeps): { d: Record<string, unknown>; u: string; t: string } {
+  if (params.length === 0 || params.length > 16_384) throw new ConnectRefused(UNAUTHORIZED);
+  try {
+    const outer = object(JSON.parse(fromBase64(params.replace(/ /g, '+')).toString('utf8')));
+    if (!outer || typeof outer['A'] !== 'string' || typeof outer['B'] !== 'string') throw new Error('shape');
+    const key = fromBase64(deps.rsa.decrypt(outer['B']));
+    if (key.length !== 32) throw new Error('key');
+    const payload = object(JSON.parse(gcmDecrypt(key, outer['A'])));
+    if (!payload) throw new Error('payload');
+    const { d, u, t, s } = payload;
+    const data = object(d);
+    if (!data || typeof u !== 'string' || typeof t !== 'string' || typeof s !== 'string') throw new Error('fields');
+    if (!safeEqual(hmacHex(deps.secret, signedText({ d, t, u })), s.toLowerCase())) throw new Error('hmac');
+    return { d: data, u, t };
+  } catch {
+    throw new ConnectRefused(UNAUTHORIZED);
+  }
+}
+
+/**
+ * Runs the whole check.
+ * @param params - the `params` query value, URL-decoded once.
+ * @throws ConnectRefused on any failure.
+ */
+export function checkConnect(params: string, deps: ConnectDeps): ConnectIdentity {
+  const { d, u, t } = decodePayload(params, deps);
+  const keySession = deps.store.keys.bySaltKey(t);
+  if (!keySession || keySession.lastUsed + deps.config.keySessionTtlMs < deps.now) throw new ConnectRefused(UNAUTHORIZED);
+  deps.store.keys.touch(t, deps.now);
+
+  if (d['role'] === 'agent') {
+    const account = text(d['account'], 64);
+    const password = typeof d['password'] === 'string' ? d['password'] : '';
+    const agent = deps.config.agents.find((a) => a.account === account);
+    // compare even for an unknown account so that timing does not tell which accounts exist
+    const ok = safeEqual(agent?.password ?? '\u0000invalid', password) && agent !== undefined;
+    if (!ok || !agent) throw new ConnectRefused(UNAUTHORIZED);
+    return {
+      role: 'agent',
+      userId: agentUserId(agent.account),
+      name: agent.name,
+      avatar: DEFAULT_AGENT_AVATAR,
+      mchId: '',
+      platformId: '',
+      language: text(d['language'], 16) || 'zh',
+      groupId: '',
+      keySession,
+    };
+  }
+  if (d['role'] !== undefined && d['role'] !== 'visitor') throw new ConnectRefused('unknown role');
+  if (!CLIENT_ID.test(u) || RESERVED.has(u)) throw new ConnectRefused('bad client id');
+
+  let mchId = text(d['mchId'], 64);
+  let platformId = text(d['platformId'], 64);
+  if (mchId === '' && platformId === '') {
+    const fallback = deps.store.directory.firstPlatform();
+    mchId = fallback?.mchId ?? '';
+    platformId = fallback?.platformId ?? '';
+  }
+  const platform = deps.store.directory.platform(mchId, platformId);
+  if (!platform || !platform.enabled || !deps.store.directory.merchant(mchId)) throw new ConnectRefused('unknown merchant');
+
+  const known = deps.store.chat.visitor(u);
+  const language = text(d['language'], 16).replace(/^(null|0|no)$/, '') || known?.language || 'zh';
+  const name = text(d['name'], 64) || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${u.slice(0, 4)}`;
+  const groupId = text(d['groupId'], 64).replace(/^(null|0|data3)$/, '');
+  return {
+    role: 'visitor',
+    userId: u,
+    name,
+    avatar: known?.avatar || DEFAULT_VISITOR_AVATAR,
+    mchId,
+    platformId,
+    language,
+    groupId,
+    keySession,
+  };
+}

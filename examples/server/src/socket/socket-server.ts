@@ -1,0 +1,224 @@
+/**
+ * The WebSocket endpoint `/ws` on the HTTP server: the connect check, the welcome, heartbeats,
+ * frames in and out, presence, and idle connections. Nothing a client sends can throw out of a
+ * handler.
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { refuse, type ChatContext } from '../chat/context.js';
+import type { Peer } from '../chat/hub.js';
+import type { Messaging } from '../chat/messaging.js';
+import type { Sessions } from '../chat/sessions.js';
+import { T, type WireMessage } from '../chat/wire.js';
+import type { RsaPrivateKey } from '../crypto.js';
+import { checkConnect, ConnectRefused, CONNECT_REFUSED, type ConnectIdentity } from './connect-check.js';
+import { decodeFrame, encodeFrame } from './codec.js';
+
+/** The largest frame accepted (bytes); a larger one closes the connection with 1009. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+/** The close code sent to a banned visitor after its refusal. */
+export const BANNED_CLOSE = 4003;
+/** The close code of a connection idle for too long. */
+export const IDLE_CLOSE = 4002;
+
+/** What the socket endpoint needs. */
+export interface SocketDeps {
+  /** Shared chat state. */
+  ctx: ChatContext;
+  /** Sessions. */
+  sessions: Sessions;
+  /** Frame handling. */
+  messaging: Messaging;
+  /** The server's RSA key. */
+  rsa: RsaPrivateKey;
+  /** The HMAC secret. */
+  secret: string;
+  /** Reports unexpected errors (never thrown to the client). */
+  onError: (error: unknown) => void;
+}
+
+/** The running endpoint. */
+export interface SocketEndpoint {
+  /** Closes every connection (1001) and stops accepting. */
+  close(): Promise<void>;
+  /** Open connections. */
+  readonly connections: () => number;
+}
+
+interface Live {
+  peer: Peer;
+  ws: WebSocket;
+  lastFrame: number;
+}
+
+/** Attaches the endpoint to `server` at path `/ws`. */
+export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndpoint {
+  const { ctx } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const live = new Set<Live>();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== '/ws') {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      try {
+        accept(ws, req);
+      } catch (error) {
+        deps.onError(error);
+        ws.close(1011, 'server error');
+      }
+    });
+  };
+  server.on('upgrade', onUpgrade);
+
+  function accept(ws: WebSocket, req: IncomingMessage): void {
+    ws.on('error', () => {
+      // oversize frames (1009) and broken sockets land here; the close handler cleans up
+    });
+    let identity: ConnectIdentity;
+    try {
+      const params = new URL(req.url ?? '/', 'http://localhost').searchParams.get('params') ?? '';
+      identity = checkConnect(params, { rsa: deps.rsa, secret: deps.secret, store: ctx.store, config: ctx.config, now: Date.now() });
+    } catch (error) {
+      ws.close(CONNECT_REFUSED, error instanceof ConnectRefused ? error.message : 'unauthorized');
+      return;
+    }
+    const userKey = ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
+    const peer: Peer = {
+      userId: identity.userId,
+      role: identity.role,
+      name: identity.name,
+      avatar: identity.avatar,
+      mchId: identity.mchId,
+      platformId: identity.platformId,
+      language: identity.language,
+      send(message: WireMessage): void {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        try {
+          ws.send(encodeFrame(message, userKey));
+        } catch (error) {
+          deps.onError(error);
+        }
+      },
+      close(code: number, reason: string): void {
+        ws.close(code, reason);
+      },
+    };
+    const now = Date.now();
+    if (identity.role === 'visitor') {
+      const known = ctx.store.chat.visitor(identity.userId);
+      ctx.store.chat.saveVisitor({
+        clientId: identity.userId,
+        name: identity.name,
+        avatar: identity.avatar,
+        language: identity.language,
+        blacklisted: known?.blacklisted ?? false,
+        banned: known?.banned ?? false,
+        createdAt: known?.createdAt ?? now,
+        lastSeen: now,
+      });
+      if (known?.banned) {
+        refuse(peer, 'banned', '');
+        ws.close(BANNED_CLOSE, 'banned');
+        return;
+      }
+    }
+    const entry: Live = { peer, ws, lastFrame: now };
+    live.add(entry);
+    const agentWasOffline = identity.role === 'agent' && !ctx.hub.isOnline(identity.userId);
+    ctx.hub.add(peer);
+    ws.on('close', () => {
+      live.delete(entry);
+      ctx.hub.remove(peer);
+      if (peer.role === 'agent' && !ctx.hub.isOnline(peer.userId)) safely(() => deps.sessions.agentsChanged());
+    });
+    ws.on('message', (data, isBinary) => {
+      entry.lastFrame = Date.now();
+      safely(() => onFrame(peer, data, isBinary, userKey));
+    });
+
+    peer.send({
+      type: T.Welcome,
+      from: 'system',
+      to: identity.userId,
+      fp: randomUUID(),
+      sm: Date.now(),
+      createTime: Date.now(),
+      dataContent: JSON.stringify({ role: identity.role, userId: identity.userId, name: identity.name }),
+    });
+    safely(() => {
+      if (identity.role === 'agent') {
+        if (agentWasOffline) deps.sessions.agentsChanged();
+        else peer.send(deps.sessions.snapshotFor(identity.userId));
+        return;
+      }
+      const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
+      if (identity.groupId !== '') joinGroup(identity, v.name, v.avatar);
+      if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
+    });
+  }
+
+  function joinGroup(identity: ConnectIdentity, name: string, avatar: string): void {
+    const group = ctx.store.directory.group(identity.groupId);
+    if (!group?.open) return;
+    ctx.store.directory.addMember({ groupId: group.groupId, clientId: identity.userId, name, avatar, role: 'member', joinedAt: Date.now() });
+  }
+
+  function onFrame(peer: Peer, data: WebSocket.RawData, isBinary: boolean, userKey: Buffer | null): void {
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, userKey);
+    if (!frame) {
+      refuse(peer, 'bad-frame', '');
+      return;
+    }
+    if (frame.type === T.Heartbeat) {
+      peer.send({ type: T.HeartbeatReply, from: 'system', to: peer.userId, sm: Date.now(), dataContent: '{}' });
+      return;
+    }
+    deps.messaging.handle(peer, frame);
+  }
+
+  function safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      deps.onError(error);
+    }
+  }
+
+  const idleTimer = setInterval(() => {
+    const limit = Date.now() - ctx.config.socketIdleMs;
+    for (const entry of live) if (entry.lastFrame < limit) entry.ws.close(IDLE_CLOSE, 'idle timeout');
+  }, Math.min(30_000, ctx.config.socketIdleMs));
+  idleTimer.unref();
+
+  return {
+    connections: () => live.size,
+    close: async () => {
+      clearInterval(idleTimer);
+      server.off('upgrade', onUpgrade);
+      for (const entry of live) entry.ws.close(1001, 'server shutting down');
+      await new Promise<void>((resolve) => {
+        const deadline = setTimeout(() => {
+          for (const entry of live) entry.ws.terminate();
+          resolve();
+        }, 1000);
+        const check = (): void => {
+          if (live.size === 0) {
+            clearTimeout(deadline);
+            resolve();
+          } else setTimeout(check, 10);
+        };
+        check();
+      });
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

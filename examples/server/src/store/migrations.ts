@@ -1,0 +1,200 @@
+/**
+ * SQLite schema migrations, applied in order at start-up. The `schema_version` table holds the
+ * number of the last applied migration. Never edit a released migration: append a new one.
+ * @module
+ */
+
+import type Database from 'better-sqlite3';
+
+/** The migrations; index + 1 is the version each one brings the schema to. */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the initial schema
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE key_sessions (
+    salt_key TEXT PRIMARY KEY,
+    request_key TEXT NOT NULL UNIQUE,
+    aes_key TEXT NOT NULL,
+    token TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_used INTEGER NOT NULL
+  );
+  CREATE INDEX key_sessions_last_used ON key_sessions (last_used);
+  CREATE TABLE merchants (
+    mch_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    kefu_avatar2 TEXT NOT NULL,
+    extra TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE TABLE platforms (
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (mch_id, platform_id)
+  );
+  CREATE TABLE visitors (
+    client_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    avatar TEXT NOT NULL,
+    language TEXT NOT NULL,
+    blacklisted INTEGER NOT NULL DEFAULT 0,
+    banned INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL
+  );
+  CREATE TABLE sessions (
+    session_id TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    agent_id TEXT,
+    created_at INTEGER NOT NULL,
+    queued_at INTEGER,
+    accepted_at INTEGER,
+    ended_at INTEGER,
+    score INTEGER,
+    remark TEXT
+  );
+  CREATE INDEX sessions_client ON sessions (client_id, mch_id, platform_id, created_at);
+  CREATE INDEX sessions_state ON sessions (state, queued_at);
+  CREATE TABLE messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    fp TEXT NOT NULL UNIQUE,
+    type INTEGER NOT NULL,
+    from_id TEXT NOT NULL,
+    to_id TEXT NOT NULL,
+    fn TEXT NOT NULL,
+    tn TEXT NOT NULL,
+    fa TEXT NOT NULL,
+    ta TEXT NOT NULL,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    client_id TEXT,
+    group_id TEXT,
+    session_id TEXT,
+    data_content TEXT NOT NULL,
+    is_read INTEGER NOT NULL DEFAULT 0,
+    robot INTEGER NOT NULL DEFAULT 0,
+    is_group INTEGER NOT NULL DEFAULT 0,
+    create_time INTEGER NOT NULL,
+    cm INTEGER
+  );
+  CREATE INDEX messages_conversation ON messages (client_id, mch_id, platform_id, create_time);
+  CREATE INDEX messages_group ON messages (group_id, create_time);
+  CREATE TABLE group_reads (
+    fp TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    read_at INTEGER NOT NULL,
+    PRIMARY KEY (fp, client_id)
+  );
+  CREATE TABLE groups (
+    group_id TEXT PRIMARY KEY,
+    mch_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    avatar TEXT NOT NULL,
+    notice TEXT NOT NULL,
+    open INTEGER NOT NULL DEFAULT 1
+  );
+  CREATE TABLE group_members (
+    group_id TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    avatar TEXT NOT NULL,
+    role TEXT NOT NULL,
+    joined_at INTEGER NOT NULL,
+    PRIMARY KEY (group_id, client_id)
+  );
+  CREATE TABLE faq_categories (
+    id TEXT PRIMARY KEY,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    language TEXT NOT NULL,
+    name TEXT NOT NULL,
+    sort INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE faq_questions (
+    id TEXT PRIMARY KEY,
+    category_id TEXT NOT NULL,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    language TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    keywords TEXT NOT NULL DEFAULT '',
+    sort INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX faq_questions_mch ON faq_questions (mch_id, platform_id, language);
+  CREATE TABLE orders (
+    mch_id TEXT NOT NULL,
+    order_no TEXT NOT NULL,
+    user_account TEXT NOT NULL,
+    user_mch_id TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    status TEXT NOT NULL,
+    PRIMARY KEY (mch_id, order_no)
+  );
+  CREATE TABLE complaints (
+    fp TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    account TEXT NOT NULL,
+    description TEXT NOT NULL,
+    occurred_at INTEGER NOT NULL,
+    images TEXT NOT NULL,
+    video TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE leave_messages (
+    fp TEXT PRIMARY KEY,
+    client_id TEXT NOT NULL,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    contact TEXT NOT NULL,
+    content TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE uploads (
+    upload_id TEXT PRIMARY KEY,
+    client_key TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    file_size INTEGER NOT NULL,
+    mime TEXT NOT NULL,
+    chunk_size INTEGER NOT NULL,
+    chunk_count INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    file_url TEXT
+  );
+  CREATE INDEX uploads_resume ON uploads (client_key, file_name, file_size, mime);
+  CREATE TABLE entry_links (param TEXT PRIMARY KEY, raw TEXT NOT NULL);
+  `,
+];
+
+/**
+ * Brings the database schema to the newest version, one transaction per migration.
+ * @returns the schema version after migrating.
+ * @throws Error when the database is newer than this server.
+ */
+export function migrate(db: Database.Database): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+  const row = db.prepare('SELECT version FROM schema_version LIMIT 1').get() as { version: number } | undefined;
+  let version = row?.version ?? 0;
+  if (row === undefined) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run();
+  if (version > MIGRATIONS.length) {
+    throw new Error(`the database schema (version ${version}) is newer than this server (${MIGRATIONS.length})`);
+  }
+  const setVersion = db.prepare('UPDATE schema_version SET version = ?');
+  while (version < MIGRATIONS.length) {
+    const sql = MIGRATIONS[version] ?? '';
+    db.transaction(() => {
+      db.exec(sql);
+      setVersion.run(version + 1);
+    })();
+    version += 1;
+  }
+  return version;
+}

@@ -1,0 +1,337 @@
+/**
+ * The storage interface. The server talks to storage only through {@link Store}, so that a
+ * PostgreSQL store can follow the SQLite one. Every method is synchronous: the SQLite store is
+ * in-process; an asynchronous store would wrap the chat service's calls.
+ * @module
+ */
+
+/** One start-up key exchange (protocol §1): named by its salt key, found again by its request key. */
+export interface KeySession {
+  /** Opaque name sent as `X-Salt-Key` and as `t` at connect. */
+  saltKey: string;
+  /** The client's 32-hex request key. */
+  requestKey: string;
+  /** The 32 ASCII characters of the AES key. */
+  aesKey: string;
+  /** The 32 ASCII characters of the user token (`userKey` is its UTF-8 bytes). */
+  token: string;
+  /** Creation time (ms). */
+  createdAt: number;
+  /** Last use (ms); the session expires a TTL after it. */
+  lastUsed: number;
+}
+
+/** A merchant. */
+export interface Merchant {
+  /** Merchant id. */
+  mchId: string;
+  /** Display name. */
+  name: string;
+  /** Service avatar (URL or data: URL). */
+  kefuAvatar2: string;
+  /** Further fields returned by getMerchantById as they are. */
+  extra: Record<string, unknown>;
+}
+
+/** A merchant's platform. */
+export interface Platform {
+  /** Merchant id. */
+  mchId: string;
+  /** Platform id. */
+  platformId: string;
+  /** Display name. */
+  name: string;
+  /** Whether visitors may use it. */
+  enabled: boolean;
+}
+
+/** A visitor (customer) known by its client id. */
+export interface Visitor {
+  /** The client id (`u` at connect). */
+  clientId: string;
+  /** Display name. */
+  name: string;
+  /** Avatar URL. */
+  avatar: string;
+  /** Preferred language (`zh`, `en`, ...). */
+  language: string;
+  /** Refused the rating function and sending (type 500 `blacklisted`, code 2001). */
+  blacklisted: boolean;
+  /** Refused everything (type 500 `banned`, code 2003). */
+  banned: boolean;
+  /** First seen (ms). */
+  createdAt: number;
+  /** Last seen (ms). */
+  lastSeen: number;
+}
+
+/** Where a service session stands. */
+export type SessionState = 'robot' | 'queued' | 'active' | 'ended';
+
+/** One service conversation of a visitor with a merchant: robot, queue, agent, end, rating. */
+export interface ServiceSession {
+  /** Session id. */
+  sessionId: string;
+  /** Visitor. */
+  clientId: string;
+  /** Merchant id. */
+  mchId: string;
+  /** Platform id. */
+  platformId: string;
+  /** State. */
+  state: SessionState;
+  /** The agent's user id (`agent:<account>`) once accepted. */
+  agentId: string | null;
+  /** Times (ms). */
+  createdAt: number;
+  /** When the visitor asked for a human (the queue order). */
+  queuedAt: number | null;
+  /** When an agent accepted. */
+  acceptedAt: number | null;
+  /** When it ended. */
+  endedAt: number | null;
+  /** The rating (1-5) once given. */
+  score: number | null;
+  /** The rating's remark. */
+  remark: string | null;
+}
+
+/** A stored message: the wire fields plus where it belongs. */
+export interface MessageRecord {
+  /** Fingerprint, unique. */
+  fp: string;
+  /** Message type. */
+  type: number;
+  /** Sender id. */
+  from: string;
+  /** Recipient id (user or group). */
+  to: string;
+  /** Names and avatars. */
+  fn: string;
+  tn: string;
+  fa: string;
+  ta: string;
+  /** Merchant and platform. */
+  mchId: string;
+  platformId: string;
+  /** The visitor whose one-to-one conversation holds it (null for group messages). */
+  clientId: string | null;
+  /** The group or channel (null for one-to-one messages). */
+  groupId: string | null;
+  /** The service session (one-to-one only). */
+  sessionId: string | null;
+  /** Content. */
+  dataContent: string;
+  /** 1 once the recipient read it. */
+  isRead: number;
+  /** 1 for robot messages. */
+  robot: number;
+  /** 1 for group messages. */
+  isGroup: number;
+  /** Server time of acceptance (ms), strictly increasing across the server. */
+  createTime: number;
+  /** For receipts: the read message's time. */
+  cm: number | null;
+}
+
+/** A page query over messages: `before` pages backwards, `after` forwards. */
+export interface PageQuery {
+  /** Only messages strictly older than this (ms). */
+  before?: number | undefined;
+  /** Only messages strictly newer than this (ms). */
+  after?: number | undefined;
+  /** Page size (1-101: callers ask for one more than they show to learn whether there is more). */
+  size: number;
+}
+
+/** A group or channel. */
+export interface Group {
+  groupId: string;
+  mchId: string;
+  name: string;
+  /** A channel is a broadcast group: only staff post. */
+  kind: 'group' | 'channel';
+  avatar: string;
+  notice: string;
+  /** Visitors join on first contact. */
+  open: boolean;
+}
+
+/** A member of a group. */
+export interface GroupMember {
+  groupId: string;
+  clientId: string;
+  name: string;
+  avatar: string;
+  role: 'member' | 'staff';
+  joinedAt: number;
+}
+
+/** An FAQ category. */
+export interface FaqCategory {
+  id: string;
+  mchId: string;
+  platformId: string;
+  language: string;
+  name: string;
+  sort: number;
+}
+
+/** An FAQ question with its answer. */
+export interface FaqQuestion {
+  id: string;
+  categoryId: string;
+  mchId: string;
+  platformId: string;
+  language: string;
+  question: string;
+  answer: string;
+  /** Comma-separated extra words that match it. */
+  keywords: string;
+  sort: number;
+}
+
+/** A merchant order (the deposit card's data). */
+export interface MerchantOrder {
+  mchId: string;
+  orderNo: string;
+  userAccount: string;
+  userMchId: string;
+  amount: string;
+  status: string;
+}
+
+/** A complaint (createMsg type 400). */
+export interface Complaint {
+  fp: string;
+  clientId: string;
+  mchId: string;
+  platformId: string;
+  account: string;
+  description: string;
+  occurredAt: number;
+  images: string[];
+  video: string | null;
+  createdAt: number;
+}
+
+/** A left message (createMsg type 401). */
+export interface LeaveMessage {
+  fp: string;
+  clientId: string;
+  mchId: string;
+  platformId: string;
+  contact: string;
+  content: string;
+  name: string;
+  createdAt: number;
+}
+
+/** A chunked upload in progress or completed. */
+export interface UploadRecord {
+  uploadId: string;
+  /** Who started it (salt key or address): resuming is per client. */
+  clientKey: string;
+  fileName: string;
+  fileSize: number;
+  mime: string;
+  chunkSize: number;
+  chunkCount: number;
+  createdAt: number;
+  /** Set once completed. */
+  fileUrl: string | null;
+}
+
+/** Key sessions. */
+export interface KeySessionRepo {
+  create(session: KeySession): void;
+  byRequestKey(requestKey: string): KeySession | undefined;
+  bySaltKey(saltKey: string): KeySession | undefined;
+  touch(saltKey: string, now: number): void;
+  /** Deletes sessions last used before `before`; returns how many. */
+  deleteUnusedSince(before: number): number;
+}
+
+/** Merchants, platforms, groups, FAQ, orders, entry links. */
+export interface DirectoryRepo {
+  putMerchant(merchant: Merchant): void;
+  merchant(mchId: string): Merchant | undefined;
+  putPlatform(platform: Platform): void;
+  platform(mchId: string, platformId: string): Platform | undefined;
+  firstPlatform(): Platform | undefined;
+  putGroup(group: Group): void;
+  group(groupId: string): Group | undefined;
+  /** Adds a member; an existing member is kept as it is. */
+  addMember(member: GroupMember): void;
+  member(groupId: string, clientId: string): GroupMember | undefined;
+  members(groupId: string): GroupMember[];
+  putCategory(category: FaqCategory): void;
+  categories(mchId: string, platformId: string, language: string): FaqCategory[];
+  putQuestion(question: FaqQuestion): void;
+  question(id: string): FaqQuestion | undefined;
+  /** Questions of a merchant's platform; all languages when `language` is undefined. */
+  questions(mchId: string, platformId: string, language?: string): FaqQuestion[];
+  /** The languages the merchant's FAQ is written in. */
+  faqLanguages(mchId: string, platformId: string): string[];
+  putOrder(order: MerchantOrder): void;
+  order(mchId: string, orderNo: string): MerchantOrder | undefined;
+  putEntryLink(param: string, raw: string): void;
+  entryLink(param: string): string | undefined;
+}
+
+/** Visitors, service sessions, messages and read state. */
+export interface ChatRepo {
+  visitor(clientId: string): Visitor | undefined;
+  /** Inserts or updates name, avatar, language and lastSeen; the flags of an existing visitor are kept. */
+  saveVisitor(visitor: Visitor): void;
+  setVisitorFlags(clientId: string, flags: { blacklisted?: boolean; banned?: boolean }): void;
+  createSession(session: ServiceSession): void;
+  session(sessionId: string): ServiceSession | undefined;
+  latestSession(clientId: string, mchId: string, platformId: string): ServiceSession | undefined;
+  updateSession(session: ServiceSession): void;
+  /** Queued sessions, oldest first. */
+  queue(): ServiceSession[];
+  /** Active sessions of an agent, oldest first. */
+  activeSessions(agentId: string): ServiceSession[];
+  /** Inserts a message; false when its fp is already stored (nothing changes then). */
+  insertMessage(message: MessageRecord): boolean;
+  message(fp: string): MessageRecord | undefined;
+  conversation(clientId: string, mchId: string, platformId: string, page: PageQuery): MessageRecord[];
+  groupMessages(groupId: string, page: PageQuery): MessageRecord[];
+  markRead(fp: string): void;
+  /** Records that `clientId` read group message `fp`; false when it already had. */
+  addGroupRead(fp: string, clientId: string, at: number): boolean;
+  /** Readers per group message fp. */
+  groupReads(fps: readonly string[]): Map<string, { clientId: string; readAt: number }[]>;
+  /** The newest createTime stored (0 when none). */
+  maxCreateTime(): number;
+}
+
+/** Complaints, left messages and uploads. */
+export interface RecordRepo {
+  /** Stores a complaint; returns the stored one (the existing one when the fp is known). */
+  addComplaint(complaint: Complaint): Complaint;
+  complaints(clientId: string): Complaint[];
+  addLeaveMessage(message: LeaveMessage): LeaveMessage;
+  leaveMessages(clientId: string): LeaveMessage[];
+  putUpload(upload: UploadRecord): void;
+  upload(uploadId: string): UploadRecord | undefined;
+  resumableUpload(clientKey: string, fileName: string, fileSize: number, mime: string): UploadRecord | undefined;
+  deleteUpload(uploadId: string): void;
+  /** Unfinished uploads created before `before`. */
+  staleUploads(before: number): UploadRecord[];
+}
+
+/** The whole storage. */
+export interface Store {
+  readonly keys: KeySessionRepo;
+  readonly directory: DirectoryRepo;
+  readonly chat: ChatRepo;
+  readonly records: RecordRepo;
+  /** A stored setting (`seeded`, ...). */
+  meta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+  /** Runs `fn` atomically. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}

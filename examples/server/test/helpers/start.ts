@@ -1,0 +1,39 @@
+/**
+ * Starts the real server on a loopback port for a test.
+ * @module
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type ServerConfig } from '../../src/config.js';
+import { createServer, type CreateServerOptions, type RunningServer } from '../../src/server.js';
+
+/** The agents every test server knows. */
+export const AGENTS = 'alice:secret1:Alice,bob:secret2:Bob';
+
+/** A fresh temporary data directory. */
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'kefu-server-test-'));
+}
+
+/** Removes a temporary directory. */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Starts a server with test defaults (port 0, in-memory DB, a temp data dir) and `overrides`;
+ * `errors` collects what the server reported as unexpected.
+ */
+export async function startServer(
+  overrides: Partial<ServerConfig> = {},
+  env: Record<string, string> = {},
+  options: CreateServerOptions = {},
+): Promise<RunningServer & { dataDir: string; errors: unknown[] }> {
+  const dataDir = overrides.dataDir ?? tempDir();
+  const config = loadConfig({ AGENTS, ...env }, { port: 0, host: '127.0.0.1', memoryDb: true, log: false, appDir: join(dataDir, 'no-app'), ...overrides, dataDir });
+  const errors: unknown[] = [];
+  const server = await createServer(config, { onError: (e) => errors.push(e), ...options });
+  return { ...server, dataDir, errors };
+}

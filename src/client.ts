@@ -1,0 +1,605 @@
+/**
+ * `ImClient`: composes the managers (HTTP, socket connection, clock, receipts, messages, i18n,
+ * state) and routes messages between them. It owns no protocol detail itself.
+ * @module
+ */
+import { EventEmitter } from 'eventemitter3';
+import { ServerClock } from './clock.js';
+import { randomUuid } from './crypto/random.js';
+import type { ErrorSource, ConnectionState, ImClientEvents } from './events.js';
+import { HttpClient } from './http/http-client.js';
+import { PermitApi } from './http/permit-api.js';
+import type { MessagePage } from './http/types.js';
+import { I18n, type I18nKey, type Language } from './i18n/index.js';
+import { MessageList } from './messages/message-list.js';
+import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
+import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from './messages/types.js';
+import {
+  DEFAULT_DEEP_LINKS,
+  DEFAULT_LIMITS,
+  DEFAULT_RECEIPT_OPTIONS,
+  fixedDelayPolicy,
+  type DeepLinkOptions,
+  type ImClientLimits,
+  type ImClientOptions,
+  type DocumentLike,
+  type WebSocketConstructor,
+  type WindowLike,
+} from './options.js';
+import { ReceiptManager } from './receipts/receipt-manager.js';
+import { VisibilityTracker } from './receipts/visibility.js';
+import { createSessionStore, reduceSessionEvent, type SessionState } from './session.js';
+import { buildConnectParams, buildSocketUrl } from './socket/connect-params.js';
+import { Connection } from './socket/connection.js';
+import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
+import { Outbox } from './socket/outbox.js';
+import { runStartup, type KeySession, type StartupResult } from './startup.js';
+import { createClientState, type ClientStateStore } from './state/client-state.js';
+import { resolveStorage } from './state/storage.js';
+import type { Store } from './state/store.js';
+import { defaultTimers, Disposables, type TimerProvider } from './timers.js';
+import { Uploader, type UploaderOptions } from './upload/uploader.js';
+import type { UploadedFile } from './upload/types.js';
+
+/** What to send with {@link ImClient.send}. */
+export interface SendInput {
+  /** Message type (default 100, text). */
+  type?: number;
+  /** The content; always a string on the wire. */
+  dataContent: string;
+  /** Recipient (default: the agent id of the connect data, or empty: the server routes it). */
+  to?: string;
+  /** True for a group message (`to` is then the group id). */
+  isGroup?: boolean;
+  /** Extra wire fields (e.g. `fn`, `fa`). */
+  extra?: Record<string, unknown>;
+}
+
+/** An error of a client call, with a machine-readable code. */
+export class ImError extends Error {
+  /** A short code: `blank`, `destroyed`, `not-started`, `invalid-score`, `not-found`. */
+  readonly code: string;
+  /**
+   * @param code - machine-readable code
+   * @param message - human-readable text
+   */
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'ImError';
+    this.code = code;
+  }
+}
+
+/** The 'refusal' reasons and the notice each one shows. @internal */
+const REFUSAL_NOTICES: Record<string, I18nKey> = {
+  'too-frequent': 'sendTooFrequent',
+  blank: 'blankMessage',
+  blacklisted: 'blacklisted',
+  banned: 'banned',
+};
+
+/**
+ * The headless kefu chat client.
+ *
+ * ```ts
+ * const client = new ImClient({ baseUrl, socketUrl, socketKey, connectData: { mchId, platformId } });
+ * client.on('socket message', ({ message }) => console.log(message));
+ * await client.start();
+ * client.connect();
+ * client.sendText('hello');
+ * ```
+ */
+export class ImClient extends EventEmitter<ImClientEvents> {
+  /** Timings and limits in force (spec §9 defaults merged with the options). */
+  readonly limits: Readonly<ImClientLimits>;
+  /** Deep-link schemes and the public website. */
+  readonly deepLinks: Readonly<DeepLinkOptions>;
+  /** The HTTP client (envelope and error rules). */
+  readonly http: HttpClient;
+  /** Typed permit API calls (spec §7). */
+  readonly api: PermitApi;
+  /** The server clock. */
+  readonly clock: ServerClock;
+  /** The messages of the conversation, keyed by `fp`. */
+  readonly messages = new MessageList();
+  /** Persisted client state: language, uuid, paramsData, merchant info, leave-message flag. */
+  readonly state: ClientStateStore;
+  /** The conversation session: status, queue position, agent, suggestions. */
+  readonly session: Store<SessionState>;
+  /** Interface texts. */
+  readonly i18n: I18n;
+  /** Page visibility (always visible without a document). */
+  readonly visibility: VisibilityTracker;
+  /** Read receipts: immediate when visible, queued while hidden. */
+  readonly receipts: ReceiptManager;
+
+  private readonly options: ImClientOptions;
+  private readonly timers: TimerProvider;
+  private readonly connection: Connection;
+  private readonly outbox = new Outbox();
+  private readonly disposables: Disposables;
+  private keys: KeySession | null = null;
+  private startPromise: Promise<StartupResult> | null = null;
+  private currentUserId: string | undefined;
+  private connectData: Record<string, unknown>;
+  private destroyed = false;
+
+  /**
+   * @param options - endpoints, socket key, and injectable transports, storage and timers
+   */
+  constructor(options: ImClientOptions) {
+    super();
+    if (!options || typeof options.baseUrl !== 'string' || typeof options.socketUrl !== 'string' || typeof options.socketKey !== 'string') {
+      throw new TypeError('ImClient needs the string options baseUrl, socketUrl and socketKey.');
+    }
+    this.options = options;
+    this.timers = options.timers ?? defaultTimers;
+    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+    this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
+    this.connectData = { ...(options.connectData ?? {}) };
+    this.disposables = new Disposables(this.timers);
+    this.state = createClientState({ storage: resolveStorage(options.storage), createId: randomUuid });
+    this.session = createSessionStore();
+    this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
+    this.clock = new ServerClock({ timers: this.timers, tick: this.limits.clockTick });
+    this.http = new HttpClient({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch,
+      timers: this.timers,
+      limits: this.limits,
+      getLanguage: () => this.i18n.language,
+      getSession: () => ({ saltKey: this.keys?.saltKey, userKey: this.keys?.userKey }),
+      notify: (key, level, serverText) => this.notify(key, level, serverText),
+    });
+    this.api = new PermitApi(this.http);
+
+    const win = options.window === undefined ? globalWindow() : options.window;
+    const doc = options.document === undefined ? globalDocument() : options.document;
+    const receiptOptions = { ...DEFAULT_RECEIPT_OPTIONS, ...options.receipts };
+    this.visibility = new VisibilityTracker({
+      document: doc,
+      window: win,
+      timers: this.timers,
+      debounceDelay: receiptOptions.debounceDelay,
+      stateValidationInterval: receiptOptions.stateValidationInterval,
+    });
+    this.receipts = new ReceiptManager(
+      { send: (message) => this.sendFrame(message) },
+      {
+        selfId: () => this.userId,
+        timers: this.timers,
+        tracker: this.visibility,
+        batchSize: receiptOptions.batchSize,
+        autoReadDelay: receiptOptions.autoReadDelay,
+      },
+    );
+
+    this.connection = new Connection({
+      createUrl: () => this.createSocketUrl(),
+      WebSocket: options.WebSocket ?? globalWebSocket(),
+      timers: this.timers,
+      heartbeatInterval: this.limits.heartbeatInterval,
+      reconnectPolicy: options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts),
+      network: win,
+      heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
+      maxFrameSize: this.limits.maxFrameSize,
+    });
+    this.connection.on('state', (ctx) => {
+      this.emit('state', ctx);
+      if (ctx.newState === 'failed') this.failPending('network');
+    });
+    this.connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
+    this.connection.on('frame', ({ data }) => this.onFrame(data));
+    this.connection.on('error', ({ error, source }) => this.reportError(error, source));
+    this.connection.on('network', ({ online }) => this.emit('network', { online }));
+  }
+
+  /** The connection state. */
+  get connectionState(): ConnectionState {
+    return this.connection.state;
+  }
+
+  /** The user id the server gave (`to` of the welcome), once known. */
+  get userId(): string | undefined {
+    return this.currentUserId;
+  }
+
+  /** This client's id (the uuid kept in storage, the `u` of the connect payload). */
+  get clientId(): string {
+    return this.state.getState().uuid;
+  }
+
+  /** True once the start-up key exchange succeeded. */
+  get ready(): boolean {
+    return this.keys !== null;
+  }
+
+  /** The AES switch (frames are encrypted when on); false until started. */
+  get aesSwitch(): boolean {
+    return this.keys?.aesSwitch ?? false;
+  }
+
+  /** The connect data (`d` of the connect payload). */
+  getConnectData(): Readonly<Record<string, unknown>> {
+    return this.connectData;
+  }
+
+  /**
+   * Replaces the connect data used by the next connection attempt (e.g. after decoding an entry link).
+   * @param data - the new `d` payload
+   */
+  setConnectData(data: Record<string, unknown>): void {
+    this.connectData = { ...data };
+  }
+
+  /**
+   * Runs start-up (protocol §1): server time, AES key, user token, AES switch, and the stored
+   * language's texts. Failed steps are swallowed (spec §8): they are emitted as `error` events with
+   * source `start` and the result says which failed. Calling it again returns the same promise
+   * unless the keys failed to load.
+   */
+  start(): Promise<StartupResult> {
+    if (this.destroyed) return Promise.reject(new ImError('destroyed', 'The client was destroyed.'));
+    if (this.startPromise && this.keys) return this.startPromise;
+    const run = async (): Promise<StartupResult> => {
+      this.visibility.start();
+      const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
+      const [result] = await Promise.all([runStartup(this.api, this.clock, this.timers), language]);
+      if (result.session) this.keys = result.session;
+      for (const error of result.errors) this.reportError(error, 'start');
+      return result;
+    };
+    this.startPromise = run();
+    return this.startPromise;
+  }
+
+  /** Opens the socket (starting first if needed). Leaves the `failed` state. */
+  connect(): void {
+    if (this.destroyed) return;
+    this.connection.connect();
+  }
+
+  /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
+  disconnect(): void {
+    this.connection.close();
+  }
+
+  /**
+   * Sends a message. It is added to {@link ImClient.messages} at once in the `pending` state, sent
+   * now if the socket is open and otherwise kept in the outbox and sent after the next (re)connect.
+   * It becomes `sent` when the server acknowledges it and `failed` when the server refuses it.
+   * @throws {@link ImError} `blank` for a blank text (and a `blankMessage` notice)
+   */
+  send(input: SendInput): StoredMessage {
+    if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
+    const type = input.type ?? MessageType.Text;
+    if (typeof input.dataContent !== 'string') throw new TypeError('dataContent must be a string.');
+    if ((type === MessageType.Text || type === MessageType.RobotText) && input.dataContent.trim() === '') {
+      this.notify('blankMessage', 'warning');
+      throw new ImError('blank', this.i18n.t('blankMessage'));
+    }
+    const wire: ChatMessage & { fp: string } = {
+      ...input.extra,
+      type,
+      from: this.userId ?? this.clientId,
+      to: input.to ?? stringOr(this.connectData.kefuId),
+      fp: randomUuid(),
+      mchId: this.connectData.mchId as string | number | undefined,
+      dataContent: input.dataContent,
+      times: this.clock.now(),
+      uuid: this.clientId,
+      ...(input.isGroup ? { isGroup: 1 } : {}),
+    };
+    return this.dispatch(wire);
+  }
+
+  /**
+   * Sends a text message (type 100).
+   * @param text - the text (may hold `face[name]` emoji tokens)
+   */
+  sendText(text: string, options: Omit<SendInput, 'dataContent' | 'type'> = {}): StoredMessage {
+    return this.send({ ...options, type: MessageType.Text, dataContent: text });
+  }
+
+  /**
+   * Sends an uploaded file as an image (101), file (102) or video (103) message.
+   * @param file - the upload result
+   * @param kind - which message type to use
+   */
+  sendFile(file: UploadedFile, kind: 'image' | 'file' | 'video', options: Omit<SendInput, 'dataContent' | 'type'> = {}): StoredMessage {
+    const content: FileContent = { name: file.name, size: file.size, url: file.url, mime: file.mime };
+    if (kind === 'image') return this.send({ ...options, type: MessageType.Image, dataContent: file.url });
+    return this.send({ ...options, type: kind === 'video' ? MessageType.Video : MessageType.File, dataContent: JSON.stringify(content) });
+  }
+
+  /**
+   * Resends a failed message with the same `fp` (safe: the server stores one message per `fp`).
+   * @param fp - the message's fingerprint
+   */
+  retry(fp: string): StoredMessage {
+    const stored = this.messages.get(fp);
+    if (!stored) throw new ImError('not-found', `No message with fp ${fp}.`);
+    if (stored.sendState !== 'failed') return stored;
+    const { sendState: _state, failReason: _reason, ...wire } = stored;
+    return this.dispatch({ ...wire, fp });
+  }
+
+  /** Asks for a human agent (type 301). */
+  transferToHuman(): StoredMessage {
+    return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' });
+  }
+
+  /** Ends the conversation (type 302). */
+  endConversation(): StoredMessage {
+    return this.send({ type: MessageType.EndConversation, dataContent: '{}' });
+  }
+
+  /**
+   * Rates the conversation (markScore). A visitor rates once per conversation; a blacklisted one
+   * is refused (the server's message is shown as a notice and the promise rejects with ApiError).
+   * @param score - 1 (very dissatisfied) to 5 (very satisfied)
+   * @param remark - optional comment
+   */
+  async rate(score: number, remark?: string): Promise<void> {
+    if (!Number.isInteger(score) || score < 1 || score > 5) {
+      this.notify('rateRequired', 'warning');
+      throw new ImError('invalid-score', this.i18n.t('rateRequired'));
+    }
+    const { sessionId } = this.session.getState();
+    await this.api.markScore({
+      clientId: this.clientId,
+      mchId: this.connectData.mchId as string | number,
+      platformId: this.connectData.platformId as string | number,
+      ...(sessionId ? { sessionId } : {}),
+      score,
+      ...(remark ? { remark } : {}),
+    });
+    this.session.setState({ rateInvited: false });
+  }
+
+  /**
+   * Loads older history (before the oldest message held) into {@link ImClient.messages}.
+   * @param size - page size (default 20)
+   */
+  async loadOlder(size = 20): Promise<MessagePage> {
+    const page = await this.fetchPage({ before: this.messages.oldestTime(), size });
+    this.messages.upsertMany(page.list);
+    return page;
+  }
+
+  /**
+   * Fetches what was missed while away (history newer than the newest `createTime` held), page by
+   * page. Called automatically after every reconnect.
+   */
+  async fetchMissed(maxPages = 20): Promise<number> {
+    let added = 0;
+    for (let i = 0; i < maxPages; i++) {
+      const after = this.messages.newestTime();
+      const page = await this.fetchPage({ ...(after === undefined ? {} : { after }), size: 100 });
+      this.messages.upsertMany(page.list);
+      added += page.list.length;
+      if (!page.hasMore || page.list.length === 0) break;
+    }
+    return added;
+  }
+
+  /**
+   * Marks a received message read now (read-on-scroll): sends its type-104 receipt once.
+   * @param message - the message that scrolled into view
+   */
+  markRead(message: ChatMessage): void {
+    this.receipts.markRead(message);
+    if (message.fp && this.messages.has(message.fp)) this.messages.patch(message.fp, { isRead: 1 });
+  }
+
+  /**
+   * Switches the interface language (loading its texts lazily) and persists it.
+   * @param language - a supported language code (unknown codes fall back to zh)
+   */
+  async setLanguage(language: string): Promise<Language> {
+    const lang = await this.i18n.setLanguage(language);
+    this.state.setState({ language: lang });
+    this.emit('language', { language: lang });
+    return lang;
+  }
+
+  /**
+   * Translates an interface text key into the current language.
+   * @param key - the text key
+   * @param params - `{name}` interpolation values
+   */
+  t(key: I18nKey, params?: Record<string, string | number>): string {
+    return this.i18n.t(key, params);
+  }
+
+  /**
+   * Creates an upload queue bound to this client's upload endpoints and limits.
+   * @param options - count, size and type limits (spec §5: default unlimited count and size, images only)
+   */
+  createUploader(options: Partial<Omit<UploaderOptions, 'transport'>> = {}): Uploader {
+    return new Uploader({
+      chunkSize: this.limits.chunkSize,
+      translate: (key: I18nKey) => this.i18n.t(key),
+      ...options,
+      transport: this.api,
+    });
+  }
+
+  /** Stops everything: no reconnect, every timer and listener cleared. The client cannot be reused. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.connection.destroy();
+    this.http.destroy();
+    this.receipts.destroy();
+    this.visibility.destroy();
+    this.clock.destroy();
+    this.disposables.dispose();
+    this.removeAllListeners();
+  }
+
+  private dispatch(wire: ChatMessage & { fp: string }): StoredMessage {
+    const stored = this.messages.upsert({ ...wire, sendState: 'pending', failReason: undefined });
+    this.emit('send state', { fp: wire.fp, state: 'pending', message: stored });
+    const frame = this.encode(wire);
+    if (frame.length > this.limits.maxFrameSize) {
+      this.markFailed(wire.fp, 'too-large');
+      return this.messages.get(wire.fp) ?? stored;
+    }
+    this.outbox.add(wire);
+    if (this.connection.state === 'open') this.connection.send(frame);
+    return stored;
+  }
+
+  private markFailed(fp: string, reason: string): void {
+    this.outbox.fail(fp);
+    if (!this.messages.has(fp)) return;
+    const message = this.messages.patch(fp, { sendState: 'failed', failReason: reason });
+    if (message) this.emit('send state', { fp, state: 'failed', message, reason });
+  }
+
+  private failPending(reason: string): void {
+    const pending = this.outbox.pending();
+    for (const m of pending) if (m.fp) this.markFailed(m.fp, reason);
+    if (pending.length > 0) this.notify('sendFailed', 'error');
+  }
+
+  private encode(message: ChatMessage): string {
+    return encodeFrame(message, this.keys?.aesSwitch ? this.keys.userKey : undefined);
+  }
+
+  private sendFrame(message: ChatMessage): boolean {
+    if (this.connection.state !== 'open') return false;
+    return this.connection.send(this.encode(message));
+  }
+
+  private async createSocketUrl(): Promise<string> {
+    await this.start();
+    if (!this.keys) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
+    const { params } = await buildConnectParams({
+      socketKey: this.options.socketKey,
+      clientId: this.clientId,
+      saltKey: this.keys.saltKey,
+      data: this.connectData,
+    });
+    return buildSocketUrl(this.options.socketUrl, params);
+  }
+
+  private onOpen(reconnected: boolean): void {
+    this.emit('socket login', { reconnected });
+    for (const m of this.outbox.pending()) this.connection.send(this.encode(m));
+    if (reconnected) this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
+  }
+
+  private onFrame(data: unknown): void {
+    let message: ChatMessage;
+    let encrypted: boolean;
+    try {
+      ({ message, encrypted } = decodeFrame(data, this.keys?.userKey));
+    } catch (e) {
+      this.reportError(e instanceof FrameError ? e : asError(e), 'frame');
+      return;
+    }
+    if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
+      if (typeof message.sm === 'number') this.clock.reset(message.sm);
+      if (typeof message.to === 'string' && message.to && message.to !== this.currentUserId) {
+        this.currentUserId = message.to;
+        this.emit('user', { userId: message.to });
+      }
+    }
+    this.emit('socket message', { message, encrypted });
+    this.route(message);
+  }
+
+  private route(message: ChatMessage): void {
+    const fp = message.fp;
+    if (fp && this.outbox.has(fp)) {
+      this.outbox.ack(fp);
+      const stored = this.messages.upsert({ ...message, sendState: 'sent', failReason: undefined });
+      this.emit('send state', { fp, state: 'sent', message: stored });
+      this.emit('message', { message: stored });
+      return;
+    }
+    switch (message.type) {
+      case MessageType.Receipt: {
+        const readFp = message.dataContent ?? '';
+        if (this.messages.has(readFp)) this.messages.patch(readFp, { isRead: 1 });
+        this.emit('receipt', { fp: readFp, message });
+        return;
+      }
+      case MessageType.Suggestions: {
+        const questions = parseSuggestions(message.dataContent);
+        this.session.setState({ suggestions: questions });
+        this.emit('suggestions', { questions, message });
+        return;
+      }
+      case MessageType.SessionEvent: {
+        const event = parseSessionEvent(message.dataContent);
+        if (!event) return this.reportError(new Error('Malformed session event.'), 'frame');
+        this.session.setState(reduceSessionEvent(this.session.getState(), event));
+        if (event.event === 'queued' && event.busy) this.notify('serviceBusy', 'warning');
+        if (event.event === 'ended') this.notify('conversationOver', 'info');
+        this.emit('session', { ...event, message });
+        return;
+      }
+      case MessageType.Refusal: {
+        const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
+        if (refusal.fp) this.markFailed(refusal.fp, refusal.reason);
+        this.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
+        this.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
+        return;
+      }
+      default:
+        if (!isChatType(message.type)) return;
+        this.emit('message', { message: this.messages.upsert(message) });
+        if (message.from !== this.userId) this.receipts.handleIncoming(message);
+    }
+  }
+
+  private fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {
+    const groupId = this.connectData.groupId;
+    if (groupId !== undefined && groupId !== 0 && groupId !== '0' && groupId !== '') {
+      return this.api.clientGroupMsgList({ clientId: this.clientId, groupId: groupId as string | number, ...q });
+    }
+    return this.api.findMsgForCus({
+      clientId: this.clientId,
+      mchId: this.connectData.mchId as string | number,
+      platformId: this.connectData.platformId as string | number,
+      ...q,
+    });
+  }
+
+  private notify(key: I18nKey, level: 'success' | 'info' | 'warning' | 'error', serverText?: string): void {
+    this.emit('notice', { key, text: serverText || this.i18n.t(key), level, duration: this.limits.noticeDuration });
+  }
+
+  private reportError(error: Error, source: ErrorSource): void {
+    this.emit('error', { error, source });
+  }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+function stringOr(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
+}
+
+function globalWindow(): WindowLike | null {
+  return typeof window === 'undefined' ? null : window;
+}
+
+function globalDocument(): DocumentLike | null {
+  return typeof document === 'undefined' ? null : document;
+}
+
+function globalWebSocket(): WebSocketConstructor {
+  const ctor = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (ctor) return ctor;
+  return class MissingWebSocket {
+    constructor() {
+      throw new Error('No WebSocket available: pass the `WebSocket` option (e.g. the `ws` package in Node).');
+    }
+  } as unknown as WebSocketConstructor;
+}

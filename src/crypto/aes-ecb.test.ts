@@ -1,0 +1,106 @@
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { aesEcbDecrypt, aesEcbEncrypt, createPrefixedEcb, DECRYPT_ERROR, INVALID_KEY_LENGTH } from './aes-ecb.js';
+
+const KEY = '0123456789abcdef0123456789abcdef';
+
+function nodeEncrypt(key: string, text: string): string {
+  const c = createCipheriv('aes-256-ecb', Buffer.from(key, 'utf8'), null);
+  return Buffer.concat([c.update(text, 'utf8'), c.final()]).toString('base64');
+}
+function nodeDecrypt(key: string, b64: string): string {
+  const d = createDecipheriv('aes-256-ecb', Buffer.from(key, 'utf8'), null);
+  return Buffer.concat([d.update(Buffer.from(b64, 'base64')), d.final()]).toString('utf8');
+}
+
+const texts = ['a', '{"from":"u1","type":1,"dataContent":"{}"}', 'x'.repeat(16), 'x'.repeat(31), '你好 😀 face[微笑]'];
+
+describe('AES-ECB(k, s) is AES-256-ECB with PKCS#7 padding, base64 out', () => {
+  it.each(texts)('encrypts %j exactly like node:crypto aes-256-ecb', (text) => {
+    expect(aesEcbEncrypt(KEY, text)).toBe(nodeEncrypt(KEY, text));
+  });
+  it.each(texts)('node:crypto decrypts what we encrypt and we decrypt what it encrypts (%j)', (text) => {
+    expect(nodeDecrypt(KEY, aesEcbEncrypt(KEY, text))).toBe(text);
+    expect(aesEcbDecrypt(KEY, nodeEncrypt(KEY, text))).toBe(text);
+  });
+  it('uses the UTF-8 bytes of a multi-byte key', () => {
+    const key = '密钥'.padEnd(28, 'k'); // 2 x 3 bytes + 26 x 1 byte = 32 bytes
+    expect(aesEcbEncrypt(key, 'hi')).toBe(nodeEncrypt(key, 'hi'));
+  });
+});
+
+describe("The AES key must be 32 bytes, otherwise it throws 'Invalid key length. Key must be 256 bits (32 bytes).'", () => {
+  it.each(['', 'short', KEY + 'x', '密'.repeat(11)])('rejects key %j on encrypt and decrypt', (key) => {
+    expect(() => aesEcbEncrypt(key, 'a')).toThrow(INVALID_KEY_LENGTH);
+    expect(() => aesEcbDecrypt(key, nodeEncrypt(KEY, 'a'))).toThrow(INVALID_KEY_LENGTH);
+  });
+  it('rejects a key that is not a string', () => {
+    expect(() => aesEcbEncrypt(undefined as unknown as string, 'a')).toThrow(INVALID_KEY_LENGTH);
+  });
+  it('rejects a plaintext that is not a string with a clear error', () => {
+    expect(() => aesEcbEncrypt(KEY, 5 as unknown as string)).toThrow(/plaintext must be a string/);
+  });
+});
+
+describe("Decryption failure throws 'Error decrypting text'", () => {
+  it('with a wrong key', () => {
+    const other = 'ffffffffffffffffffffffffffffffff';
+    // a wrong key almost always breaks the padding; try several texts so the test cannot pass by luck
+    let failures = 0;
+    for (const t of texts) {
+      try {
+        aesEcbDecrypt(other, nodeEncrypt(KEY, t));
+      } catch (e) {
+        expect((e as Error).message).toBe(DECRYPT_ERROR);
+        failures++;
+      }
+    }
+    expect(failures).toBeGreaterThanOrEqual(texts.length - 1);
+  });
+  it.each([
+    ['invalid base64', '***'],
+    ['empty input', ''],
+    ['a length that is not a multiple of 16', Buffer.alloc(15).toString('base64')],
+  ])('with %s', (_n, input) => {
+    expect(() => aesEcbDecrypt(KEY, input)).toThrow(DECRYPT_ERROR);
+  });
+  it('with bad padding (a block whose last byte is 0 or > 16, or inconsistent)', () => {
+    const noPad = (block: Buffer) => {
+      const c = createCipheriv('aes-256-ecb', Buffer.from(KEY), null);
+      c.setAutoPadding(false);
+      return Buffer.concat([c.update(block), c.final()]).toString('base64');
+    };
+    expect(() => aesEcbDecrypt(KEY, noPad(Buffer.alloc(16, 0)))).toThrow(DECRYPT_ERROR);
+    expect(() => aesEcbDecrypt(KEY, noPad(Buffer.alloc(16, 17)))).toThrow(DECRYPT_ERROR);
+    const bad = Buffer.alloc(16, 0x61);
+    bad[15] = 3;
+    bad[14] = 3;
+    bad[13] = 9;
+    expect(() => aesEcbDecrypt(KEY, noPad(bad))).toThrow(DECRYPT_ERROR);
+  });
+  it('with an empty result of non-empty input', () => {
+    expect(() => aesEcbDecrypt(KEY, nodeEncrypt(KEY, ''))).toThrow(DECRYPT_ERROR);
+  });
+  it('with a plaintext that is not UTF-8', () => {
+    const c = createCipheriv('aes-256-ecb', Buffer.from(KEY), null);
+    const b64 = Buffer.concat([c.update(Buffer.from([0xff, 0xfe, 0x41])), c.final()]).toString('base64');
+    expect(() => aesEcbDecrypt(KEY, b64)).toThrow(DECRYPT_ERROR);
+  });
+});
+
+describe('AES helper in ECB mode with padding, using a fixed key prefix plus a caller-supplied suffix and yielding base64', () => {
+  const helper = createPrefixedEcb('kefu-im-fixed-prefix-');
+  it('uses prefix + suffix as the key', () => {
+    const suffix = '0123456789a'; // 21 + 11 = 32 bytes
+    const b64 = helper.encrypt(suffix, 'hello');
+    expect(b64).toBe(nodeEncrypt('kefu-im-fixed-prefix-0123456789a', 'hello'));
+    expect(helper.decrypt(suffix, b64)).toBe('hello');
+  });
+  it('throws the key-length error when prefix + suffix is not 32 bytes', () => {
+    expect(() => helper.encrypt('short', 'x')).toThrow(INVALID_KEY_LENGTH);
+    expect(() => helper.decrypt('short', 'AAAA')).toThrow(INVALID_KEY_LENGTH);
+  });
+  it('refuses a prefix longer than 32 bytes', () => {
+    expect(() => createPrefixedEcb('p'.repeat(33))).toThrow(INVALID_KEY_LENGTH);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Byte/text encodings used by the crypto helpers: base64, base64url, UTF-8 and hex.
+ *
+ * Pure functions with no dependency on Node's `Buffer`, so that they run unchanged in browsers,
+ * workers and Node 20.
+ * @module
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Maps a char code to its 6-bit value, or -1 when it is not in the base64 alphabet. */
+const DECODE_TABLE: Int16Array = (() => {
+  const table = new Int16Array(128).fill(-1);
+  for (let i = 0; i < ALPHABET.length; i++) table[ALPHABET.charCodeAt(i)] = i;
+  return table;
+})();
+
+/**
+ * Encodes bytes as RFC 4648 standard base64 with padding.
+ * @param b - the bytes to encode
+ * @returns the base64 text (empty for no bytes)
+ */
+export function bytesToBase64(b: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < b.length; i += 3) {
+    const n = ((b[i] ?? 0) << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
+    out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+  }
+  const rest = b.length - i;
+  if (rest === 1) {
+    const n = (b[i] ?? 0) << 16;
+    out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + '==';
+  } else if (rest === 2) {
+    const n = ((b[i] ?? 0) << 16) | ((b[i + 1] ?? 0) << 8);
+    out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + '=';
+  }
+  return out;
+}
+
+/**
+ * Decodes RFC 4648 standard base64. Padding is optional; whitespace, characters outside the
+ * alphabet, misplaced `=` and impossible lengths are rejected.
+ * @param s - the base64 text
+ * @returns the decoded bytes
+ * @throws Error `Invalid base64 string: ...` when `s` is not valid base64
+ */
+export function base64ToBytes(s: string): Uint8Array {
+  if (typeof s !== 'string') throw new Error('Invalid base64 string: expected a string.');
+  const firstPad = s.indexOf('=');
+  const body = firstPad === -1 ? s : s.slice(0, firstPad);
+  const padding = firstPad === -1 ? '' : s.slice(firstPad);
+  if (padding.length > 2 || /[^=]/.test(padding)) {
+    throw new Error('Invalid base64 string: misplaced padding.');
+  }
+  if (padding.length > 0 && (body.length + padding.length) % 4 !== 0) {
+    throw new Error('Invalid base64 string: wrong padding length.');
+  }
+  if (body.length % 4 === 1) throw new Error('Invalid base64 string: impossible length.');
+  const out = new Uint8Array(Math.floor((body.length * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    const v = code < 128 ? (DECODE_TABLE[code] ?? -1) : -1;
+    if (v < 0) throw new Error(`Invalid base64 string: unexpected character at index ${i}.`);
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+/**
+ * Encodes text as UTF-8 bytes.
+ * @param s - the text
+ * @returns its UTF-8 bytes
+ */
+export function utf8Encode(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+/**
+ * Decodes UTF-8 bytes strictly.
+ * @param b - the bytes
+ * @returns the text
+ * @throws TypeError when the bytes are not valid UTF-8
+ */
+export function utf8Decode(b: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b);
+}
+
+/**
+ * Encodes bytes as lowercase hex.
+ * @param b - the bytes
+ * @returns two lowercase hex digits per byte
+ */
+export function bytesToHex(b: Uint8Array): string {
+  let out = '';
+  for (const byte of b) out += byte.toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * Encodes text as base64url (RFC 4648 §5) of its UTF-8 bytes, without padding.
+ * @param text - the text
+ * @returns the base64url text
+ */
+export function base64UrlEncode(text: string): string {
+  return bytesToBase64(utf8Encode(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Decodes base64url (with or without padding) into UTF-8 text. The standard alphabet's `+` and
+ * `/` are accepted as well, since they cannot be confused with anything else.
+ * @param s - the base64url text
+ * @returns the decoded text
+ * @throws Error `Invalid base64url string: ...` when `s` is not base64url or not UTF-8
+ */
+export function base64UrlDecode(s: string): string {
+  if (typeof s !== 'string') throw new Error('Invalid base64url string: expected a string.');
+  let bytes: Uint8Array;
+  try {
+    bytes = base64ToBytes(s.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch (e) {
+    throw new Error(`Invalid base64url string: ${(e as Error).message.replace(/^Invalid base64 string: /, '')}`);
+  }
+  try {
+    return utf8Decode(bytes);
+  } catch {
+    throw new Error('Invalid base64url string: the decoded bytes are not UTF-8 text.');
+  }
+}

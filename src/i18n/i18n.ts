@@ -1,0 +1,180 @@
+/**
+ * Text lookup with a zh fallback and lazily loaded catalogues (spec §1, §9).
+ * @module
+ */
+import { callAll } from '../state/store.js';
+import { zh } from './locales/zh.js';
+import {
+  FALLBACK_LANGUAGE,
+  normalizeLanguage,
+  type Catalogue,
+  type I18nKey,
+  type I18nParams,
+  type Language,
+} from './languages.js';
+
+/** Loads the catalogue of one language. */
+export type CatalogueLoader = (language: Language) => Promise<Catalogue>;
+
+/**
+ * Loads a language's catalogue. zh is bundled; every other language is one explicit dynamic
+ * `import()` so that bundlers put each catalogue in its own chunk, fetched only when chosen.
+ */
+export function loadCatalogue(language: Language): Promise<Catalogue> {
+  switch (language) {
+    case 'zh':
+      return Promise.resolve(zh);
+    case 'zh-Hant':
+      return import('./locales/zh-Hant.js').then((m) => m.zhHant);
+    case 'en':
+      return import('./locales/en.js').then((m) => m.en);
+    case 'de':
+      return import('./locales/de.js').then((m) => m.de);
+    case 'es':
+      return import('./locales/es.js').then((m) => m.es);
+    case 'fr':
+      return import('./locales/fr.js').then((m) => m.fr);
+    case 'ja':
+      return import('./locales/ja.js').then((m) => m.ja);
+    case 'ko':
+      return import('./locales/ko.js').then((m) => m.ko);
+    case 'pt':
+      return import('./locales/pt.js').then((m) => m.pt);
+    case 'vi':
+      return import('./locales/vi.js').then((m) => m.vi);
+    default:
+      return Promise.reject(new RangeError(`Unsupported language ${JSON.stringify(language)}`));
+  }
+}
+
+/** Replaces `{name}` placeholders; placeholders without a parameter are left as they are. */
+export function interpolate(text: string, params?: I18nParams): string {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = Object.prototype.hasOwnProperty.call(params, name) ? params[name] : undefined;
+    return value === undefined || value === null ? whole : String(value);
+  });
+}
+
+/** What {@link I18n.getSnapshot} returns: a new object whenever the shown texts change. */
+export interface I18nSnapshot {
+  /** The current language. */
+  readonly language: Language;
+  /** Whether the current language's own texts are loaded (until then zh texts are shown). */
+  readonly ready: boolean;
+  /** Translates with the texts of this snapshot (same as {@link I18n.t}). */
+  readonly t: (key: I18nKey, params?: I18nParams) => string;
+}
+
+/** Options of {@link I18n}. */
+export interface I18nOptions {
+  /** Loads catalogues; defaults to {@link loadCatalogue} (inject one in tests). */
+  loader?: CatalogueLoader;
+}
+
+/**
+ * The interface texts. zh (the key language) is bundled; another language's texts are loaded when
+ * {@link I18n.setLanguage} chooses it. Any text missing from a catalogue falls back to zh.
+ *
+ * For React: `useSyncExternalStore(i18n.subscribe, i18n.getSnapshot)`.
+ */
+export class I18n {
+  private current: Language;
+  private readonly catalogues = new Map<Language, Catalogue>([[FALLBACK_LANGUAGE, zh]]);
+  private readonly listeners = new Set<() => void>();
+  private readonly loader: CatalogueLoader;
+  private request = 0;
+  private snapshot: I18nSnapshot | null = null;
+
+  /**
+   * @param language - the initial language (normalised; unknown or none gives zh). Its texts are
+   *   not loaded yet: `t` answers in zh until `setLanguage` has loaded them.
+   * @param options - an injectable catalogue loader
+   */
+  constructor(language?: string | null, options: I18nOptions = {}) {
+    this.current = normalizeLanguage(language) ?? FALLBACK_LANGUAGE;
+    this.loader = options.loader ?? loadCatalogue;
+  }
+
+  /** The current language (also what goes into `Accept-Language`). */
+  get language(): Language {
+    return this.current;
+  }
+
+  /** Whether the current language's own texts are loaded. */
+  get ready(): boolean {
+    return this.catalogues.has(this.current);
+  }
+
+  /**
+   * Switches the language, loading its catalogue first (a no-op when it is current and loaded).
+   * Unknown codes and "none" (`'no'`, `''`) give zh. When calls overlap, the last one wins.
+   * @returns the language now current
+   * @throws Error (rejects) when the catalogue cannot be loaded; the language then stays as it was
+   */
+  async setLanguage(language: string | null | undefined): Promise<Language> {
+    const next = normalizeLanguage(language) ?? FALLBACK_LANGUAGE;
+    const id = ++this.request;
+    const wasLoaded = this.catalogues.has(next);
+    if (!wasLoaded) {
+      let catalogue: Catalogue;
+      try {
+        catalogue = await this.loader(next);
+      } catch (cause) {
+        if (id !== this.request) return this.current;
+        throw new Error(`Could not load the "${next}" interface texts`, { cause });
+      }
+      this.catalogues.set(next, catalogue);
+    }
+    if (id !== this.request) return this.current;
+    const changed = next !== this.current || !wasLoaded;
+    this.current = next;
+    if (changed) this.emit();
+    return next;
+  }
+
+  /**
+   * The text of `key` in the current language, falling back to zh (and to the key itself for a
+   * key no catalogue knows), with `{param}` placeholders filled from `params`.
+   * @example i18n.t('queuePosition', { position: 3 })
+   */
+  t(key: I18nKey, params?: I18nParams): string {
+    const own = this.catalogues.get(this.current)?.[key];
+    const text = own ?? (zh as Catalogue)[key] ?? String(key);
+    return interpolate(text, params);
+  }
+
+  /** Whether `key` is a known text key (e.g. to map a server code to a text). */
+  has(key: string): key is I18nKey {
+    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(zh, key);
+  }
+
+  /** Registers a listener called when the language or its texts change; returns its remover. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    if (typeof listener !== 'function') throw new TypeError('I18n.subscribe: the listener must be a function');
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** The current language and texts; a new object only after a change. */
+  readonly getSnapshot = (): I18nSnapshot => {
+    if (!this.snapshot) {
+      const language = this.current;
+      const catalogue = this.catalogues.get(language);
+      this.snapshot = Object.freeze({
+        language,
+        ready: catalogue !== undefined,
+        t: (key: I18nKey, params?: I18nParams) => interpolate(catalogue?.[key] ?? (zh as Catalogue)[key] ?? String(key), params),
+      });
+    }
+    return this.snapshot;
+  };
+
+  /** Drops the snapshot and notifies. */
+  private emit(): void {
+    this.snapshot = null;
+    callAll(this.listeners);
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * `@kefu-im/sdk`: a headless, framework-agnostic customer-service chat client.
+ *
+ * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}.
+ * @packageDocumentation
+ */
+
+// The client and its options and events
+export { ImClient, ImError } from './client.js';
+export type { SendInput } from './client.js';
+export {
+  DEFAULT_DEEP_LINKS,
+  DEFAULT_LIMITS,
+  DEFAULT_RECEIPT_OPTIONS,
+  fixedDelayPolicy,
+} from './options.js';
+export type {
+  DeepLinkOptions,
+  DocumentLike,
+  ImClientLimits,
+  ImClientOptions,
+  ReceiptOptions,
+  ReconnectContext,
+  ReconnectPolicy,
+  SocketEventHandler,
+  StorageLike,
+  WebSocketConstructor,
+  WebSocketLike,
+  WindowLike,
+} from './options.js';
+export type { ConnectionState, ErrorSource, ImClientEventName, ImClientEvents, Notice, NoticeLevel } from './events.js';
+export { defaultTimers } from './timers.js';
+export type { Disposer, ListenerTarget, TimerHandle, TimerProvider } from './timers.js';
+export type { KeySession, StartupResult } from './startup.js';
+export { INITIAL_SESSION, reduceSessionEvent } from './session.js';
+export type { SessionState, SessionStatus } from './session.js';
+
+// Entry link
+export {
+  decodeEntryLinkParam,
+  decodeEntryParams,
+  DEFAULT_ENTRY_GROUP_ID,
+  DEFAULT_ENTRY_LANGUAGE,
+  encodeEntryLinkParam,
+} from './entry-link.js';
+export type { EntryLayout, EntryParams } from './entry-link.js';
+
+// Crypto
+export { aesEcbDecrypt, aesEcbEncrypt, createPrefixedEcb, DECRYPT_ERROR, INVALID_KEY_LENGTH } from './crypto/aes-ecb.js';
+export type { PrefixedEcb } from './crypto/aes-ecb.js';
+export { gcmDecrypt, gcmEncrypt } from './crypto/aes-gcm.js';
+export { rsaEncrypt, RSA_ENCRYPT_ERROR } from './crypto/rsa.js';
+export { hmacSha256Hex } from './crypto/hmac.js';
+export { NO_RANDOM_ERROR, randomBytes, randomHex, randomUuid } from './crypto/random.js';
+export { obscureAesKey, revealAesKey } from './crypto/key-obfuscation.js';
+export { base64ToBytes, base64UrlDecode, base64UrlEncode, bytesToBase64, bytesToHex, utf8Decode, utf8Encode } from './crypto/encoding.js';
+
+// HTTP and the permit API
+export { ApiError, isCancelledError, RequestCancelledError, RequestTimeoutError } from './http/errors.js';
+export type { ApiErrorInit } from './http/errors.js';
+export { HttpClient } from './http/http-client.js';
+export type { ApiEnvelope, HttpClientOptions, HttpSession, QueryValue, RequestOptions } from './http/http-client.js';
+export { PermitApi } from './http/permit-api.js';
+export type {
+  DepositCard,
+  FaqCategory,
+  GroupHistoryQuery,
+  GroupInfo,
+  GroupInfoQuery,
+  GroupUser,
+  GroupUsersQuery,
+  HistoryQuery,
+  Id,
+  MerchantInfo,
+  MerchantQuery,
+  MessagePage,
+  OrderQuery,
+  PageWindow,
+  PlatformCheck,
+  PublicConfig,
+  QuestionAnswer,
+  QuestionLikeQuery,
+  QuestionQuery,
+  ScoreInput,
+  ScoreResult,
+  TranslateOptions,
+  TranslateResult,
+  TriggerUpdateQuery,
+  TriggerUpdateResult,
+  UserTokenResult,
+} from './http/types.js';
+
+// Socket
+export { buildConnectParams, buildSocketUrl, parseSocketKey, signConnectPayload } from './socket/connect-params.js';
+export type { ConnectParams, ConnectParamsInput, ConnectSignInput, SocketKeyParts } from './socket/connect-params.js';
+export { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
+export type { DecodedFrame } from './socket/frame-codec.js';
+export { ServerClock } from './clock.js';
+export type { ServerClockOptions } from './clock.js';
+
+// Receipts
+export { VisibilityTracker } from './receipts/visibility.js';
+export type {
+  VisibilityChange,
+  VisibilityDocumentLike,
+  VisibilityListener,
+  VisibilityLogEntry,
+  VisibilitySource,
+  VisibilityState,
+  VisibilityStatus,
+  VisibilityTrackerOptions,
+} from './receipts/visibility.js';
+export { ReceiptManager, SOCKET_REQUIRED_ERROR } from './receipts/receipt-manager.js';
+export type { ReceiptManagerOptions, ReceiptOutcome, ReceiptSocket, ReceiptStatus, ReceiptVisibilitySource } from './receipts/receipt-manager.js';
+export { buildReceipt } from './receipts/receipt.js';
+export type { BuildReceiptOptions } from './receipts/receipt.js';
+export { observeReadOnScroll, shouldMarkReadOnScroll } from './receipts/read-on-scroll.js';
+export type {
+  IntersectionEntryLike,
+  IntersectionObserverConstructorLike,
+  IntersectionObserverLike,
+  ReadOnScrollOptions,
+} from './receipts/read-on-scroll.js';
+
+// Messages
+export { MessageType } from './messages/types.js';
+export type {
+  AgentQueueSnapshot,
+  AgentSession,
+  ChatMessage,
+  FileContent,
+  GroupReadEntry,
+  KnownMessageType,
+  QueueEntry,
+  RefusalReason,
+  SendState,
+  SessionEvent,
+  SessionEventName,
+  StoredMessage,
+  SuggestedQuestion,
+} from './messages/types.js';
+export { MessageList } from './messages/message-list.js';
+export { formatDateTime, formatReceiptTime, toMillis } from './messages/time.js';
+export type { TimeInput } from './messages/time.js';
+export { EMOJI_NAMES, EMOJI_SIZE, emojiIndex, emojiToken, parseEmoji } from './messages/emoji.js';
+export type { EmojiName, EmojiToken, EmojiTokenItem, TextToken } from './messages/emoji.js';
+export { isSafeUrl, linkify, messageTokens } from './messages/linkify.js';
+export type { ContentToken, LinkToken, LinkTokenItem } from './messages/linkify.js';
+export {
+  isChatType,
+  messageTimeMs,
+  parseAgentQueue,
+  parseFileContent,
+  parseRefusal,
+  parseSessionEvent,
+  parseSuggestions,
+} from './messages/content.js';
+
+// State
+export { createStore } from './state/store.js';
+export type { StateUpdate, Store, StoreListener } from './state/store.js';
+export { memoryStorage, resolveStorage } from './state/storage.js';
+export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/client-state.js';
+export type { ClientState, ClientStateOptions, ClientStateStore } from './state/client-state.js';
+
+// i18n
+export { FALLBACK_LANGUAGE, I18n, interpolate, isLanguage, normalizeLanguage, SUPPORTED_LANGUAGES, zh } from './i18n/index.js';
+export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18nSnapshot, Language } from './i18n/index.js';
+
+// Uploads
+export * from './upload/index.js';

@@ -1,0 +1,371 @@
+/**
+ * The fp-keyed message list of one conversation (protocol §4: "a receiver keeps at most one
+ * message per fp").
+ * @module
+ */
+import { callAll } from '../state/store.js';
+import { toMillis } from './time.js';
+import type { GroupReadEntry, StoredMessage } from './types.js';
+
+/** One row of the sorted array. `rank` 0 = timed, 1 = pending (kept after the rest). */
+interface Entry {
+  /** The fp, or the generated key of a message without fp. */
+  key: string;
+  /** Whether `key` was generated. */
+  local: boolean;
+  msg: StoredMessage;
+  rank: 0 | 1;
+  /** Sort time in ms (0 for pending rows). */
+  time: number;
+  /** Insertion counter: ties between equal times, and the send order of pending rows. */
+  seq: number;
+}
+
+/** Order: timed rows by time, then pending rows; equal times by insertion order. */
+function compare(a: Entry, b: Entry): number {
+  return a.rank - b.rank || a.time - b.time || a.seq - b.seq;
+}
+
+/** The fp of a message, when it has a usable one. */
+function fpOf(message: StoredMessage): string | undefined {
+  const fp: unknown = message.fp;
+  if (typeof fp === 'string' && fp !== '') return fp;
+  if (typeof fp === 'number' && Number.isFinite(fp)) return String(fp);
+  return undefined;
+}
+
+/**
+ * Where a message sorts. Timed: the server's `createTime`, else the sender's `times`. Pending
+ * (after every timed row, in send order): a local outgoing message (it has a `sendState`) that has
+ * no server `createTime` yet, and any message with no readable time at all.
+ */
+function sortKey(msg: StoredMessage): { rank: 0 | 1; time: number } {
+  const created = toMillis(msg.createTime);
+  if (created !== undefined) return { rank: 0, time: created };
+  const times = msg.sendState === undefined ? toMillis(msg.times) : undefined;
+  return times === undefined ? { rank: 1, time: 0 } : { rank: 0, time: times };
+}
+
+/** Union of two read lists by clientId; returns `prev` itself when nothing is new. */
+function mergeReadList(prev: GroupReadEntry[] | undefined, next: unknown): GroupReadEntry[] | undefined {
+  if (!Array.isArray(next)) return prev;
+  if (!prev) return next as GroupReadEntry[];
+  const seen = new Set(prev.map((e) => e?.clientId));
+  const added = (next as GroupReadEntry[]).filter((e) => e && !seen.has(e.clientId) && seen.add(e.clientId));
+  return added.length === 0 ? prev : [...prev, ...added];
+}
+
+/**
+ * Merges `next` into `prev` (protocol §4): later fields win, but a server `createTime` already
+ * held is kept, `isRead: 1` never goes back to 0, group read lists only grow, and the fp never
+ * changes. When `next` gives a server `createTime` to a pending or failed local message and says
+ * nothing about `sendState`, the message becomes `sent` (the server's acknowledgement). A
+ * `failReason` is dropped once the message is not failed. `undefined` values are ignored, unless
+ * `deleteUndefined` (used by `patch`), where they remove the field.
+ * @returns `prev` itself when nothing changed
+ */
+function merge(prev: StoredMessage, next: Partial<StoredMessage>, deleteUndefined: boolean): StoredMessage {
+  const out: StoredMessage = { ...prev };
+  let changed = false;
+  const hadCreateTime = toMillis(prev.createTime) !== undefined;
+  for (const key of Object.keys(next)) {
+    const value = next[key];
+    if (key === 'fp' || (key === 'createTime' && hadCreateTime)) continue;
+    if (key === 'isRead' && prev.isRead === 1 && value !== 1) continue;
+    if (value === undefined) {
+      if (deleteUndefined && key in out && key !== 'type') {
+        delete out[key];
+        changed = true;
+      }
+      continue;
+    }
+    const merged = key === 'imGroupMsgReadList' ? mergeReadList(prev.imGroupMsgReadList, value) : value;
+    if (!Object.is(out[key], merged)) {
+      out[key] = merged;
+      changed = true;
+    }
+  }
+  const acked = !hadCreateTime && toMillis(out.createTime) !== undefined;
+  if (acked && next.sendState === undefined && (out.sendState === 'pending' || out.sendState === 'failed')) {
+    out.sendState = 'sent';
+    changed = true;
+  }
+  if (out.failReason !== undefined && out.sendState !== 'failed') {
+    delete out.failReason;
+    changed = true;
+  }
+  return changed ? out : prev;
+}
+
+/** Above this many new messages in one `upsertMany` (and a quarter of the list), sort once instead. */
+const BULK_THRESHOLD = 64;
+
+/**
+ * The messages of one conversation, at most one per fp, in display order.
+ *
+ * - **Merge by fp.** `upsert` of a known fp merges (see the rules on {@link MessageList.upsert});
+ *   a duplicate is never shown twice. Messages without fp get a generated key (see
+ *   {@link MessageList.keyOf}) and are never merged.
+ * - **Order.** By time (`createTime`, else `times`, in ms), equal times in insertion order;
+ *   pending local messages (no server `createTime` yet) after the rest, in send order. An
+ *   acknowledgement moves a message to its time.
+ * - **React.** `subscribe` and `getSnapshot` fit `useSyncExternalStore`. The snapshot is a frozen
+ *   array whose identity changes only when the content changed, and a message keeps its object
+ *   identity until it changes, so a memoised row re-renders only for its own message. Treat stored
+ *   messages as immutable; change them through `upsert` and `patch`.
+ *
+ * Performance (for a bench): a message is placed by binary search, O(log n) comparisons plus one
+ * `splice` (a memmove; appending at the end, the usual case, moves nothing). Nothing is re-sorted
+ * per message. `upsertMany` notifies once, and for a large batch (over 64 new messages and a
+ * quarter of the list) appends and sorts once, O((n+m) log(n+m)). `getSnapshot` copies the n
+ * references (one `slice`, about 20 µs at 10 000) once per change, lazily. `newestTime` is O(n) once per change (cached);
+ * `get`/`has`/`oldestTime` are O(1), `indexOf` O(log n). Expect well under 1 ms per incoming
+ * message at 10 000 messages.
+ */
+export class MessageList {
+  private entries: Entry[] = [];
+  /** `entries[i].msg`, kept in step so that a snapshot is one fast `slice`. */
+  private msgs: StoredMessage[] = [];
+  private readonly byFp = new Map<string, Entry>();
+  private readonly byLocalKey = new Map<string, Entry>();
+  private readonly localKeyOf = new WeakMap<StoredMessage, string>();
+  private readonly listeners = new Set<() => void>();
+  private seq = 0;
+  private localSeq = 0;
+  private snapshot: readonly StoredMessage[] | null = null;
+  private newest: number | undefined | null = null;
+  private batching = false;
+  private bulk = false;
+  private dirty = false;
+
+  /** How many messages the list holds. */
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /**
+   * Adds a message, or merges it into the one with the same fp: later fields win, but a server
+   * `createTime` already held is kept, `isRead: 1` never goes back to 0, group read lists are
+   * united, and a server `createTime` arriving for a pending local message marks it `sent`.
+   * @returns the stored message: the very same object as before when nothing changed
+   * @throws TypeError when `message` is not an object
+   */
+  upsert(message: StoredMessage): StoredMessage {
+    if (typeof message !== 'object' || message === null) throw new TypeError('MessageList.upsert: the message must be an object');
+    const fp = fpOf(message);
+    const existing = fp === undefined ? undefined : this.byFp.get(fp);
+    const stored = existing ? this.update(existing, merge(existing.msg, message, false)) : this.insert(fp, { ...message });
+    return stored;
+  }
+
+  /**
+   * Upserts several messages (a history page, the missed messages after a reconnect) with one
+   * notification. Nothing is applied when an item is not an object.
+   * @returns the stored messages, in the order given
+   * @throws TypeError when `messages` is not an array of objects
+   */
+  upsertMany(messages: readonly StoredMessage[]): StoredMessage[] {
+    if (!Array.isArray(messages)) throw new TypeError('MessageList.upsertMany: expected an array of messages');
+    const bad = messages.findIndex((m) => typeof m !== 'object' || m === null);
+    if (bad >= 0) throw new TypeError(`MessageList.upsertMany: the message at index ${bad} is not an object`);
+    const outer = !this.batching;
+    this.batching = true;
+    if (outer && messages.length > BULK_THRESHOLD && messages.length > this.entries.length / 4) this.bulk = true;
+    try {
+      return messages.map((m) => this.upsert(m));
+    } finally {
+      if (outer) {
+        this.batching = false;
+        if (this.bulk) {
+          this.bulk = false;
+          this.entries.sort(compare);
+          this.msgs = this.entries.map((e) => e.msg);
+        }
+        if (this.dirty) this.emit();
+      }
+    }
+  }
+
+  /** The message with this fp (or generated key), if held. */
+  get(fp: string): StoredMessage | undefined {
+    return this.find(fp)?.msg;
+  }
+
+  /** Whether a message with this fp (or generated key) is held. */
+  has(fp: string): boolean {
+    return this.find(fp) !== undefined;
+  }
+
+  /**
+   * The key of a held message: its fp, or the key generated for a message without fp (stable for
+   * as long as the message is held; use it as a React key).
+   */
+  keyOf(message: StoredMessage): string | undefined {
+    const fp = fpOf(message);
+    if (fp !== undefined) return this.byFp.has(fp) ? fp : undefined;
+    return this.localKeyOf.get(message);
+  }
+
+  /** The display position of a message (its index in the snapshot), or -1. */
+  indexOf(fp: string): number {
+    const entry = this.find(fp);
+    return entry ? this.position(entry) : -1;
+  }
+
+  /**
+   * Changes fields of a held message with the merge rules of {@link MessageList.upsert}; here a
+   * key given as `undefined` removes that field (e.g. `{ failReason: undefined }`).
+   * @returns the updated message, or `undefined` when no message has this fp
+   */
+  patch(fp: string, partial: Partial<StoredMessage>): StoredMessage | undefined {
+    const entry = this.find(fp);
+    if (!entry) return undefined;
+    if (typeof partial !== 'object' || partial === null) throw new TypeError('MessageList.patch: the patch must be an object');
+    return this.update(entry, merge(entry.msg, partial, true));
+  }
+
+  /** Removes a message. @returns whether it was held */
+  remove(fp: string): boolean {
+    const entry = this.find(fp);
+    if (!entry) return false;
+    const at = this.position(entry);
+    this.entries.splice(at, 1);
+    this.msgs.splice(at, 1);
+    (entry.local ? this.byLocalKey : this.byFp).delete(entry.key);
+    this.changed();
+    return true;
+  }
+
+  /** Removes every message. */
+  clear(): void {
+    if (this.entries.length === 0) return;
+    this.entries = [];
+    this.msgs = [];
+    this.byFp.clear();
+    this.byLocalKey.clear();
+    this.changed();
+  }
+
+  /**
+   * The newest server `createTime` held, in ms: fetch what is newer than this after a reconnect
+   * (protocol §4). Messages known only by the sender's `times` do not count.
+   */
+  newestTime(): number | undefined {
+    if (this.newest === null) {
+      let max: number | undefined;
+      for (const e of this.entries) {
+        const t = toMillis(e.msg.createTime);
+        if (t !== undefined && (max === undefined || t > max)) max = t;
+      }
+      this.newest = max;
+    }
+    return this.newest;
+  }
+
+  /** The time of the oldest timed message, in ms: page older history from here (`before`). */
+  oldestTime(): number | undefined {
+    const first = this.entries[0];
+    return first && first.rank === 0 ? first.time : undefined;
+  }
+
+  /** Registers a change listener; returns its remover. Bound: pass it to `useSyncExternalStore`. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    if (typeof listener !== 'function') throw new TypeError('MessageList.subscribe: the listener must be a function');
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  };
+
+  /** The messages in display order; a new array only after a change. Bound, like `subscribe`. */
+  readonly getSnapshot = (): readonly StoredMessage[] => {
+    this.snapshot ??= Object.freeze(this.msgs.slice());
+    return this.snapshot;
+  };
+
+  /** Looks an entry up by fp, then by generated key. */
+  private find(key: string): Entry | undefined {
+    if (typeof key !== 'string') return undefined;
+    return this.byFp.get(key) ?? this.byLocalKey.get(key);
+  }
+
+  /** Adds a new entry at its place. */
+  private insert(fp: string | undefined, msg: StoredMessage): StoredMessage {
+    let key = fp;
+    if (key === undefined) {
+      key = `~local:${++this.localSeq}`;
+      this.localKeyOf.set(msg, key);
+    }
+    const entry: Entry = { key, local: fp === undefined, msg, ...sortKey(msg), seq: ++this.seq };
+    (entry.local ? this.byLocalKey : this.byFp).set(key, entry);
+    if (this.bulk) {
+      this.entries.push(entry); // sorted, and `msgs` rebuilt, at the end of the batch
+    } else {
+      const at = this.insertionPoint(entry);
+      this.entries.splice(at, 0, entry);
+      this.msgs.splice(at, 0, msg);
+    }
+    this.changed();
+    return msg;
+  }
+
+  /** Stores a merged message, moving it when its sort key changed. */
+  private update(entry: Entry, msg: StoredMessage): StoredMessage {
+    if (msg === entry.msg) return msg;
+    if (entry.local) this.localKeyOf.set(msg, entry.key);
+    const next = sortKey(msg);
+    const moves = next.rank !== entry.rank || next.time !== entry.time;
+    if (this.bulk) {
+      Object.assign(entry, next);
+    } else if (moves) {
+      const from = this.position(entry);
+      this.entries.splice(from, 1);
+      this.msgs.splice(from, 1);
+      Object.assign(entry, next);
+      const to = this.insertionPoint(entry);
+      this.entries.splice(to, 0, entry);
+      this.msgs.splice(to, 0, msg);
+    } else {
+      this.msgs[this.position(entry)] = msg;
+    }
+    entry.msg = msg;
+    this.changed();
+    return msg;
+  }
+
+  /** First index whose entry sorts after `entry` (binary search; O(1) when it goes last). */
+  private insertionPoint(entry: Entry): number {
+    const list = this.entries;
+    const last = list[list.length - 1];
+    if (!last || compare(last, entry) < 0) return list.length;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(list[mid] as Entry, entry) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Index of a held entry (binary search on its unique sort key). */
+  private position(entry: Entry): number {
+    if (this.bulk) return this.entries.indexOf(entry);
+    const i = this.insertionPoint(entry);
+    return this.entries[i] === entry ? i : this.entries.indexOf(entry);
+  }
+
+  /** Invalidates caches and notifies (or defers to the end of the batch). */
+  private changed(): void {
+    this.snapshot = null;
+    this.newest = null;
+    if (this.batching) this.dirty = true;
+    else this.emit();
+  }
+
+  /** Runs the listeners. */
+  private emit(): void {
+    this.dirty = false;
+    callAll(this.listeners);
+  }
+}

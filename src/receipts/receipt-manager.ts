@@ -1,0 +1,297 @@
+/**
+ * The read-receipt manager (spec §4 "Page visibility and read receipts"): acknowledges incoming
+ * messages at once while the page is visible and queues them while it is hidden.
+ * @module
+ */
+import { randomUuid } from '../crypto/random.js';
+import type { ChatMessage } from '../messages/types.js';
+import { DEFAULT_RECEIPT_OPTIONS } from '../options.js';
+import { Disposables } from '../timers.js';
+import type { Disposer, TimerProvider } from '../timers.js';
+import { RECEIPTABLE_TYPES, buildReceipt, flag, isChatMessage, messageTime, needsReceipt } from './receipt.js';
+import type { VisibilityListener, VisibilityLogEntry, VisibilityStatus } from './visibility.js';
+
+export { buildReceipt, messageTime, needsReceipt, toMillis } from './receipt.js';
+export type { BuildReceiptOptions } from './receipt.js';
+
+/** The error thrown when a receipt manager is created without a socket (spec §5). */
+export const SOCKET_REQUIRED_ERROR = '首次创建时必须提供 socket 实例';
+
+/** How many acknowledged fps are remembered, so that a message is acknowledged once. @internal */
+export const RECEIPTED_MEMORY = 1_000;
+
+/** What the manager sends receipts through. */
+export interface ReceiptSocket {
+  /**
+   * Sends a message.
+   * @returns false when it could not be sent (e.g. the socket is not open)
+   */
+  send(message: ChatMessage): boolean;
+}
+
+/** The part of a {@link VisibilityTracker} the manager uses. */
+export interface ReceiptVisibilitySource {
+  /** Listens for visibility changes. */
+  subscribe(listener: VisibilityListener): () => void;
+  /** The current visibility. */
+  getSnapshot(): boolean;
+  /** The visibility log. */
+  getStatus(): VisibilityStatus;
+}
+
+/** Options of {@link ReceiptManager}. */
+export interface ReceiptManagerOptions {
+  /** The current user id (the receipt's `from`); when unknown, an incoming message's `to` is used. */
+  selfId: () => string | undefined;
+  /** Timer functions (looked up at call time by the provider). */
+  timers: TimerProvider;
+  /** Draws the new `fp` of each receipt; defaults to a random UUID. */
+  createId?: () => string;
+  /**
+   * Whether the page is visible now. Defaults to the tracker's snapshot, else always visible.
+   */
+  isVisible?: () => boolean;
+  /**
+   * A visibility tracker: the manager follows its changes (as if {@link ReceiptManager.setVisible}
+   * were called) and shows its log in {@link ReceiptManager.getStatus}.
+   */
+  tracker?: ReceiptVisibilitySource | null;
+  /** How many hidden-time messages the queue keeps (the latest by time), default 10. */
+  batchSize?: number;
+  /** How long the page must stay visible before the queue is acknowledged, ms (default 1000). */
+  autoReadDelay?: number;
+}
+
+/** What happened to a message given to the manager. */
+export type ReceiptOutcome =
+  /** A receipt was sent. */
+  | 'sent'
+  /** Queued until the page is visible again. */
+  | 'queued'
+  /** The receipt could not be sent (skipped silently, counted in `failed`). */
+  | 'failed'
+  /** Needs no receipt, was already acknowledged, or was superseded by a later message. */
+  | 'ignored';
+
+/** What {@link ReceiptManager.getStatus} returns. */
+export interface ReceiptStatus {
+  /** Whether the page is visible now. */
+  visible: boolean;
+  /** Messages waiting for the page to become visible. */
+  queued: number;
+  /** Receipts sent. */
+  sent: number;
+  /** Receipts whose send returned false or threw. */
+  failed: number;
+  /** The last 10 visibility changes (empty without a tracker). */
+  log: VisibilityLogEntry[];
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`ReceiptManager: ${name} must be a positive integer, got ${String(value)}.`);
+  }
+  return value;
+}
+
+/**
+ * Sends read receipts (type 104) for incoming messages (spec §4). One instance per client.
+ *
+ * - A message that needs a receipt (see {@link needsReceipt}) is acknowledged at once while the
+ *   page is visible, and queued while it is hidden.
+ * - When the page becomes visible again and stays visible for `autoReadDelay` ms, the queue is
+ *   processed: a single queued message is acknowledged; of several, only the one with the latest
+ *   time (`times` or `createTime`) is. Then the queue is cleared.
+ * - A receipt whose send returns false or throws is skipped silently and counted as failed.
+ * - Group messages are not acknowledged here: use {@link ReceiptManager.markRead} from the
+ *   read-on-scroll helper.
+ */
+export class ReceiptManager {
+  private readonly socket: ReceiptSocket;
+  private readonly selfId: () => string | undefined;
+  private readonly createId: () => string;
+  private readonly visibleNow: () => boolean;
+  private readonly tracker: ReceiptVisibilitySource | null;
+  private readonly batchSize: number;
+  private readonly autoReadDelay: number;
+  private readonly disposables: Disposables;
+  private readonly receipted = new Set<string>();
+  private queue: ChatMessage[] = [];
+  private cancelFlush: Disposer | null = null;
+  private sentCount = 0;
+  private failedCount = 0;
+  private destroyed = false;
+
+  /**
+   * @param socket - where receipts are sent; required
+   * @param options - user id, timers and the spec's §9 settings
+   * @throws Error {@link SOCKET_REQUIRED_ERROR} when `socket` is missing
+   * @throws TypeError or RangeError on invalid options
+   */
+  constructor(socket: ReceiptSocket | undefined | null, options: ReceiptManagerOptions) {
+    if (!socket || typeof socket.send !== 'function') throw new Error(SOCKET_REQUIRED_ERROR);
+    if (!options || typeof options.selfId !== 'function') {
+      throw new TypeError('ReceiptManager: options.selfId must be a function returning the user id.');
+    }
+    if (typeof options.timers?.setTimeout !== 'function') {
+      throw new TypeError('ReceiptManager: options.timers (a TimerProvider) is required.');
+    }
+    this.socket = socket;
+    this.selfId = options.selfId;
+    this.createId = options.createId ?? randomUuid;
+    this.tracker = options.tracker ?? null;
+    const tracker = this.tracker;
+    this.visibleNow = options.isVisible ?? (tracker ? () => tracker.getSnapshot() : () => true);
+    this.batchSize = positiveInteger('batchSize', options.batchSize ?? DEFAULT_RECEIPT_OPTIONS.batchSize);
+    const delay = options.autoReadDelay ?? DEFAULT_RECEIPT_OPTIONS.autoReadDelay;
+    if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) {
+      throw new RangeError(`ReceiptManager: autoReadDelay must be a non-negative number of ms, got ${String(delay)}.`);
+    }
+    this.autoReadDelay = delay;
+    this.disposables = new Disposables(options.timers);
+    if (tracker) this.disposables.add(tracker.subscribe(({ visible }) => this.setVisible(visible)));
+  }
+
+  /**
+   * Handles an incoming message: acknowledges it now when visible, queues it when hidden.
+   * Never throws.
+   * @param message - a decoded incoming message
+   * @returns what happened
+   */
+  handleIncoming(message: ChatMessage): ReceiptOutcome {
+    if (this.destroyed || !needsReceipt(message, this.selfId())) return 'ignored';
+    const fp = message.fp as string;
+    if (this.receipted.has(fp)) return 'ignored';
+    if (!this.isVisible()) {
+      this.enqueue(message);
+      return 'queued';
+    }
+    if (this.queue.length === 0) return this.send(message);
+    // Visible while a return-to-visible flush is pending: the latest of all wins now.
+    this.enqueue(message);
+    return this.flush(fp);
+  }
+
+  /**
+   * Tells the manager the page visibility changed. Becoming visible with a non-empty queue
+   * acknowledges the latest queued message after `autoReadDelay` ms (cancelled if hidden again).
+   * @param visible - the new visibility
+   */
+  setVisible(visible: boolean): void {
+    if (this.destroyed) return;
+    if (!visible) {
+      this.cancelFlush?.();
+      this.cancelFlush = null;
+      return;
+    }
+    if (this.queue.length === 0 || this.cancelFlush) return;
+    if (this.autoReadDelay === 0) {
+      this.flush();
+      return;
+    }
+    this.cancelFlush = this.disposables.timeout(() => {
+      this.cancelFlush = null;
+      if (this.isVisible()) this.flush();
+    }, this.autoReadDelay);
+  }
+
+  /** Alias of {@link ReceiptManager.setVisible}, shaped as a visibility listener. */
+  onVisibilityChange = (ctx: { visible: boolean }): void => {
+    this.setVisible(ctx.visible);
+  };
+
+  /**
+   * Acknowledges a message now (read on scroll), unless it was already acknowledged. Group
+   * messages are accepted here; messages from the current user, from the robot, without an `fp`
+   * or of a type that is never acknowledged are ignored. Never throws.
+   * @param message - the message that became read
+   * @returns what happened
+   */
+  markRead(message: ChatMessage): ReceiptOutcome {
+    if (this.destroyed || !isChatMessage(message) || !RECEIPTABLE_TYPES.has(message.type)) return 'ignored';
+    const fp = message.fp;
+    if (typeof fp !== 'string' || fp === '' || this.receipted.has(fp)) return 'ignored';
+    const self = this.selfId() ?? (flag(message.isGroup) ? undefined : message.to);
+    if (typeof message.from !== 'string' || message.from === '' || message.from === self || flag(message.robot)) {
+      return 'ignored';
+    }
+    this.queue = this.queue.filter((m) => m.fp !== fp);
+    return this.send(message);
+  }
+
+  /** Counters, queue size and the last 10 visibility changes. */
+  getStatus(): ReceiptStatus {
+    return {
+      visible: this.isVisible(),
+      queued: this.queue.length,
+      sent: this.sentCount,
+      failed: this.failedCount,
+      log: this.tracker ? this.tracker.getStatus().log : [],
+    };
+  }
+
+  /** Drops the queue, cancels the pending flush and stops following the tracker. */
+  destroy(): void {
+    this.destroyed = true;
+    this.queue = [];
+    this.cancelFlush = null;
+    this.disposables.dispose();
+  }
+
+  private isVisible(): boolean {
+    try {
+      return this.visibleNow() !== false;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Adds to the queue (once per fp), keeping at most `batchSize` messages: the latest by time. */
+  private enqueue(message: ChatMessage): void {
+    if (this.queue.some((m) => m.fp === message.fp)) return;
+    this.queue.push(message);
+    if (this.queue.length > this.batchSize) {
+      const oldest = this.queue.reduce((a, b) => ((messageTime(b) ?? -Infinity) < (messageTime(a) ?? -Infinity) ? b : a));
+      this.queue = this.queue.filter((m) => m !== oldest);
+    }
+  }
+
+  /**
+   * Acknowledges only the queued message with the latest time (the later-queued on a tie), then
+   * clears the queue.
+   * @param fp - when given, the outcome for this fp: `ignored` if another message was acknowledged
+   */
+  private flush(fp?: string): ReceiptOutcome {
+    this.cancelFlush?.();
+    this.cancelFlush = null;
+    const queue = this.queue;
+    this.queue = [];
+    if (queue.length === 0) return 'ignored';
+    const latest = queue.reduce((a, b) => ((messageTime(b) ?? -Infinity) >= (messageTime(a) ?? -Infinity) ? b : a));
+    const outcome = this.send(latest);
+    return fp === undefined || latest.fp === fp ? outcome : 'ignored';
+  }
+
+  /** Builds and sends a receipt; a false or throwing send is counted and swallowed. */
+  private send(message: ChatMessage): ReceiptOutcome {
+    try {
+      const readerId = this.selfId();
+      const receipt = buildReceipt(message, this.createId, readerId === undefined ? {} : { readerId });
+      if (this.socket.send(receipt) === false) throw new Error('socket refused the receipt');
+    } catch {
+      this.failedCount += 1;
+      return 'failed';
+    }
+    this.sentCount += 1;
+    this.remember(message.fp as string);
+    return 'sent';
+  }
+
+  private remember(fp: string): void {
+    this.receipted.add(fp);
+    if (this.receipted.size > RECEIPTED_MEMORY) {
+      const first = this.receipted.values().next();
+      if (!first.done) this.receipted.delete(first.value);
+    }
+  }
+}

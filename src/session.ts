@@ -1,0 +1,72 @@
+/**
+ * The conversation session as the server reports it: suggested questions (type 201) and session
+ * events (type 300), folded into one small store.
+ * @module
+ */
+import type { SessionEvent, SuggestedQuestion } from './messages/types.js';
+import { createStore, type Store } from './state/store.js';
+
+/** Where the visitor's conversation stands. */
+export type SessionStatus = 'robot' | 'queued' | 'agent' | 'ended';
+
+/** The session state held by the client. */
+export interface SessionState {
+  /** `robot` until a transfer, `queued` while waiting, `agent` once an agent joined, `ended` at the end. */
+  status: SessionStatus;
+  /** The server's id of the current conversation. */
+  sessionId: string | null;
+  /** 1-based queue position while queued. */
+  position: number | null;
+  /** True while queued with no agent online: the visitor may leave a message. */
+  busy: boolean;
+  /** The agent serving the visitor. */
+  agent: { id: string; name: string; avatar?: string } | null;
+  /** True once the rating invite arrived for the current conversation. */
+  rateInvited: boolean;
+  /** The latest suggested questions. */
+  suggestions: readonly SuggestedQuestion[];
+}
+
+/** The state of a fresh session. */
+export const INITIAL_SESSION: Readonly<SessionState> = Object.freeze({
+  status: 'robot',
+  sessionId: null,
+  position: null,
+  busy: false,
+  agent: null,
+  rateInvited: false,
+  suggestions: Object.freeze([]) as readonly SuggestedQuestion[],
+});
+
+/**
+ * Folds one session event into the state (pure).
+ * @param state - the current state
+ * @param e - the parsed type 300 content
+ */
+export function reduceSessionEvent(state: SessionState, e: SessionEvent): Partial<SessionState> {
+  const sessionId = typeof e.sessionId === 'string' ? e.sessionId : state.sessionId;
+  switch (e.event) {
+    case 'created':
+      return { ...INITIAL_SESSION, suggestions: state.suggestions, sessionId };
+    case 'queued':
+      return {
+        status: 'queued',
+        sessionId,
+        position: typeof e.position === 'number' ? e.position : null,
+        busy: e.busy === true,
+      };
+    case 'agent-joined':
+      return { status: 'agent', sessionId, position: null, busy: false, agent: e.agent ?? null };
+    case 'ended':
+      return { status: 'ended', sessionId, position: null, busy: false };
+    case 'rate-invite':
+      return { rateInvited: true, sessionId };
+    default:
+      return {};
+  }
+}
+
+/** Creates the session store. @internal */
+export function createSessionStore(): Store<SessionState> {
+  return createStore<SessionState>({ ...INITIAL_SESSION });
+}

@@ -1,0 +1,417 @@
+/**
+ * The socket transport: connection state machine, heartbeat, reconnect and network awareness
+ * (spec §4 "Socket connection"). Knows nothing about message semantics.
+ * @module
+ */
+import { EventEmitter } from 'eventemitter3';
+import type { ConnectionState } from '../events.js';
+import { DEFAULT_LIMITS, type ReconnectPolicy, type WebSocketConstructor, type WebSocketLike } from '../options.js';
+import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } from '../timers.js';
+
+/** The network source: the window, for its `online`/`offline` events and `navigator.onLine`. */
+export interface NetworkTarget extends ListenerTarget {
+  /** The window's navigator. */
+  navigator?: {
+    /** `false` when the browser is offline; read once, when the connection is created. */
+    onLine?: boolean;
+  };
+}
+
+/** Options of {@link Connection}. */
+export interface ConnectionOptions {
+  /** Builds the socket URL; called before every attempt, so connect params are fresh each time. */
+  createUrl: () => Promise<string>;
+  /** The WebSocket constructor. */
+  WebSocket: WebSocketConstructor;
+  /** Timer functions. */
+  timers: TimerProvider;
+  /** Heartbeat interval, ms (spec §9: 20 000). */
+  heartbeatInterval: number;
+  /** Decides the delay before each reconnect attempt, or null to give up (state `failed`). */
+  reconnectPolicy: ReconnectPolicy;
+  /** The window, for `online`/`offline` events; null or absent: always online. */
+  network?: NetworkTarget | null;
+  /** The encoded heartbeat frame, or null to skip this beat. */
+  heartbeat: () => string | null;
+  /** Largest frame {@link Connection.send} accepts, in UTF-8 bytes (default 64 KiB). */
+  maxFrameSize?: number;
+}
+
+/** Where a {@link Connection} error comes from: building the URL or opening, or the open socket. */
+export type ConnectionErrorSource = 'connect' | 'socket';
+
+/** Events of {@link Connection}: one context object per event. */
+export interface ConnectionEvents {
+  /** The state changed. */
+  state: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void;
+  /** A socket opened; `reconnected` is true when an earlier socket of this connection had opened. */
+  open: (ctx: { reconnected: boolean }) => void;
+  /** A raw incoming frame (`event.data`), to decode with the frame codec. */
+  frame: (ctx: { data: unknown }) => void;
+  /** A socket closed (by the server, the network, an error, or {@link Connection.close}). */
+  close: (ctx: { code: number; reason: string }) => void;
+  /** Something failed; never thrown. */
+  error: (ctx: { error: Error; source: ConnectionErrorSource }) => void;
+  /** The browser went offline or online. */
+  network: (ctx: { online: boolean }) => void;
+}
+
+/** The close code a socket is given when the client closes it. */
+const CLIENT_CLOSE = 1000;
+/** The close code reported when a socket errored (the browser's "abnormal closure"). */
+const ABNORMAL_CLOSE = 1006;
+
+const noop = (): void => undefined;
+
+/** Wraps any thrown value in an Error. */
+function toError(value: unknown, fallback: string): Error {
+  if (value instanceof Error) return value;
+  return new Error(value === undefined ? fallback : `${fallback}: ${String(value)}`);
+}
+
+/**
+ * The socket transport (socket.io's Manager idea): one socket at a time, the heartbeat, the
+ * reconnect schedule and the online/offline rules of spec §4.
+ *
+ * States: `closed` (initial, and after {@link Connection.close}), `connecting` (an attempt started
+ * by {@link Connection.connect}), `open`, `reconnecting` (the socket dropped: waiting for the next
+ * attempt, for an attempt in flight, or for the network to come back) and `failed` (the reconnect
+ * policy gave up; {@link Connection.connect} or the `online` event leave it).
+ */
+export class Connection extends EventEmitter<ConnectionEvents> {
+  private readonly options: ConnectionOptions;
+  private readonly disposables: Disposables;
+  private readonly maxFrameSize: number;
+  private currentState: ConnectionState = 'closed';
+  private isOnline: boolean;
+  private socket: WebSocketLike | null = null;
+  private detachSocket: Disposer | null = null;
+  /** Bumped by every attempt, close() and destroy(): a stale attempt's callbacks do nothing. */
+  private generation = 0;
+  private inFlight = false;
+  private attempt = 0;
+  private everOpened = false;
+  private destroyed = false;
+  private cancelReconnect: Disposer | null = null;
+  private stopHeartbeatTimer: Disposer | null = null;
+
+  /**
+   * Listens to the network target at once (no socket is opened until {@link Connection.connect}).
+   * @param options - the transport's dependencies and timings
+   */
+  constructor(options: ConnectionOptions) {
+    super();
+    this.options = options;
+    this.disposables = new Disposables(options.timers);
+    this.maxFrameSize = options.maxFrameSize ?? DEFAULT_LIMITS.maxFrameSize;
+    const network = options.network ?? null;
+    this.isOnline = network?.navigator?.onLine !== false;
+    if (network) {
+      this.disposables.listen(network, 'offline', () => this.handleOffline());
+      this.disposables.listen(network, 'online', () => this.handleOnline());
+    }
+  }
+
+  /** The current state. */
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  /** False between the window's `offline` and `online` events. */
+  get online(): boolean {
+    return this.isOnline;
+  }
+
+  /** Reconnect attempts in a row since the last open (0 while open). */
+  get attempts(): number {
+    return this.attempt;
+  }
+
+  /**
+   * Opens the socket. From `closed` or `failed` this starts a fresh attempt (state `connecting`);
+   * from `reconnecting` it skips the wait and tries at once. A no-op while `connecting` or
+   * `open`, while an attempt is in flight, and after {@link Connection.destroy}. Never throws:
+   * failures are `error` events and lead to the reconnect schedule.
+   */
+  connect(): void {
+    if (this.destroyed || this.inFlight) return;
+    const state = this.currentState;
+    if (state === 'open' || state === 'connecting') return;
+    if (state === 'closed' || state === 'failed') {
+      this.attempt = 0;
+      this.setState('connecting');
+    }
+    this.startAttempt();
+  }
+
+  /**
+   * Sends a text frame while the socket is open.
+   * @returns true when handed to the socket; false when not open, when the frame is larger than
+   * `maxFrameSize` (also an `error` event) or when the socket threw (also an `error` event)
+   */
+  send(text: string): boolean {
+    const socket = this.socket;
+    if (this.currentState !== 'open' || !socket || socket.readyState !== 1) return false;
+    if (typeof text !== 'string') {
+      this.report(new TypeError(`Connection.send: a frame must be a string, got ${typeof text}.`), 'socket');
+      return false;
+    }
+    if (text.length * 3 > this.maxFrameSize) {
+      const size = new TextEncoder().encode(text).length;
+      if (size > this.maxFrameSize) {
+        this.report(new RangeError(`Frame of ${size} bytes exceeds the maximum of ${this.maxFrameSize} bytes.`), 'socket');
+        return false;
+      }
+    }
+    try {
+      socket.send(text);
+      return true;
+    } catch (error) {
+      this.report(toError(error, 'WebSocket send failed'), 'socket');
+      return false;
+    }
+  }
+
+  /**
+   * Disconnects by the user's wish: closes the socket, stops the heartbeat, cancels any scheduled
+   * reconnect; state `closed`. {@link Connection.connect} may be called again.
+   */
+  close(): void {
+    if (this.destroyed) return;
+    this.generation++;
+    this.inFlight = false;
+    this.attempt = 0;
+    this.clearReconnect();
+    this.stopHeartbeat();
+    const closed = this.dropSocket(CLIENT_CLOSE, 'client close');
+    this.setState('closed');
+    if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'client close' }));
+  }
+
+  /**
+   * Ends the connection for good: reconnects are forbidden, every timer and network listener is
+   * removed, the socket is closed and every event listener is removed.
+   */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.generation++;
+    this.inFlight = false;
+    this.cancelReconnect = null;
+    this.stopHeartbeatTimer = null;
+    this.disposables.dispose();
+    this.dropSocket(CLIENT_CLOSE, 'destroyed');
+    this.setState('closed');
+    this.removeAllListeners();
+  }
+
+  /** Starts one attempt: fresh URL, new socket. Failures go to {@link Connection.attemptFailed}. */
+  private startAttempt(): void {
+    this.clearReconnect();
+    this.dropSocket(CLIENT_CLOSE, 'replaced');
+    this.inFlight = true;
+    const generation = ++this.generation;
+    void this.open(generation);
+  }
+
+  private async open(generation: number): Promise<void> {
+    let url: string;
+    try {
+      url = await this.options.createUrl();
+      if (typeof url !== 'string') throw new TypeError(`createUrl must resolve to a string, got ${typeof url}.`);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.report(toError(error, 'Could not build the socket URL'), 'connect');
+      this.attemptFailed(undefined);
+      return;
+    }
+    if (generation !== this.generation) return;
+    let socket: WebSocketLike;
+    try {
+      socket = new this.options.WebSocket(url);
+    } catch (error) {
+      this.report(toError(error, 'Could not create the WebSocket'), 'connect');
+      this.attemptFailed(undefined);
+      return;
+    }
+    this.attach(socket);
+  }
+
+  private attach(socket: WebSocketLike): void {
+    Reflect.set(socket, 'binaryType', 'arraybuffer');
+    const current = (): boolean => this.socket === socket && !this.destroyed;
+    socket.onopen = () => {
+      if (current()) this.handleOpen(socket);
+    };
+    socket.onmessage = (event) => {
+      if (current()) this.guard(() => this.emit('frame', { data: event?.data }));
+    };
+    socket.onclose = (event) => {
+      if (current()) this.handleDrop(event?.code ?? ABNORMAL_CLOSE, event?.reason ?? '');
+    };
+    socket.onerror = (event) => {
+      if (!current()) return;
+      const inner: unknown = typeof event === 'object' && event !== null ? Reflect.get(event, 'error') : undefined;
+      const error = inner instanceof Error ? inner : new Error('WebSocket error');
+      this.report(error, this.currentState === 'open' ? 'socket' : 'connect');
+      if (current()) this.handleDrop(ABNORMAL_CLOSE, 'error');
+    };
+    this.socket = socket;
+    this.detachSocket = () => {
+      // No-op handlers rather than null: the `ws` package throws on an 'error' nobody listens to.
+      socket.onopen = noop;
+      socket.onmessage = noop;
+      socket.onclose = noop;
+      socket.onerror = noop;
+    };
+  }
+
+  private handleOpen(socket: WebSocketLike): void {
+    this.inFlight = false;
+    this.attempt = 0;
+    this.clearReconnect();
+    const reconnected = this.everOpened;
+    this.everOpened = true;
+    this.setState('open');
+    if (this.socket !== socket || this.currentState !== 'open') return;
+    this.guard(() => this.emit('open', { reconnected }));
+    if (this.socket !== socket || this.currentState !== 'open') return;
+    this.startHeartbeat();
+  }
+
+  /** The current socket closed or errored: stop the heartbeat and schedule a reconnect. */
+  private handleDrop(code: number, reason: string): void {
+    this.dropSocket(CLIENT_CLOSE, reason);
+    this.inFlight = false;
+    this.stopHeartbeat();
+    this.guard(() => this.emit('close', { code, reason }));
+    if (this.destroyed || this.socket || this.inFlight || this.currentState === 'closed') return;
+    this.attemptFailed(code);
+  }
+
+  /** An attempt (or an open socket) ended: schedule the next attempt, or give up. */
+  private attemptFailed(closeCode: number | undefined): void {
+    this.inFlight = false;
+    // closed: an error listener called close() meanwhile.
+    if (this.destroyed || this.cancelReconnect || this.currentState === 'closed') return;
+    if (!this.isOnline) {
+      // No reconnect while offline: the `online` event starts the next attempt.
+      this.setState('reconnecting');
+      return;
+    }
+    this.attempt++;
+    let delay: number | null;
+    try {
+      delay = this.options.reconnectPolicy(closeCode === undefined ? { attempt: this.attempt } : { attempt: this.attempt, closeCode });
+    } catch (error) {
+      this.report(toError(error, 'Reconnect policy failed'), 'connect');
+      delay = null;
+    }
+    if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) {
+      this.setState('failed');
+      return;
+    }
+    this.setState('reconnecting');
+    if (this.destroyed || this.currentState !== 'reconnecting' || this.inFlight || this.cancelReconnect) return;
+    const cancel = this.disposables.timeout(() => {
+      if (this.cancelReconnect !== cancel) return;
+      this.cancelReconnect = null;
+      this.startAttempt();
+    }, delay);
+    this.cancelReconnect = cancel;
+  }
+
+  private handleOffline(): void {
+    if (this.destroyed) return;
+    this.isOnline = false;
+    this.stopHeartbeat();
+    this.clearReconnect();
+    const state = this.currentState;
+    const active = state === 'open' || state === 'connecting' || state === 'reconnecting';
+    if (active) {
+      this.generation++;
+      this.inFlight = false;
+      const closed = this.dropSocket(CLIENT_CLOSE, 'offline');
+      this.setState('reconnecting');
+      if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'offline' }));
+    }
+    this.guard(() => this.emit('network', { online: false }));
+  }
+
+  private handleOnline(): void {
+    if (this.destroyed) return;
+    this.isOnline = true;
+    this.guard(() => this.emit('network', { online: true }));
+    if (this.destroyed || this.inFlight) return;
+    const state = this.currentState;
+    if (state !== 'reconnecting' && state !== 'failed') return;
+    this.attempt = 0;
+    this.setState('reconnecting');
+    if (this.currentState === 'reconnecting' && !this.inFlight) this.startAttempt();
+  }
+
+  private startHeartbeat(): void {
+    this.stopHeartbeat();
+    this.stopHeartbeatTimer = this.disposables.interval(() => {
+      if (this.currentState !== 'open') return;
+      let frame: string | null = null;
+      try {
+        frame = this.options.heartbeat();
+      } catch (error) {
+        this.report(toError(error, 'Heartbeat failed'), 'socket');
+      }
+      if (frame !== null) this.send(frame);
+    }, this.options.heartbeatInterval);
+  }
+
+  private stopHeartbeat(): void {
+    const stop = this.stopHeartbeatTimer;
+    this.stopHeartbeatTimer = null;
+    stop?.();
+  }
+
+  private clearReconnect(): void {
+    const cancel = this.cancelReconnect;
+    this.cancelReconnect = null;
+    cancel?.();
+  }
+
+  /** Detaches and closes the current socket, if any; returns whether there was one. */
+  private dropSocket(code: number, reason: string): boolean {
+    const socket = this.socket;
+    if (!socket) return false;
+    this.socket = null;
+    this.detachSocket?.();
+    this.detachSocket = null;
+    try {
+      if (socket.readyState < 2) socket.close(code, reason);
+    } catch {
+      // Closing a socket that is already going away may throw; nothing is left to do.
+    }
+    return true;
+  }
+
+  private setState(newState: ConnectionState): void {
+    const oldState = this.currentState;
+    if (oldState === newState) return;
+    this.currentState = newState;
+    this.guard(() => this.emit('state', { newState, oldState }));
+  }
+
+  /** Runs an emit so that a throwing listener never breaks the socket handler. */
+  private guard(run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.report(toError(error, 'Listener failed'), 'socket');
+    }
+  }
+
+  private report(error: Error, source: ConnectionErrorSource): void {
+    try {
+      this.emit('error', { error, source });
+    } catch {
+      // An error listener that throws has nowhere left to report to.
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Uploads: the upload queue, chunked upload and the complaint attachment limits.
+ * @module
+ */
+export { Uploader } from './uploader.js';
+export type {
+  AddFilesResult,
+  UploaderEvents,
+  UploaderMessages,
+  UploaderOptions,
+  UploaderTranslate,
+  UploadRejection,
+  UploadRejectReason,
+} from './uploader.js';
+export { splitIntoChunks, uploadChunked } from './chunked.js';
+export type { ChunkedUploadOptions, ChunkRange } from './chunked.js';
+export { checkComplaintAttachments, COMPLAINT_ATTACHMENT_LIMITS } from './complaint.js';
+export type {
+  ComplaintAttachmentCheck,
+  ComplaintAttachmentCounts,
+  ComplaintAttachmentError,
+  ComplaintAttachmentErrorReason,
+  ComplaintAttachmentLimits,
+} from './complaint.js';
+export { isUploadSource, matchesAccept, mimeOf, uploadKindOf } from './file-type.js';
+export type { FileTypeInfo } from './file-type.js';
+export type {
+  ChunkInitQuery,
+  ChunkInitResult,
+  ChunkRef,
+  ChunkUploadQuery,
+  ChunkUploadResult,
+  UploadCallOptions,
+  UploadedFile,
+  UploadItem,
+  UploadKind,
+  UploadProgress,
+  UploadSource,
+  UploadStatus,
+  UploadTransport,
+} from './types.js';
