@@ -119,6 +119,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private readonly outbox = new Outbox();
   private readonly disposables: Disposables;
   private keys: KeySession | null = null;
+  private token: { userKey: string; saltKey: string } | null = null;
   private startPromise: Promise<StartupResult> | null = null;
   private currentUserId: string | undefined;
   private connectData: Record<string, unknown>;
@@ -148,7 +149,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       timers: this.timers,
       limits: this.limits,
       getLanguage: () => this.i18n.language,
-      getSession: () => ({ saltKey: this.keys?.saltKey, userKey: this.keys?.userKey }),
+      getSession: () => ({ saltKey: this.token?.saltKey, userKey: this.token?.userKey }),
       notify: (key, level, serverText) => this.notify(key, level, serverText),
     });
     this.api = new PermitApi(this.http);
@@ -244,7 +245,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     const run = async (): Promise<StartupResult> => {
       this.visibility.start();
       const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
-      const [result] = await Promise.all([runStartup(this.api, this.clock, this.timers), language]);
+      const [result] = await Promise.all([runStartup(this.api, this.clock, this.timers, (token) => (this.token = token)), language]);
       if (result.session) this.keys = result.session;
       for (const error of result.errors) this.reportError(error, 'start');
       return result;

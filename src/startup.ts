@@ -41,11 +41,17 @@ function asError(e: unknown): Error {
 
 /**
  * Runs the start-up order of spec §4: fetch the server time (and sync the clock with half the
- * round trip), then load the AES key, the user token and the AES switch. A failed step does not
+ * round trip), then load the AES key, the user token and the AES switch. `onToken` is told the
+ * decrypted token and salt key as soon as they are known. A failed step does not
  * throw (spec §8: failures are swallowed); it is listed in {@link StartupResult.errors}.
  * @internal
  */
-export async function runStartup(api: PermitApi, clock: ServerClock, timers: TimerProvider): Promise<StartupResult> {
+export async function runStartup(
+  api: PermitApi,
+  clock: ServerClock,
+  timers: TimerProvider,
+  onToken: (token: { userKey: string; saltKey: string }) => void = () => undefined,
+): Promise<StartupResult> {
   const errors: Error[] = [];
   let serverTime: number | null = null;
   try {
@@ -61,6 +67,8 @@ export async function runStartup(api: PermitApi, clock: ServerClock, timers: Tim
     const aesKey = revealAesKey(await api.getAesKey(requestKey), requestKey);
     const { userToken, saltKey } = await api.getUserToken(requestKey);
     const userKey = await gcmDecrypt(utf8Encode(aesKey), userToken);
+    // From here on every call carries X-Salt-Key (protocol §2), the switch call included.
+    onToken({ userKey, saltKey });
     const aesSwitch = await api.switchAES();
     session = { requestKey, aesKey, userKey, saltKey, aesSwitch };
   } catch (e) {

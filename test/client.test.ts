@@ -1,0 +1,438 @@
+/**
+ * ImClient as a whole, with injected transports (fake fetch implementing protocol §1 with
+ * node:crypto, a scripted WebSocket) and fake timers. The real-server flows are in
+ * test/integration.
+ */
+import { createRequire } from 'node:module';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
+import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
+import { createFakePermit, ecbDecrypt, ecbEncrypt, gcmDecryptNode, makeSocketKey, type FakePermitOptions } from './helpers/fake-permit.js';
+import { createHmac } from 'node:crypto';
+
+const require = createRequire(import.meta.url);
+const JSEncrypt = require('jsencrypt') as new () => { setPrivateKey(k: string): void; decrypt(s: string): string | false };
+
+const keys = makeSocketKey();
+
+function setup(permit: FakePermitOptions = {}, options: Partial<ImClientOptions> = {}) {
+  const server = createFakePermit(permit);
+  const network = new FakeNetwork();
+  const client = new ImClient({
+    baseUrl: 'http://im.test',
+    socketUrl: 'ws://im.test/ws',
+    socketKey: keys.socketKey,
+    connectData: { mchId: 7, platformId: 9 },
+    fetch: server.fetch,
+    WebSocket: FakeWebSocket,
+    storage: memoryStorage(),
+    window: network,
+    document: null,
+    receipts: { autoReadDelay: 0 },
+    ...options,
+  });
+  const notices: Notice[] = [];
+  const errors: { error: Error; source: string }[] = [];
+  client.on('notice', (n) => notices.push(n));
+  client.on('error', (e) => errors.push(e));
+  return { client, server, network, notices, errors };
+}
+
+/** Starts, connects and opens the socket; the server welcomes user `u1`. */
+async function connected(permit: FakePermitOptions = {}, options: Partial<ImClientOptions> = {}) {
+  const ctx = setup(permit, options);
+  await ctx.client.start();
+  ctx.client.connect();
+  await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+  const ws = FakeWebSocket.last!;
+  ws.open();
+  ws.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
+  return { ...ctx, ws };
+}
+
+function decodeSent(frame: string, token: string, encrypted: boolean): ChatMessage {
+  return JSON.parse(encrypted ? ecbDecrypt(token, frame) : frame) as ChatMessage;
+}
+
+beforeEach(() => {
+  FakeWebSocket.reset();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('construction', () => {
+  it('rejects missing endpoints with a clear error', () => {
+    expect(() => new ImClient({} as ImClientOptions)).toThrow(/baseUrl, socketUrl and socketKey/);
+  });
+
+  it('imports and constructs in plain Node without a window or document', () => {
+    const client = new ImClient({ baseUrl: 'http://x', socketUrl: 'ws://x', socketKey: 'a,b', storage: memoryStorage() });
+    expect(client.connectionState).toBe('closed');
+    expect(client.clientId).toMatch(/^[0-9a-f-]{36}$/);
+    client.destroy();
+  });
+});
+
+describe('start-up (protocol §1): server time, then the AES key, the user token and the AES switch', () => {
+  it('loads the keys in order and sends X-Salt-Key and Accept-Language afterwards', async () => {
+    const { client, server } = setup({ aesSwitch: true });
+    const result = await client.start();
+    expect(result.errors).toEqual([]);
+    expect(client.ready).toBe(true);
+    expect(client.aesSwitch).toBe(true);
+    expect(server.calls.map((c) => c.path)).toEqual([
+      '/im/api/permit/getServerTime',
+      '/im/api/permit/getAesKey',
+      '/im/api/permit/getUserToken',
+      '/im/api/permit/switchAES',
+    ]);
+    const [aes, token] = [server.calls[1]!, server.calls[2]!];
+    expect(aes.url.searchParams.get('requestKey')).toMatch(/^[0-9a-f]{32}$/);
+    expect(token.url.searchParams.get('requestKey')).toBe(aes.url.searchParams.get('requestKey'));
+    expect(server.calls[3]!.headers.get('x-salt-key')).toBe(server.saltKey);
+    expect(server.calls[0]!.headers.get('accept-language')).toBe('zh');
+    client.destroy();
+  });
+
+  it('swallows a failed server-time fetch and still loads the keys', async () => {
+    const { client, errors } = setup({ routes: { '/im/api/permit/getServerTime': () => new Response('down', { status: 502 }) } });
+    const result = await client.start();
+    expect(result.serverTime).toBeNull();
+    expect(client.ready).toBe(true);
+    expect(errors.some((e) => e.source === 'start')).toBe(true);
+    client.destroy();
+  });
+
+  it('swallows a failed key load: not ready, connect attempts fail without throwing', async () => {
+    const { client, errors } = setup({ routes: { '/im/api/permit/getAesKey': () => ({ code: 0, message: '', data: 'AAAA' }) } });
+    const result = await client.start();
+    expect(result.session).toBeNull();
+    expect(client.ready).toBe(false);
+    expect(errors.map((e) => e.error.message)).toContain('Invalid key length. Key must be 256 bits (32 bytes).');
+    client.destroy();
+  });
+});
+
+describe('socket connect params (protocol §3), checked with node:crypto', () => {
+  it('A decrypts under the RSA-wrapped key and s is the HMAC of the sorted pairs', async () => {
+    const { client, server } = setup();
+    await client.start();
+    client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    const url = new URL(FakeWebSocket.last!.url);
+    expect(`${url.origin}${url.pathname}`).toBe('ws://im.test/ws');
+    const { A, B } = JSON.parse(Buffer.from(url.searchParams.get('params')!, 'base64').toString('utf8')) as { A: string; B: string };
+    const rsa = new JSEncrypt();
+    rsa.setPrivateKey(keys.privatePem);
+    const keyString = rsa.decrypt(B);
+    expect(keyString).not.toBe(false);
+    const K = Buffer.from(keyString as string, 'base64');
+    expect(K).toHaveLength(32);
+    const payload = JSON.parse(gcmDecryptNode(K, A)) as { d: unknown; u: string; t: string; s: string };
+    expect(payload.d).toEqual({ mchId: 7, platformId: 9 });
+    expect(payload.u).toBe(client.clientId);
+    expect(payload.t).toBe(server.saltKey);
+    const expected = createHmac('sha256', keys.secret).update(`d=${JSON.stringify(payload.d)}&t=${payload.t}&u=${payload.u}`).digest('hex');
+    expect(payload.s).toBe(expected);
+    client.destroy();
+  });
+});
+
+describe('on open: socket login, user id from `to`, heartbeat every 20 s', () => {
+  it('emits socket login, takes the user id from the welcome and resets the clock from sm', async () => {
+    const ctx = setup();
+    const logins: boolean[] = [];
+    ctx.client.on('socket login', ({ reconnected }) => logins.push(reconnected));
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    FakeWebSocket.last!.open();
+    FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'visitor-1', sm: 1_234_000 }));
+    expect(logins).toEqual([false]);
+    expect(ctx.client.userId).toBe('visitor-1');
+    expect(ctx.client.clock.now()).toBe(1_234_000);
+    ctx.client.destroy();
+  });
+
+  it('sends type 1 with dataContent "{}" from the user id every 20 000 ms', async () => {
+    const { client, ws } = await connected();
+    vi.useFakeTimers();
+    // the connection armed its interval with real timers; reconnect under fake timers
+    client.disconnect();
+    client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(2));
+    const ws2 = FakeWebSocket.last!;
+    ws2.open();
+    vi.advanceTimersByTime(19_999);
+    expect(ws2.sent).toHaveLength(0);
+    vi.advanceTimersByTime(1);
+    expect(ws2.sentJson()).toEqual([{ type: 1, dataContent: '{}', from: 'u1' }]);
+    vi.advanceTimersByTime(20_000);
+    expect(ws2.sent).toHaveLength(2);
+    expect(ws.sent).toHaveLength(0);
+    client.destroy();
+  });
+});
+
+describe('sending: pending until acknowledged, then sent; failed on refusal', () => {
+  it('a text is sent as JSON when the AES switch is off and becomes sent on the echo', async () => {
+    const { client, ws } = await connected();
+    const states: string[] = [];
+    client.on('send state', ({ state }) => states.push(state));
+    const msg = client.sendText('hello face[微笑]');
+    expect(msg.sendState).toBe('pending');
+    const wire = JSON.parse(ws.sent[0]!) as ChatMessage;
+    expect(wire).toMatchObject({ type: 100, from: 'u1', dataContent: 'hello face[微笑]', fp: msg.fp, mchId: 7 });
+    ws.receive(JSON.stringify({ ...wire, createTime: 1_700_000_000_500 }));
+    expect(client.messages.get(msg.fp!)!.sendState).toBe('sent');
+    expect(client.messages.size).toBe(1);
+    expect(states).toEqual(['pending', 'sent']);
+    client.destroy();
+  });
+
+  it('frames are AES-ECB encrypted with the user token when the switch is on, and encrypted frames are decoded', async () => {
+    const { client, ws, server } = await connected({ aesSwitch: true });
+    const seen: boolean[] = [];
+    client.on('socket message', ({ encrypted }) => seen.push(encrypted));
+    const msg = client.sendText('secret');
+    const wire = decodeSent(ws.sent[0]!, server.token, true);
+    expect(wire.dataContent).toBe('secret');
+    ws.receive(ecbEncrypt(server.token, JSON.stringify({ ...wire, createTime: 5 })));
+    expect(seen).toEqual([true]);
+    expect(client.messages.get(msg.fp!)!.sendState).toBe('sent');
+    client.destroy();
+  });
+
+  it('a blank message cannot be sent (notice blankMessage, ImError blank)', async () => {
+    const { client, notices } = await connected();
+    expect(() => client.sendText('   ')).toThrow(ImError);
+    expect(notices.map((n) => n.key)).toEqual(['blankMessage']);
+    expect(notices[0]!.duration).toBe(2000);
+    expect(client.messages.size).toBe(0);
+    client.destroy();
+  });
+
+  it('a too-frequent refusal fails the message with its reason; retry resends the same fp', async () => {
+    const { client, ws, notices } = await connected();
+    const msg = client.sendText('fast');
+    ws.receive(JSON.stringify({ type: 500, dataContent: JSON.stringify({ reason: 'too-frequent', fp: msg.fp }) }));
+    expect(client.messages.get(msg.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-frequent' });
+    expect(notices.map((n) => n.key)).toEqual(['sendTooFrequent']);
+    const again = client.retry(msg.fp!);
+    expect(again.sendState).toBe('pending');
+    expect((JSON.parse(ws.sent[1]!) as ChatMessage).fp).toBe(msg.fp);
+    client.destroy();
+  });
+
+  it('a frame over the 64 KiB limit fails at once', async () => {
+    const { client, ws } = await connected();
+    const msg = client.sendText('x'.repeat(70_000));
+    expect(client.messages.get(msg.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-large' });
+    expect(ws.sent).toHaveLength(0);
+    client.destroy();
+  });
+});
+
+describe('outbox: messages wait while the socket is down and are resent after reconnect', () => {
+  it('resends pending messages on open, fetches what was missed, and keeps one message per fp', async () => {
+    const history = vi.fn(() => ({ code: 0, message: 'ok', data: { list: [{ type: 200, fp: 'robot-1', from: 'robot', to: 'u1', dataContent: 'hi', createTime: 900, robot: 1 }], hasMore: false } }));
+    const { client, ws, server } = await connected({ routes: { '/im/api/permit/findMsgForCus': history } });
+    ws.receive(JSON.stringify({ type: 100, fp: 'in-1', from: 'agent:a', to: 'u1', dataContent: 'earlier', createTime: 800 }));
+    ws.serverClose(1006, 'gone');
+    expect(client.connectionState).toBe('reconnecting');
+    const msg = client.sendText('while away');
+    expect(ws.sent.filter((f) => f.includes('while away'))).toHaveLength(0);
+    client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(2));
+    const ws2 = FakeWebSocket.last!;
+    ws2.open();
+    const resent = ws2.sentJson() as ChatMessage[];
+    expect(resent.map((m) => m.fp)).toContain(msg.fp);
+    await vi.waitFor(() => expect(history).toHaveBeenCalled());
+    const call = server.calls.find((c) => c.path.endsWith('findMsgForCus'))!;
+    expect(call.payload).toMatchObject({ clientId: client.clientId, mchId: 7, platformId: 9, after: 800 });
+    await vi.waitFor(() => expect(client.messages.has('robot-1')).toBe(true));
+    // the server acknowledges the resend; a duplicate delivery of the same fp is merged
+    const wire = resent.find((m) => m.fp === msg.fp)!;
+    ws2.receive(JSON.stringify({ ...wire, createTime: 1000 }));
+    ws2.receive(JSON.stringify({ ...wire, createTime: 1000 }));
+    expect(client.messages.getSnapshot().filter((m) => m.fp === msg.fp)).toHaveLength(1);
+    expect(client.messages.get(msg.fp!)!.sendState).toBe('sent');
+    client.destroy();
+  });
+
+  it('after the reconnect limit the connection fails and pending messages become failed', async () => {
+    vi.useFakeTimers();
+    const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 } });
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    const msg = ctx.client.sendText('lost?');
+    for (let i = 0; i < 3; i++) {
+      const count = FakeWebSocket.instances.length;
+      FakeWebSocket.last!.fail();
+      if (i < 2) {
+        await vi.advanceTimersByTimeAsync(5000);
+        await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(count + 1));
+      }
+    }
+    expect(ctx.client.connectionState).toBe('failed');
+    expect(ctx.client.messages.get(msg.fp!)).toMatchObject({ sendState: 'failed', failReason: 'network' });
+    expect(ctx.notices.map((n) => n.key)).toContain('sendFailed');
+    ctx.client.destroy();
+  });
+});
+
+describe('incoming frames', () => {
+  it('a frame that neither parses nor decrypts is an error event, never an exception', async () => {
+    const { client, ws, errors } = await connected();
+    expect(() => ws.receive('%%% not json, not base64 %%%')).not.toThrow();
+    expect(errors.map((e) => e.source)).toEqual(['frame']);
+    client.destroy();
+  });
+
+  it('every message is emitted as socket message, unknown types included', async () => {
+    const { client, ws } = await connected();
+    const types: number[] = [];
+    client.on('socket message', ({ message }) => types.push(message.type));
+    ws.receive(JSON.stringify({ type: 51, sm: 5, to: 'u1' }));
+    ws.receive(JSON.stringify({ type: 777, dataContent: 'future' }));
+    expect(types).toEqual([51, 777]);
+    expect(client.messages.getSnapshot().map((m) => m.type)).toEqual([777]);
+    client.destroy();
+  });
+
+  it('a visible page answers a received message with a type-104 receipt at once', async () => {
+    const { client, ws } = await connected();
+    ws.receive(JSON.stringify({ type: 100, fp: 'm-1', from: 'agent:a', to: 'u1', fn: 'Alice', tn: 'Me', dataContent: 'hi', createTime: 1_700_000_000_000, mchId: 7 }));
+    const receipt = ws.sentJson().find((m) => (m as ChatMessage).type === 104) as ChatMessage;
+    expect(receipt).toMatchObject({ from: 'u1', to: 'agent:a', fn: 'Me', tn: 'Alice', dataContent: 'm-1', mchId: 7, cm: 1_700_000_000_000 });
+    expect(receipt.fp).not.toBe('m-1');
+    client.destroy();
+  });
+
+  it('an incoming receipt marks our message read', async () => {
+    const { client, ws } = await connected();
+    const msg = client.sendText('read me');
+    ws.receive(JSON.stringify({ ...(JSON.parse(ws.sent[0]!) as object), createTime: 10 }));
+    const receipts: string[] = [];
+    client.on('receipt', ({ fp }) => receipts.push(fp));
+    ws.receive(JSON.stringify({ type: 104, from: 'agent:a', to: 'u1', dataContent: msg.fp, fp: 'r-1', cm: 10 }));
+    expect(receipts).toEqual([msg.fp]);
+    expect(client.messages.get(msg.fp!)!.isRead).toBe(1);
+    client.destroy();
+  });
+
+  it('session events and suggestions update the session store; busy shows the busy notice', async () => {
+    const { client, ws, notices } = await connected();
+    ws.receive(JSON.stringify({ type: 201, dataContent: JSON.stringify([{ id: 1, question: 'How to deposit?' }]) }));
+    ws.receive(JSON.stringify({ type: 300, dataContent: JSON.stringify({ event: 'queued', sessionId: 's1', position: 2, busy: true }) }));
+    expect(client.session.getState()).toMatchObject({ status: 'queued', position: 2, busy: true, sessionId: 's1' });
+    expect(client.session.getState().suggestions).toEqual([{ id: 1, question: 'How to deposit?' }]);
+    ws.receive(JSON.stringify({ type: 300, dataContent: JSON.stringify({ event: 'agent-joined', sessionId: 's1', agent: { id: 'agent:a', name: 'Alice' } }) }));
+    expect(client.session.getState()).toMatchObject({ status: 'agent', agent: { name: 'Alice' }, position: null });
+    ws.receive(JSON.stringify({ type: 300, dataContent: JSON.stringify({ event: 'ended', sessionId: 's1' }) }));
+    ws.receive(JSON.stringify({ type: 300, dataContent: JSON.stringify({ event: 'rate-invite', sessionId: 's1' }) }));
+    expect(client.session.getState()).toMatchObject({ status: 'ended', rateInvited: true });
+    expect(notices.map((n) => n.key)).toEqual(['serviceBusy', 'conversationOver']);
+    client.destroy();
+  });
+});
+
+describe('rating', () => {
+  it('a rating must be chosen (1 to 5)', async () => {
+    const { client, notices } = await connected();
+    await expect(client.rate(0)).rejects.toThrow(ImError);
+    expect(notices.map((n) => n.key)).toEqual(['rateRequired']);
+    client.destroy();
+  });
+
+  it('markScore carries the session id; a server refusal rejects with its message as a notice', async () => {
+    let n = 0;
+    const { client, ws, notices, server } = await connected({
+      routes: {
+        '/im/api/permit/markScore': () => (++n === 1 ? { code: 0, message: 'ok', data: { sessionId: 's1', score: 5 } } : { code: 2002, message: 'You have commented already', data: null }),
+      },
+    });
+    ws.receive(JSON.stringify({ type: 300, dataContent: JSON.stringify({ event: 'rate-invite', sessionId: 's1' }) }));
+    await client.rate(5, 'great');
+    expect(server.calls.at(-1)!.payload).toEqual({ clientId: client.clientId, mchId: 7, platformId: 9, sessionId: 's1', score: 5, remark: 'great' });
+    await expect(client.rate(4)).rejects.toMatchObject({ code: 2002 });
+    expect(notices.at(-1)!.text).toBe('You have commented already');
+    client.destroy();
+  });
+});
+
+describe('history paging', () => {
+  it('loadOlder asks for messages before the oldest held and merges them', async () => {
+    const page = { list: [{ type: 100, fp: 'old-1', from: 'u1', dataContent: 'old', createTime: 100 }], hasMore: true };
+    const { client, ws, server } = await connected({ routes: { '/im/api/permit/findMsgForCus': () => ({ code: 0, message: 'ok', data: page }) } });
+    ws.receive(JSON.stringify({ type: 100, fp: 'new-1', from: 'agent:a', to: 'u1', dataContent: 'new', createTime: 500 }));
+    const result = await client.loadOlder(10);
+    expect(result.hasMore).toBe(true);
+    expect(server.calls.at(-1)!.payload).toMatchObject({ before: 500, size: 10 });
+    expect(client.messages.getSnapshot().map((m) => m.fp)).toEqual(['old-1', 'new-1']);
+    client.destroy();
+  });
+
+  it('a group conversation pages with clientGroupMsgList', async () => {
+    const { client, server } = await connected(
+      { routes: { '/im/api/permit/clientGroupMsgList': () => ({ code: 0, message: 'ok', data: { list: [], hasMore: false } }) } },
+      { connectData: { mchId: 7, platformId: 9, groupId: 'g1' } },
+    );
+    await client.loadOlder();
+    expect(server.calls.at(-1)!.payload).toMatchObject({ groupId: 'g1', clientId: client.clientId });
+    client.destroy();
+  });
+});
+
+describe('offline and online', () => {
+  it('offline closes the socket and stops sending; online reconnects and resends', async () => {
+    const { client, ws, network } = await connected();
+    const nets: boolean[] = [];
+    client.on('network', ({ online }) => nets.push(online));
+    network.goOffline();
+    expect(ws.readyState).toBe(3);
+    const msg = client.sendText('offline text');
+    network.goOnline();
+    await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(2));
+    FakeWebSocket.last!.open();
+    expect((FakeWebSocket.last!.sentJson() as ChatMessage[]).map((m) => m.fp)).toContain(msg.fp);
+    expect(nets).toEqual([false, true]);
+    client.destroy();
+  });
+});
+
+describe('language', () => {
+  it('loads another language lazily, persists it and translates notices', async () => {
+    const storage = memoryStorage();
+    const { client } = setup({}, { storage, language: 'en' });
+    await client.start();
+    expect(client.i18n.language).toBe('en');
+    expect(client.t('blankMessage')).toBe('Cannot send blank message');
+    expect(client.state.getState().language).toBe('en');
+    await client.setLanguage('pt-BR');
+    expect(client.i18n.language).toBe('pt');
+    client.destroy();
+  });
+});
+
+describe('destroy', () => {
+  it('forbids reconnects and clears every timer', async () => {
+    vi.useFakeTimers();
+    const { client } = setup({}, { document: null });
+    await client.start();
+    client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    FakeWebSocket.last!.open();
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    client.destroy();
+    expect(vi.getTimerCount()).toBe(0);
+    client.connect();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(() => client.sendText('x')).toThrow(/destroyed/);
+    await expect(client.start()).rejects.toThrow(/destroyed/);
+  });
+});
