@@ -12,7 +12,8 @@ import { PermitApi } from './http/permit-api.js';
 import type { MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
-import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
+import { isChatType } from './messages/content.js';
+import { routeInbound, type InboundContext } from './inbound.js';
 import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from './messages/types.js';
 import {
   DEFAULT_DEEP_LINKS,
@@ -28,7 +29,7 @@ import {
 } from './options.js';
 import { ReceiptManager } from './receipts/receipt-manager.js';
 import { VisibilityTracker } from './receipts/visibility.js';
-import { createSessionStore, reduceSessionEvent, type SessionState } from './session.js';
+import { createSessionStore, type SessionState } from './session.js';
 import { buildConnectParams, buildSocketUrl } from './socket/connect-params.js';
 import { Connection } from './socket/connection.js';
 import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
@@ -70,13 +71,6 @@ export class ImError extends Error {
   }
 }
 
-/** The 'refusal' reasons and the notice each one shows. @internal */
-const REFUSAL_NOTICES: Record<string, I18nKey> = {
-  'too-frequent': 'sendTooFrequent',
-  blank: 'blankMessage',
-  blacklisted: 'blacklisted',
-  banned: 'banned',
-};
 
 /**
  * The headless kefu chat client.
@@ -124,6 +118,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private currentUserId: string | undefined;
   private connectData: Record<string, unknown>;
   private destroyed = false;
+  private readonly inbound: InboundContext;
 
   /**
    * @param options - endpoints, socket key, and injectable transports, storage and timers
@@ -185,6 +180,17 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
       maxFrameSize: this.limits.maxFrameSize,
     });
+    this.inbound = {
+      messages: this.messages,
+      outbox: this.outbox,
+      session: this.session,
+      receipts: this.receipts,
+      selfId: () => this.userId,
+      emit: (name, ...args) => this.emit(name, ...args),
+      notify: (key, level) => this.notify(key, level),
+      markFailed: (fp, reason) => this.markFailed(fp, reason),
+      reportError: (error, source) => this.reportError(error, source),
+    };
     this.connection.on('state', (ctx) => {
       this.emit('state', ctx);
       if (ctx.newState === 'failed') this.failPending('network');
@@ -440,7 +446,9 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   private dispatch(wire: ChatMessage & { fp: string }): StoredMessage {
-    const stored = this.messages.upsert({ ...wire, sendState: 'pending', failReason: undefined });
+    // Chat content goes into the conversation list; control messages (301, 302) only into the outbox.
+    const pending: StoredMessage = { ...wire, sendState: 'pending', failReason: undefined };
+    const stored = isChatType(wire.type) ? this.messages.upsert(pending) : pending;
     this.emit('send state', { fp: wire.fp, state: 'pending', message: stored });
     const frame = this.encode(wire);
     if (frame.length > this.limits.maxFrameSize) {
@@ -509,52 +517,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       }
     }
     this.emit('socket message', { message, encrypted });
-    this.route(message);
-  }
-
-  private route(message: ChatMessage): void {
-    const fp = message.fp;
-    if (fp && this.outbox.has(fp)) {
-      this.outbox.ack(fp);
-      const stored = this.messages.upsert({ ...message, sendState: 'sent', failReason: undefined });
-      this.emit('send state', { fp, state: 'sent', message: stored });
-      this.emit('message', { message: stored });
-      return;
-    }
-    switch (message.type) {
-      case MessageType.Receipt: {
-        const readFp = message.dataContent ?? '';
-        if (this.messages.has(readFp)) this.messages.patch(readFp, { isRead: 1 });
-        this.emit('receipt', { fp: readFp, message });
-        return;
-      }
-      case MessageType.Suggestions: {
-        const questions = parseSuggestions(message.dataContent);
-        this.session.setState({ suggestions: questions });
-        this.emit('suggestions', { questions, message });
-        return;
-      }
-      case MessageType.SessionEvent: {
-        const event = parseSessionEvent(message.dataContent);
-        if (!event) return this.reportError(new Error('Malformed session event.'), 'frame');
-        this.session.setState(reduceSessionEvent(this.session.getState(), event));
-        if (event.event === 'queued' && event.busy) this.notify('serviceBusy', 'warning');
-        if (event.event === 'ended') this.notify('conversationOver', 'info');
-        this.emit('session', { ...event, message });
-        return;
-      }
-      case MessageType.Refusal: {
-        const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
-        if (refusal.fp) this.markFailed(refusal.fp, refusal.reason);
-        this.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
-        this.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
-        return;
-      }
-      default:
-        if (!isChatType(message.type)) return;
-        this.emit('message', { message: this.messages.upsert(message) });
-        if (message.from !== this.userId) this.receipts.handleIncoming(message);
-    }
+    routeInbound(message, this.inbound);
   }
 
   private fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {

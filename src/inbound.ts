@@ -1,0 +1,87 @@
+/**
+ * Routes one decoded incoming message to the managers that care: delivery acknowledgements,
+ * receipts, suggestions, session events, refusals, and chat messages.
+ * @module
+ */
+import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
+import type { I18nKey } from './i18n/index.js';
+import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
+import type { MessageList } from './messages/message-list.js';
+import { MessageType, type ChatMessage } from './messages/types.js';
+import type { ReceiptManager } from './receipts/receipt-manager.js';
+import { reduceSessionEvent, type SessionState } from './session.js';
+import type { Outbox } from './socket/outbox.js';
+import type { Store } from './state/store.js';
+
+/** The notice each refusal reason shows; any other reason shows `sendFailed`. @internal */
+export const REFUSAL_NOTICES: Readonly<Record<string, I18nKey>> = Object.freeze({
+  'too-frequent': 'sendTooFrequent',
+  blank: 'blankMessage',
+  blacklisted: 'blacklisted',
+  banned: 'banned',
+});
+
+/** What the router needs from the client. @internal */
+export interface InboundContext {
+  messages: MessageList;
+  outbox: Outbox;
+  session: Store<SessionState>;
+  receipts: ReceiptManager;
+  selfId(): string | undefined;
+  emit<K extends keyof ImClientEvents>(name: K, ...args: Parameters<ImClientEvents[K]>): void;
+  notify(key: I18nKey, level: NoticeLevel): void;
+  markFailed(fp: string, reason: string): void;
+  reportError(error: Error, source: ErrorSource): void;
+}
+
+/**
+ * Routes one incoming message (protocol §4-§5). An echo of a message in the outbox is its
+ * acknowledgement; everything else goes by type. Unknown types that look like chat content are
+ * kept as messages, never dropped.
+ * @internal
+ */
+export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
+  const fp = message.fp;
+  if (fp && ctx.outbox.has(fp)) {
+    ctx.outbox.ack(fp);
+    if (!ctx.messages.has(fp)) return;
+    const stored = ctx.messages.upsert({ ...message, sendState: 'sent', failReason: undefined });
+    ctx.emit('send state', { fp, state: 'sent', message: stored });
+    ctx.emit('message', { message: stored });
+    return;
+  }
+  switch (message.type) {
+    case MessageType.Receipt: {
+      const readFp = message.dataContent ?? '';
+      if (ctx.messages.has(readFp)) ctx.messages.patch(readFp, { isRead: 1 });
+      ctx.emit('receipt', { fp: readFp, message });
+      return;
+    }
+    case MessageType.Suggestions: {
+      const questions = parseSuggestions(message.dataContent);
+      ctx.session.setState({ suggestions: questions });
+      ctx.emit('suggestions', { questions, message });
+      return;
+    }
+    case MessageType.SessionEvent: {
+      const event = parseSessionEvent(message.dataContent);
+      if (!event) return ctx.reportError(new Error('Malformed session event (type 300).'), 'frame');
+      ctx.session.setState(reduceSessionEvent(ctx.session.getState(), event));
+      if (event.event === 'queued' && event.busy) ctx.notify('serviceBusy', 'warning');
+      if (event.event === 'ended') ctx.notify('conversationOver', 'info');
+      ctx.emit('session', { ...event, message });
+      return;
+    }
+    case MessageType.Refusal: {
+      const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
+      if (refusal.fp) ctx.markFailed(refusal.fp, refusal.reason);
+      ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
+      ctx.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
+      return;
+    }
+    default:
+      if (!isChatType(message.type)) return;
+      ctx.emit('message', { message: ctx.messages.upsert(message) });
+      if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
+  }
+}
