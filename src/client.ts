@@ -23,6 +23,7 @@ import {
   type DeepLinkOptions,
   type ImClientLimits,
   type ImClientOptions,
+  type ReconnectPolicy,
   type DocumentLike,
   type WebSocketConstructor,
   type WindowLike,
@@ -175,7 +176,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       WebSocket: options.WebSocket ?? globalWebSocket(),
       timers: this.timers,
       heartbeatInterval: this.limits.heartbeatInterval,
-      reconnectPolicy: options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts),
+      reconnectPolicy: refuseBanned(options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts)),
       network: win,
       heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
       maxFrameSize: this.limits.maxFrameSize,
@@ -186,7 +187,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       session: this.session,
       receipts: this.receipts,
       selfId: () => this.userId,
-      emit: (name, ...args) => this.emit(name, ...args),
+      events: this,
       notify: (key, level) => this.notify(key, level),
       markFailed: (fp, reason) => this.markFailed(fp, reason),
       reportError: (error, source) => this.reportError(error, source),
@@ -196,6 +197,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       if (ctx.newState === 'failed') this.failPending('network');
     });
     this.connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
+    this.connection.on('close', ({ code }) => {
+      // 4001: the connect check failed, most likely an expired key session: the next attempt
+      // runs the key exchange again (docs/protocol.md, close codes).
+      if (code === CLOSE_UNAUTHORIZED) this.forgetKeys();
+    });
     this.connection.on('frame', ({ data }) => this.onFrame(data));
     this.connection.on('error', ({ error, source }) => this.reportError(error, source));
     this.connection.on('network', ({ online }) => this.emit('network', { online }));
@@ -243,21 +249,23 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * Runs start-up (protocol §1): server time, AES key, user token, AES switch, and the stored
    * language's texts. Failed steps are swallowed (spec §8): they are emitted as `error` events with
    * source `start` and the result says which failed. Calling it again returns the same promise
-   * unless the keys failed to load.
+   * (in flight or done) unless the keys failed to load, in which case it runs again.
    */
   start(): Promise<StartupResult> {
     if (this.destroyed) return Promise.reject(new ImError('destroyed', 'The client was destroyed.'));
-    if (this.startPromise && this.keys) return this.startPromise;
+    if (this.startPromise) return this.startPromise; // in flight, or done with keys
     const run = async (): Promise<StartupResult> => {
       this.visibility.start();
       const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
       const [result] = await Promise.all([runStartup(this.api, this.clock, this.timers, (token) => (this.token = token)), language]);
       if (result.session) this.keys = result.session;
+      else this.startPromise = null; // the keys failed: the next call tries again
       for (const error of result.errors) this.reportError(error, 'start');
       return result;
     };
-    this.startPromise = run();
-    return this.startPromise;
+    const promise = run();
+    this.startPromise = promise;
+    return promise;
   }
 
   /** Opens the socket (starting first if needed). Leaves the `failed` state. */
@@ -272,9 +280,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   /**
-   * Sends a message. It is added to {@link ImClient.messages} at once in the `pending` state, sent
-   * now if the socket is open and otherwise kept in the outbox and sent after the next (re)connect.
-   * It becomes `sent` when the server acknowledges it and `failed` when the server refuses it.
+   * Sends a message. Types the server acknowledges (100-103, 301, 302) are `pending` at once (chat
+   * types also appear in {@link ImClient.messages}), sent now if the socket is open and otherwise
+   * kept in the outbox and sent after the next (re)connect; they become `sent` when the server
+   * echoes them and `failed` when it refuses them. Other types are sent at once if the socket is
+   * open (`sent`) or not at all (`failed`).
    * @throws {@link ImError} `blank` for a blank text (and a `blankMessage` notice)
    */
   send(input: SendInput): StoredMessage {
@@ -446,11 +456,16 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   private dispatch(wire: ChatMessage & { fp: string }): StoredMessage {
+    const frame = this.encode(wire);
+    if (!ACKNOWLEDGED_TYPES.has(wire.type)) {
+      // Not acknowledged by the server (e.g. an agent's accept, 311): sent now or not at all.
+      const sent = frame.length <= this.limits.maxFrameSize && this.connection.state === 'open' && this.connection.send(frame);
+      return { ...wire, sendState: sent ? 'sent' : 'failed', ...(sent ? {} : { failReason: 'not-open' }) };
+    }
     // Chat content goes into the conversation list; control messages (301, 302) only into the outbox.
     const pending: StoredMessage = { ...wire, sendState: 'pending', failReason: undefined };
     const stored = isChatType(wire.type) ? this.messages.upsert(pending) : pending;
     this.emit('send state', { fp: wire.fp, state: 'pending', message: stored });
-    const frame = this.encode(wire);
     if (frame.length > this.limits.maxFrameSize) {
       this.markFailed(wire.fp, 'too-large');
       return this.messages.get(wire.fp) ?? stored;
@@ -458,6 +473,12 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.outbox.add(wire);
     if (this.connection.state === 'open') this.connection.send(frame);
     return stored;
+  }
+
+  private forgetKeys(): void {
+    this.keys = null;
+    this.token = null;
+    this.startPromise = null;
   }
 
   private markFailed(fp: string, reason: string): void {
@@ -541,6 +562,26 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.emit('error', { error, source });
   }
 }
+
+/** Close code of a refused connect check (protocol §3). */
+const CLOSE_UNAUTHORIZED = 4001;
+/** Close code of a banned visitor: never reconnect (docs/protocol.md). */
+const CLOSE_BANNED = 4003;
+
+/** Wraps a reconnect policy so that a banned visitor is never reconnected. */
+function refuseBanned(policy: ReconnectPolicy): ReconnectPolicy {
+  return (ctx) => (ctx.closeCode === CLOSE_BANNED ? null : policy(ctx));
+}
+
+/** Types the server acknowledges by echoing them (protocol §4, Delivery): these wait in the outbox. */
+const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
+  MessageType.Text,
+  MessageType.Image,
+  MessageType.File,
+  MessageType.Video,
+  MessageType.TransferToHuman,
+  MessageType.EndConversation,
+]);
 
 function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));

@@ -436,3 +436,33 @@ describe('destroy', () => {
     await expect(client.start()).rejects.toThrow(/destroyed/);
   });
 });
+
+describe('close codes (docs/protocol.md): 4003 banned never reconnects, 4001 renews the key session', () => {
+  it('a banned visitor (4003) is not reconnected', async () => {
+    vi.useFakeTimers();
+    const ctx = setup();
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    FakeWebSocket.last!.open();
+    FakeWebSocket.last!.serverClose(4003, 'banned');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(ctx.client.connectionState).toBe('failed');
+    ctx.client.destroy();
+  });
+
+  it('after 4001 the next attempt runs the key exchange again', async () => {
+    vi.useFakeTimers();
+    const ctx = setup();
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    FakeWebSocket.last!.serverClose(4001, 'unauthorized');
+    const before = ctx.server.calls.filter((c) => c.path.endsWith('getUserToken')).length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    expect(ctx.server.calls.filter((c) => c.path.endsWith('getUserToken')).length).toBe(before + 1);
+    ctx.client.destroy();
+  });
+});

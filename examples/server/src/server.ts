@@ -110,7 +110,11 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     global: true,
     max: config.rate.httpMax,
     timeWindow: config.rate.httpWindowMs,
-    keyGenerator: (request) => saltKeyOf(request) || request.ip,
+    // per client: a live salt key names the client; anything else counts against the address
+    keyGenerator: (request) => {
+      const salt = saltKeyOf(request);
+      return salt !== '' && store.keys.bySaltKey(salt) ? `salt:${salt}` : `ip:${request.ip}`;
+    },
     allowList: (request) =>
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),

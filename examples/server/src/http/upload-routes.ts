@@ -86,6 +86,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     return ok({ uploadId: upload.uploadId, chunkSize, chunkCount: upload.chunkCount, uploaded: [] as number[] });
   });
 
+  const completing = new Map<string, Promise<string>>();
   const known = (uploadId: string) => {
     const upload = store.records.upload(uploadId);
     if (!upload) throw new ApiError(Code.Upload, 'Upload failed: unknown or aborted upload');
@@ -116,8 +117,13 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
       if (missing.length > 0) {
         throw new ApiError(Code.Upload, `Upload failed: chunks missing: ${missing.slice(0, 20).join(', ')}`);
       }
-      const stored = await files.assemble(upload.uploadId, upload.chunkCount, upload.fileName);
-      upload.fileUrl = `/files/${stored}`;
+      // two completes racing assemble the file once
+      let assembling = completing.get(upload.uploadId);
+      if (!assembling) {
+        assembling = files.assemble(upload.uploadId, upload.chunkCount, upload.fileName).finally(() => completing.delete(upload.uploadId));
+        completing.set(upload.uploadId, assembling);
+      }
+      upload.fileUrl = `/files/${await assembling}`;
       store.records.putUpload(upload);
     }
     const answer: UploadedFile = {
