@@ -9,7 +9,7 @@ import { randomUuid } from './crypto/random.js';
 import type { ErrorSource, ConnectionState, ImClientEvents } from './events.js';
 import { HttpClient } from './http/http-client.js';
 import { PermitApi } from './http/permit-api.js';
-import type { MessagePage } from './http/types.js';
+import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
 import { isChatType } from './messages/content.js';
@@ -372,6 +372,19 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       ...(remark ? { remark } : {}),
     });
     this.session.setState({ rateInvited: false });
+  }
+
+  /**
+   * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
+   * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
+   */
+  async loadMerchantInfo(): Promise<MerchantInfo> {
+    const info = await this.api.getMerchantById({
+      mchId: this.connectData.mchId as string | number,
+      platformId: this.connectData.platformId as string | number,
+    });
+    this.state.setMerchantInfo(info as Record<string, unknown>);
+    return info;
   }
 
   /**

@@ -156,6 +156,13 @@ export {
   parseSuggestions,
 } from './messages/content.js';
 
+// DOM helpers (pure where possible; nothing runs at import time)
+export { applyLayout, HAIRLINE_CLASS, LAYOUT_RULES, rootFontSize, usesHairlines } from './dom/layout.js';
+export type { LayoutWindow } from './dom/layout.js';
+export { isCharacterKey, NON_CHARACTER_KEYS } from './dom/keys.js';
+export { distanceFromBottom, scrollToBottom } from './dom/scroll.js';
+export type { ScrollContainer, ScrollToBottomOptions } from './dom/scroll.js';
+
 // State
 export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';

@@ -466,3 +466,15 @@ describe('close codes (docs/protocol.md): 4003 banned never reconnects, 4001 ren
     ctx.client.destroy();
   });
 });
+
+describe('merchant info', () => {
+  it('loadMerchantInfo fetches getMerchantById with the connect data and persists it in the client state', async () => {
+    const info = { mchId: 7, platformId: 9, name: 'Shop', kefuAvatar2: 'https://cdn.example/a.png' };
+    const { client, server } = setup({ routes: { '/im/api/permit/getMerchantById': () => ({ code: 0, message: 'ok', data: info }) } });
+    await client.start();
+    await expect(client.loadMerchantInfo()).resolves.toEqual(info);
+    expect(server.calls.at(-1)!.payload).toEqual({ mchId: 7, platformId: 9 });
+    expect(client.state.getState().merchantInfo).toEqual(info);
+    client.destroy();
+  });
+});
