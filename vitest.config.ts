@@ -6,6 +6,7 @@ export default defineConfig({
     alias: [
       { find: /^@kefu-im\/sdk$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
       { find: /^@kefu-im\/sdk\/embed$/, replacement: fileURLToPath(new URL('./src/embed/index.ts', import.meta.url)) },
+      { find: /^@kefu-im\/sdk\/protocol$/, replacement: fileURLToPath(new URL('./src/protocol.ts', import.meta.url)) },
     ],
   },
   test: {

@@ -12,7 +12,7 @@ console.log('@kefu-im/sdk bundled for browsers with all dependencies (min+gzip):
 console.log(`  initial:      ${kb(main.initial)}  (budget ${kb(SDK_BUDGET_BYTES)})`);
 console.log(`  lazy chunks:  ${kb(main.lazy)} in ${main.lazyChunks} chunks (largest ${kb(main.largestLazy)}: RSA)`);
 console.log(`  everything:   ${kb(main.total)}`);
-console.log(`@kefu-im/sdk/embed (deep links, open-app, launch): ${kb(embed.initial)}`);
+console.log(`@kefu-im/sdk/embed (deep links, open-app, launch, layout): ${kb(embed.initial)}`);
 if (main.initial > SDK_BUDGET_BYTES) {
   console.error(`Over budget by ${kb(main.initial - SDK_BUDGET_BYTES)}.`);
   process.exit(1);

@@ -31,7 +31,6 @@ import {
 import { ReceiptManager } from './receipts/receipt-manager.js';
 import { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
-import { buildConnectParams, buildSocketUrl } from './socket/connect-params.js';
 import { Connection } from './socket/connection.js';
 import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
 import { Outbox } from './socket/outbox.js';
@@ -119,6 +118,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private currentUserId: string | undefined;
   private connectData: Record<string, unknown>;
   private destroyed = false;
+  /** Connects refused with 4001 since the last welcome (the socket opens before the refusal). */
+  private refusedInARow = 0;
   private readonly inbound: InboundContext;
 
   /**
@@ -176,7 +177,10 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       WebSocket: options.WebSocket ?? globalWebSocket(),
       timers: this.timers,
       heartbeatInterval: this.limits.heartbeatInterval,
-      reconnectPolicy: refuseBanned(options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts)),
+      reconnectPolicy: countRefusals(
+        refuseBanned(options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts)),
+        () => this.refusedInARow,
+      ),
       network: win,
       heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
       maxFrameSize: this.limits.maxFrameSize,
@@ -200,11 +204,17 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.connection.on('close', ({ code }) => {
       // 4001: the connect check failed, most likely an expired key session: the next attempt
       // runs the key exchange again (docs/protocol.md, close codes).
-      if (code === CLOSE_UNAUTHORIZED) this.forgetKeys();
+      if (code === CLOSE_UNAUTHORIZED) {
+        this.forgetKeys();
+        this.refusedInARow++;
+      }
     });
     this.connection.on('frame', ({ data }) => this.onFrame(data));
     this.connection.on('error', ({ error, source }) => this.reportError(error, source));
-    this.connection.on('network', ({ online }) => this.emit('network', { online }));
+    this.connection.on('network', ({ online }) => {
+      if (online) this.refusedInARow = 0;
+      this.emit('network', { online });
+    });
   }
 
   /** The connection state. */
@@ -271,6 +281,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Opens the socket (starting first if needed). Leaves the `failed` state. */
   connect(): void {
     if (this.destroyed) return;
+    this.refusedInARow = 0;
     this.connection.connect();
   }
 
@@ -519,6 +530,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private async createSocketUrl(): Promise<string> {
     await this.start();
     if (!this.keys) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
+    // RSA, HMAC and the connect parameters load at the first connect, not at start-up.
+    const { buildConnectParams, buildSocketUrl } = await import('./socket/connect-params.js');
     const { params } = await buildConnectParams({
       socketKey: this.options.socketKey,
       clientId: this.clientId,
@@ -543,6 +556,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       this.reportError(e instanceof FrameError ? e : asError(e), 'frame');
       return;
     }
+    if (message.type === MessageType.Welcome) this.refusedInARow = 0; // the connect check passed
     if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
       if (typeof message.sm === 'number') this.clock.reset(message.sm);
       if (typeof message.to === 'string' && message.to && message.to !== this.currentUserId) {
@@ -584,6 +598,16 @@ const CLOSE_BANNED = 4003;
 /** Wraps a reconnect policy so that a banned visitor is never reconnected. */
 function refuseBanned(policy: ReconnectPolicy): ReconnectPolicy {
   return (ctx) => (ctx.closeCode === CLOSE_BANNED ? null : policy(ctx));
+}
+
+/**
+ * A refused connect (4001) opens the socket before the server closes it, and every open resets
+ * the transport's attempt counter: without this, a wrong socket key would be retried forever.
+ * The policy is given the number of refusals in a row instead, so that it gives up after
+ * `maxReconnectAttempts` of them like after any other failed attempt.
+ */
+function countRefusals(policy: ReconnectPolicy, refused: () => number): ReconnectPolicy {
+  return (ctx) => (ctx.closeCode === CLOSE_UNAUTHORIZED ? policy({ ...ctx, attempt: Math.max(ctx.attempt, refused()) }) : policy(ctx));
 }
 
 /** Types the server acknowledges by echoing them (protocol §4, Delivery): these wait in the outbox. */

@@ -1,7 +1,9 @@
 /**
  * `@kefu-im/sdk`: a headless, framework-agnostic customer-service chat client.
  *
- * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}.
+ * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}. Two more entry
+ * points: `@kefu-im/sdk/embed` (deep links, open-app, launch message, layout) and
+ * `@kefu-im/sdk/protocol` (crypto, connect parameters and the frame codec, for bots, servers and tests).
  * @packageDocumentation
  */
 
@@ -45,16 +47,6 @@ export {
 } from './entry-link.js';
 export type { EntryLayout, EntryParams } from './entry-link.js';
 
-// Crypto
-export { aesEcbDecrypt, aesEcbEncrypt, createPrefixedEcb, DECRYPT_ERROR, INVALID_KEY_LENGTH } from './crypto/aes-ecb.js';
-export type { PrefixedEcb } from './crypto/aes-ecb.js';
-export { gcmDecrypt, gcmEncrypt } from './crypto/aes-gcm.js';
-export { rsaEncrypt, RSA_ENCRYPT_ERROR } from './crypto/rsa.js';
-export { hmacSha256Hex } from './crypto/hmac.js';
-export { NO_RANDOM_ERROR, randomBytes, randomHex, randomUuid } from './crypto/random.js';
-export { obscureAesKey, revealAesKey } from './crypto/key-obfuscation.js';
-export { base64ToBytes, base64UrlDecode, base64UrlEncode, bytesToBase64, bytesToHex, utf8Decode, utf8Encode } from './crypto/encoding.js';
-
 // HTTP and the permit API
 export { ApiError, isCancelledError, RequestCancelledError, RequestTimeoutError } from './http/errors.js';
 export type { ApiErrorInit } from './http/errors.js';
@@ -91,10 +83,7 @@ export type {
 } from './http/types.js';
 
 // Socket
-export { buildConnectParams, buildSocketUrl, parseSocketKey, signConnectPayload } from './socket/connect-params.js';
-export type { ConnectParams, ConnectParamsInput, ConnectSignInput, SocketKeyParts } from './socket/connect-params.js';
-export { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
-export type { DecodedFrame } from './socket/frame-codec.js';
+export { FrameError } from './socket/frame-codec.js';
 export { ServerClock } from './clock.js';
 export type { ServerClockOptions } from './clock.js';
 
@@ -155,13 +144,6 @@ export {
   parseSessionEvent,
   parseSuggestions,
 } from './messages/content.js';
-
-// DOM helpers (pure where possible; nothing runs at import time)
-export { applyLayout, HAIRLINE_CLASS, LAYOUT_RULES, rootFontSize, usesHairlines } from './dom/layout.js';
-export type { LayoutWindow } from './dom/layout.js';
-export { isCharacterKey, NON_CHARACTER_KEYS } from './dom/keys.js';
-export { distanceFromBottom, scrollToBottom } from './dom/scroll.js';
-export type { ScrollContainer, ScrollToBottomOptions } from './dom/scroll.js';
 
 // State
 export { createStore } from './state/store.js';

@@ -1,6 +1,7 @@
 /**
- * Embedding: deep links into the mobile app, opening the app, the launch message, inbound
- * message origin checks and the global jump functions.
+ * `@kefu-im/sdk/embed`: helpers for the page that hosts the chat: deep links into the mobile
+ * app, opening the app, the launch message, inbound message origin checks, the global jump
+ * functions, and the layout, key and scroll rules of spec §9.
  * @module
  */
 export { chatLink, groupLink, openLinkUrl } from './deep-links.js';
@@ -12,3 +13,10 @@ export { listenForMessages, postLaunch } from './launch.js';
 export type { LaunchMessage, LaunchWindow, MessageListenerOptions } from './launch.js';
 export { DEFAULT_JUMP_FUNCTION_NAMES, installJumpFunctions } from './jump.js';
 export type { JumpFunctionNames, JumpHandlers } from './jump.js';
+// Page layout, keys and scrolling (spec §9)
+export { applyLayout, HAIRLINE_CLASS, LAYOUT_RULES, rootFontSize, usesHairlines } from '../dom/layout.js';
+export type { LayoutWindow } from '../dom/layout.js';
+export { isCharacterKey, NON_CHARACTER_KEYS } from '../dom/keys.js';
+export { distanceFromBottom, scrollToBottom } from '../dom/scroll.js';
+export type { ScrollContainer, ScrollToBottomOptions } from '../dom/scroll.js';
+
