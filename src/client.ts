@@ -177,8 +177,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       WebSocket: options.WebSocket ?? globalWebSocket(),
       timers: this.timers,
       heartbeatInterval: this.limits.heartbeatInterval,
-      reconnectPolicy: countRefusals(
-        refuseBanned(options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts)),
+      reconnectPolicy: withCloseCodes(
+        options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts),
         () => this.refusedInARow,
       ),
       network: win,
@@ -220,6 +220,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** The connection state. */
   get connectionState(): ConnectionState {
     return this.connection.state;
+  }
+
+  /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
+  get online(): boolean {
+    return this.connection.online;
   }
 
   /** The user id the server gave (`to` of the welcome), once known. */
@@ -544,7 +549,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private onOpen(reconnected: boolean): void {
     this.emit('socket login', { reconnected });
     for (const m of this.outbox.pending()) this.connection.send(this.encode(m));
-    if (reconnected) this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
+    // Visitors catch up through findMsgForCus / clientGroupMsgList; those are visitor calls, and the
+    // documents give an agent (connect data role 'agent') no history call to catch up with.
+    if (reconnected && this.connectData.role !== 'agent') {
+      this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
+    }
   }
 
   private onFrame(data: unknown): void {
@@ -595,19 +604,18 @@ const CLOSE_UNAUTHORIZED = 4001;
 /** Close code of a banned visitor: never reconnect (docs/protocol.md). */
 const CLOSE_BANNED = 4003;
 
-/** Wraps a reconnect policy so that a banned visitor is never reconnected. */
-function refuseBanned(policy: ReconnectPolicy): ReconnectPolicy {
-  return (ctx) => (ctx.closeCode === CLOSE_BANNED ? null : policy(ctx));
-}
-
 /**
- * A refused connect (4001) opens the socket before the server closes it, and every open resets
- * the transport's attempt counter: without this, a wrong socket key would be retried forever.
- * The policy is given the number of refusals in a row instead, so that it gives up after
- * `maxReconnectAttempts` of them like after any other failed attempt.
+ * Applies the close codes to a reconnect policy: after 4003 (banned) the client never reconnects.
+ * A refused connect (4001) opens the socket before the server closes it, and every open resets the
+ * transport's attempt counter; so after 4001 the policy is given the number of refusals in a row
+ * instead, and a wrong socket key gives up after `maxReconnectAttempts` like any failed attempt.
  */
-function countRefusals(policy: ReconnectPolicy, refused: () => number): ReconnectPolicy {
-  return (ctx) => (ctx.closeCode === CLOSE_UNAUTHORIZED ? policy({ ...ctx, attempt: Math.max(ctx.attempt, refused()) }) : policy(ctx));
+function withCloseCodes(policy: ReconnectPolicy, refusedInARow: () => number): ReconnectPolicy {
+  return (ctx) => {
+    if (ctx.closeCode === CLOSE_BANNED) return null;
+    if (ctx.closeCode === CLOSE_UNAUTHORIZED) return policy({ ...ctx, attempt: Math.max(ctx.attempt, refusedInARow()) });
+    return policy(ctx);
+  };
 }
 
 /** Types the server acknowledges by echoing them (protocol §4, Delivery): these wait in the outbox. */

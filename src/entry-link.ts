@@ -55,7 +55,7 @@ function present(v: string | number | undefined): v is string | number {
  *
  * 1. Empty input (`''`) gives all-empty values: every field is `''`.
  * 2. The string is split on `:`. A segment that is a finite decimal number becomes a number
- *    (see {@link toEntryValue}); other segments stay strings.
+ *    (see `toEntryValue`); other segments stay strings.
  * 3. Segment 1 chooses the layout: `data`, `data2` or `data3`. Any other layout reads no segment:
  *    every id is `''` and the defaults apply.
  * 4. Segment 3 is the merchant id and segment 4 the platform id (all three layouts).

@@ -3,6 +3,7 @@
  * receipts, suggestions, session events, refusals, and chat messages.
  * @module
  */
+import type { EventEmitter } from 'eventemitter3';
 import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
 import type { I18nKey } from './i18n/index.js';
 import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
@@ -28,7 +29,7 @@ export interface InboundContext {
   session: Store<SessionState>;
   receipts: ReceiptManager;
   selfId(): string | undefined;
-  emit<K extends keyof ImClientEvents>(name: K, ...args: Parameters<ImClientEvents[K]>): void;
+  events: Pick<EventEmitter<ImClientEvents>, 'emit'>;
   notify(key: I18nKey, level: NoticeLevel): void;
   markFailed(fp: string, reason: string): void;
   reportError(error: Error, source: ErrorSource): void;
@@ -46,21 +47,21 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     ctx.outbox.ack(fp);
     if (!ctx.messages.has(fp)) return;
     const stored = ctx.messages.upsert({ ...message, sendState: 'sent', failReason: undefined });
-    ctx.emit('send state', { fp, state: 'sent', message: stored });
-    ctx.emit('message', { message: stored });
+    ctx.events.emit('send state', { fp, state: 'sent', message: stored });
+    ctx.events.emit('message', { message: stored });
     return;
   }
   switch (message.type) {
     case MessageType.Receipt: {
       const readFp = message.dataContent ?? '';
       if (ctx.messages.has(readFp)) ctx.messages.patch(readFp, { isRead: 1 });
-      ctx.emit('receipt', { fp: readFp, message });
+      ctx.events.emit('receipt', { fp: readFp, message });
       return;
     }
     case MessageType.Suggestions: {
       const questions = parseSuggestions(message.dataContent);
       ctx.session.setState({ suggestions: questions });
-      ctx.emit('suggestions', { questions, message });
+      ctx.events.emit('suggestions', { questions, message });
       return;
     }
     case MessageType.SessionEvent: {
@@ -69,19 +70,19 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
       ctx.session.setState(reduceSessionEvent(ctx.session.getState(), event));
       if (event.event === 'queued' && event.busy) ctx.notify('serviceBusy', 'warning');
       if (event.event === 'ended') ctx.notify('conversationOver', 'info');
-      ctx.emit('session', { ...event, message });
+      ctx.events.emit('session', { ...event, message });
       return;
     }
     case MessageType.Refusal: {
       const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
       if (refusal.fp) ctx.markFailed(refusal.fp, refusal.reason);
       ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
-      ctx.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
+      ctx.events.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
       return;
     }
     default:
       if (!isChatType(message.type)) return;
-      ctx.emit('message', { message: ctx.messages.upsert(message) });
+      ctx.events.emit('message', { message: ctx.messages.upsert(message) });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
   }
 }

@@ -121,6 +121,7 @@ export type {
   GroupReadEntry,
   KnownMessageType,
   QueueEntry,
+  AgentInfo,
   RefusalReason,
   SendState,
   SessionEvent,
@@ -144,6 +145,7 @@ export {
   parseSessionEvent,
   parseSuggestions,
 } from './messages/content.js';
+export type { Refusal } from './messages/content.js';
 
 // State
 export { createStore } from './state/store.js';

@@ -7,7 +7,10 @@ import type { ListenerTarget, TimerProvider } from './timers.js';
 /** The parts of `window` the client uses: events (online/offline, focus/blur, activity) and `navigator.onLine`. */
 export interface WindowLike extends ListenerTarget {
   /** The navigator; `onLine` false means offline. */
-  navigator?: { onLine?: boolean };
+  navigator?: {
+    /** False when the browser is offline. */
+    onLine?: boolean;
+  };
 }
 
 /** The parts of `document` the client uses: `visibilitychange` and the visibility state. */

@@ -3,7 +3,7 @@
  * events (type 300), folded into one small store.
  * @module
  */
-import type { SessionEvent, SuggestedQuestion } from './messages/types.js';
+import type { AgentInfo, SessionEvent, SuggestedQuestion } from './messages/types.js';
 import { createStore, type Store } from './state/store.js';
 
 /** Where the visitor's conversation stands. */
@@ -20,7 +20,7 @@ export interface SessionState {
   /** True while queued with no agent online: the visitor may leave a message. */
   busy: boolean;
   /** The agent serving the visitor. */
-  agent: { id: string; name: string; avatar?: string } | null;
+  agent: AgentInfo | null;
   /** True once the rating invite arrived for the current conversation. */
   rateInvited: boolean;
   /** The latest suggested questions. */

@@ -25,7 +25,7 @@ export interface KeySession {
   aesSwitch: boolean;
 }
 
-/** What {@link runStartup} reports about each step. */
+/** What the start-up key exchange reports about each step. */
 export interface StartupResult {
   /** The key session, or null when the keys could not be loaded. */
   session: KeySession | null;

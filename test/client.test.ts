@@ -478,3 +478,53 @@ describe('merchant info', () => {
     client.destroy();
   });
 });
+
+describe('refused connects count as failed attempts even though the socket opened first', () => {
+  it('a wrong socket key (4001 after open) ends in failed after maxReconnectAttempts', async () => {
+    vi.useFakeTimers();
+    const ctx = setup({}, { limits: { maxReconnectAttempts: 3, reconnectDelay: 1000 } });
+    await ctx.client.start();
+    ctx.client.connect();
+    for (let i = 0; i < 4; i++) {
+      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(i + 1));
+      FakeWebSocket.last!.open();
+      FakeWebSocket.last!.serverClose(4001, 'unauthorized');
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(ctx.client.connectionState).toBe('failed');
+    expect(FakeWebSocket.instances).toHaveLength(4);
+    ctx.client.destroy();
+  });
+
+  it('the welcome proves the connect check passed and resets the refusal count', async () => {
+    vi.useFakeTimers();
+    const ctx = setup({}, { limits: { maxReconnectAttempts: 1, reconnectDelay: 1000 } });
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    FakeWebSocket.last!.open();
+    FakeWebSocket.last!.serverClose(4001, 'unauthorized');
+    await vi.advanceTimersByTimeAsync(1000);
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    FakeWebSocket.last!.open();
+    FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1 }));
+    FakeWebSocket.last!.serverClose(4001, 'unauthorized');
+    await vi.advanceTimersByTimeAsync(1000);
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(3));
+    expect(ctx.client.connectionState).not.toBe('failed');
+    ctx.client.destroy();
+  });
+});
+
+describe('agents do not run the visitor catch-up call after a reconnect', () => {
+  it('role agent: no findMsgForCus on reopen', async () => {
+    const { client, ws, server } = await connected({}, { connectData: { role: 'agent', account: 'alice', password: 'x' } });
+    ws.serverClose(1006, '');
+    client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    FakeWebSocket.last!.open();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.calls.some((c) => c.path.endsWith('findMsgForCus'))).toBe(false);
+    client.destroy();
+  });
+});

@@ -44,6 +44,20 @@ export function usesHairlines(devicePixelRatio: number): boolean {
   return devicePixelRatio >= LAYOUT_RULES.hairlineDpr;
 }
 
+/** The parts of the root element (`<html>`) that {@link applyLayout} writes. */
+export interface LayoutRootElement {
+  /** Inline style: `fontSize` is set. */
+  readonly style: {
+    /** The root font size, e.g. `37.5px`. */
+    fontSize: string;
+  };
+  /** Classes: the hairline class is toggled. */
+  readonly classList: {
+    /** Like `DOMTokenList.toggle`. */
+    toggle(token: string, force?: boolean): unknown;
+  };
+}
+
 /** The parts of `window` that {@link applyLayout} reads. */
 export interface LayoutWindow {
   /** The viewport width. */
@@ -51,7 +65,10 @@ export interface LayoutWindow {
   /** The device pixel ratio. */
   readonly devicePixelRatio: number;
   /** The document whose root element gets the font size and class. */
-  readonly document: { documentElement: { style: { fontSize: string }; classList: { toggle(token: string, force?: boolean): unknown } } };
+  readonly document: {
+    /** The root element (`<html>`). */
+    readonly documentElement: LayoutRootElement;
+  };
   /** Like `window.addEventListener`. */
   addEventListener(type: string, listener: () => void): void;
   /** Like `window.removeEventListener`. */

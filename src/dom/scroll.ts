@@ -30,6 +30,14 @@ export interface ScrollToBottomOptions {
   timers?: TimerProvider;
 }
 
+/** What {@link scrollToBottom} did. */
+export interface ScrollToBottomResult {
+  /** True when it scrolled (near the bottom, or forced). */
+  scrolled: boolean;
+  /** Stops the retries. */
+  cancel: Disposer;
+}
+
 /**
  * Distance between the bottom of the view and the bottom of the content, px.
  * @param el - the scroll container
@@ -45,7 +53,7 @@ export function distanceFromBottom(el: ScrollContainer): number {
  * @param options - see {@link ScrollToBottomOptions}
  * @returns whether it scrolled, and a disposer that stops the retries
  */
-export function scrollToBottom(el: ScrollContainer, options: ScrollToBottomOptions = {}): { scrolled: boolean; cancel: Disposer } {
+export function scrollToBottom(el: ScrollContainer, options: ScrollToBottomOptions = {}): ScrollToBottomResult {
   const threshold = options.threshold ?? DEFAULT_LIMITS.scrollBottomThreshold;
   const interval = options.retryInterval ?? DEFAULT_LIMITS.scrollRetryInterval;
   const maxRetries = options.maxRetries ?? 10;

@@ -15,8 +15,8 @@ export { DEFAULT_JUMP_FUNCTION_NAMES, installJumpFunctions } from './jump.js';
 export type { JumpFunctionNames, JumpHandlers } from './jump.js';
 // Page layout, keys and scrolling (spec §9)
 export { applyLayout, HAIRLINE_CLASS, LAYOUT_RULES, rootFontSize, usesHairlines } from '../dom/layout.js';
-export type { LayoutWindow } from '../dom/layout.js';
+export type { LayoutRootElement, LayoutWindow } from '../dom/layout.js';
 export { isCharacterKey, NON_CHARACTER_KEYS } from '../dom/keys.js';
 export { distanceFromBottom, scrollToBottom } from '../dom/scroll.js';
-export type { ScrollContainer, ScrollToBottomOptions } from '../dom/scroll.js';
+export type { ScrollContainer, ScrollToBottomOptions, ScrollToBottomResult } from '../dom/scroll.js';
 

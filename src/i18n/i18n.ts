@@ -68,7 +68,7 @@ export interface I18nSnapshot {
 
 /** Options of {@link I18n}. */
 export interface I18nOptions {
-  /** Loads catalogues; defaults to {@link loadCatalogue} (inject one in tests). */
+  /** Loads catalogues; defaults to the built-in lazy loader (inject one in tests). */
   loader?: CatalogueLoader;
 }
 

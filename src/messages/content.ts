@@ -115,12 +115,20 @@ export function parseSessionEvent(dataContent: string | undefined): SessionEvent
   return out;
 }
 
+/** The parsed content of a refusal (type 500). */
+export interface Refusal {
+  /** Why the server refused (`too-frequent`, `blank`, `blacklisted`, `banned`, ...). */
+  reason: RefusalReason;
+  /** The refused message's fingerprint, when the refusal names one. */
+  fp?: string;
+}
+
 /**
  * Reads a type 500 refusal, JSON `{ reason, fp }`. Reasons beyond the known ones are kept (callers
  * treat them as a generic send failure).
  * @returns `{ reason, fp? }`, or `null` when there is no string `reason` (never throws)
  */
-export function parseRefusal(dataContent: string | undefined): { reason: RefusalReason; fp?: string } | null {
+export function parseRefusal(dataContent: string | undefined): Refusal | null {
   const v = parseJson(dataContent);
   if (!isObject(v) || typeof v.reason !== 'string' || v.reason === '') return null;
   return typeof v.fp === 'string' && v.fp !== '' ? { reason: v.reason, fp: v.fp } : { reason: v.reason };

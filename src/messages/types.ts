@@ -113,6 +113,16 @@ export interface StoredMessage extends ChatMessage {
   failReason?: string;
 }
 
+/** The human agent serving a visitor (session event `agent-joined`). */
+export interface AgentInfo {
+  /** The agent's user id (`agent:<account>` on the reference server). */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** Avatar URL. */
+  avatar?: string;
+}
+
 /** Session event names of type 300 messages. */
 export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'ended' | 'rate-invite';
 
@@ -127,7 +137,7 @@ export interface SessionEvent {
   /** True on `queued` when no agent is online: the visitor may leave a message. */
   busy?: boolean;
   /** The agent, on `agent-joined`. */
-  agent?: { id: string; name: string; avatar?: string };
+  agent?: AgentInfo;
   [key: string]: unknown;
 }
 

@@ -97,7 +97,7 @@ function positiveInteger(name: string, value: number): number {
 /**
  * Sends read receipts (type 104) for incoming messages (spec §4). One instance per client.
  *
- * - A message that needs a receipt (see {@link needsReceipt}) is acknowledged at once while the
+ * - A message that needs a receipt (see `needsReceipt`) is acknowledged at once while the
  *   page is visible, and queued while it is hidden.
  * - When the page becomes visible again and stays visible for `autoReadDelay` ms, the queue is
  *   processed: a single queued message is acknowledged; of several, only the one with the latest

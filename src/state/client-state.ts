@@ -37,9 +37,13 @@ export interface ClientState {
 
 /** Storage keys of the client state. */
 export const CLIENT_STATE_KEYS = Object.freeze({
+  /** The client id (spec §3). */
   uuid: 'uuid',
+  /** The entry parameters, as JSON (spec §3). */
   paramsData: 'paramsData',
+  /** The chosen language. */
   language: 'language',
+  /** Merchant info and the leave-message flag, as JSON. */
   state: 'kefu-im:state',
 } as const);
 

@@ -2,6 +2,11 @@
  * Simplified Chinese: the key language. Every other catalogue has exactly these keys.
  * @module
  */
+/**
+ * The Simplified Chinese catalogue (the key language and the fallback): every text key of the
+ * interface with its text. Other catalogues have exactly these keys.
+ * @hidden
+ */
 export const zh = {
   // spec §8, user-visible messages
   sendFailed: '发送失败',

@@ -5,6 +5,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
@@ -128,7 +129,11 @@ export class FileStore {
     const out = createWriteStream(path, { flags: 'wx' });
     try {
       for (let i = 0; i < count; i += 1) {
-        await pipeline(createReadStream(join(this.partDir(uploadId), String(i))), out, { end: false });
+        // Stream each part in turn, honouring back-pressure (one pipeline per part would pile
+        // listeners onto the shared output stream).
+        for await (const chunk of createReadStream(join(this.partDir(uploadId), String(i)))) {
+          if (!out.write(chunk)) await once(out, 'drain');
+        }
       }
       await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
     } catch (error) {
