@@ -1,25 +1,45 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * The whole suite, as three projects:
+ * - `unit`: the SDK's unit tests, the client and integration tests (SDK against the reference
+ *   server on loopback), the React bindings and the reference server's own tests;
+ * - `kefu-app`: the reference app's unit tests;
+ * - `e2e`: the app in Debian's Chromium against the reference server, one file at a time.
+ */
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@kefu-im\/sdk$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
-      { find: /^@kefu-im\/sdk\/embed$/, replacement: fileURLToPath(new URL('./src/embed/index.ts', import.meta.url)) },
-      { find: /^@kefu-im\/sdk\/protocol$/, replacement: fileURLToPath(new URL('./src/protocol.ts', import.meta.url)) },
+      { find: /^@kefu-im\/sdk$/, replacement: here('./src/index.ts') },
+      { find: /^@kefu-im\/sdk\/embed$/, replacement: here('./src/embed/index.ts') },
+      { find: /^@kefu-im\/sdk\/protocol$/, replacement: here('./src/protocol.ts') },
     ],
   },
   test: {
-    include: [
-      'src/**/*.test.ts',
-      'test/**/*.test.ts',
-      'react/src/**/*.test.ts',
-      'react/src/**/*.test.tsx',
-      'examples/server/test/**/*.test.ts',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'src/**/*.test.ts',
+            'test/*.test.ts',
+            'test/integration/**/*.test.ts',
+            'react/src/**/*.test.ts',
+            'react/src/**/*.test.tsx',
+            'examples/server/test/**/*.test.ts',
+          ],
+          environment: 'node',
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      'examples/kefu/vitest.config.ts',
+      'test/e2e/vitest.config.ts',
     ],
-    environment: 'node',
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

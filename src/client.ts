@@ -12,7 +12,7 @@ import { PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
-import { isChatType } from './messages/content.js';
+import { isChatType, messageTimeMs } from './messages/content.js';
 import { routeInbound, type InboundContext } from './inbound.js';
 import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from './messages/types.js';
 import {
@@ -118,6 +118,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private currentUserId: string | undefined;
   private connectData: Record<string, unknown>;
   private destroyed = false;
+  /** The oldest time seen in history pages (pages may hold types that never join the list). */
+  private oldestFetched: number | undefined;
   /** Connects refused with 4001 since the last welcome (the socket opens before the refusal). */
   private refusedInARow = 0;
   private readonly inbound: InboundContext;
@@ -404,29 +406,39 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   /**
-   * Loads older history (before the oldest message held) into {@link ImClient.messages}.
+   * Loads older history (before the oldest message held or fetched) into
+   * {@link ImClient.messages}. Only chat content is added: old session events and suggestions
+   * are history, not the current state.
    * @param size - page size (default 20)
    */
   async loadOlder(size = 20): Promise<MessagePage> {
-    const page = await this.fetchPage({ before: this.messages.oldestTime(), size });
-    this.messages.upsertMany(page.list);
+    const before = minDefined(this.messages.oldestTime(), this.oldestFetched);
+    const page = await this.fetchPage({ ...(before === undefined ? {} : { before }), size });
+    this.oldestFetched = minDefined(this.oldestFetched, ...page.list.map(messageTimeMs));
+    this.messages.upsertMany(page.list.filter((m) => isChatType(m.type)));
     return page;
   }
 
   /**
    * Fetches what was missed while away (history newer than the newest `createTime` held), page by
-   * page. Called automatically after every reconnect.
+   * page, and handles it as if it had arrived on the socket: chat messages join the list (and get
+   * their receipts), session events and suggestions update the session. Called automatically
+   * after every reconnect.
+   * @param maxPages - how many pages of 100 at most
+   * @returns how many messages were fetched
    */
   async fetchMissed(maxPages = 20): Promise<number> {
-    let added = 0;
+    let fetched = 0;
+    let after = this.messages.newestTime();
     for (let i = 0; i < maxPages; i++) {
-      const after = this.messages.newestTime();
       const page = await this.fetchPage({ ...(after === undefined ? {} : { after }), size: 100 });
-      this.messages.upsertMany(page.list);
-      added += page.list.length;
-      if (!page.hasMore || page.list.length === 0) break;
+      for (const message of page.list) routeInbound(message, this.inbound);
+      fetched += page.list.length;
+      const newest = page.list.map(messageTimeMs).filter((t): t is number => t !== undefined);
+      if (!page.hasMore || newest.length === 0) break;
+      after = Math.max(after ?? -Infinity, ...newest);
     }
-    return added;
+    return fetched;
   }
 
   /**
@@ -627,6 +639,12 @@ const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
   MessageType.TransferToHuman,
   MessageType.EndConversation,
 ]);
+
+/** The smallest defined number, or undefined. */
+function minDefined(...values: (number | undefined)[]): number | undefined {
+  const defined = values.filter((v): v is number => v !== undefined);
+  return defined.length === 0 ? undefined : Math.min(...defined);
+}
 
 function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));

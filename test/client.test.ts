@@ -528,3 +528,40 @@ describe('agents do not run the visitor catch-up call after a reconnect', () => 
     client.destroy();
   });
 });
+
+describe('history pages hold session events and suggestions too', () => {
+  it('loadOlder adds only chat content and pages past a page of events', async () => {
+    const pages = [
+      { list: [{ type: 300, fp: 'ev-1', dataContent: JSON.stringify({ event: 'ended', sessionId: 's0' }), createTime: 300 }], hasMore: true },
+      { list: [{ type: 100, fp: 'old-1', from: 'u1', dataContent: 'old', createTime: 200 }], hasMore: false },
+    ];
+    let n = 0;
+    const { client, ws, server } = await connected({ routes: { '/im/api/permit/findMsgForCus': () => ({ code: 0, message: 'ok', data: pages[n++] }) } });
+    ws.receive(JSON.stringify({ type: 100, fp: 'new-1', from: 'agent:a', to: 'u1', dataContent: 'new', createTime: 500 }));
+    await client.loadOlder();
+    expect(client.messages.getSnapshot().map((m) => m.fp)).toEqual(['new-1']);
+    expect(client.session.getState().status).toBe('robot'); // an old 'ended' is history, not state
+    await client.loadOlder();
+    const befores = server.calls.filter((c) => c.path.endsWith('findMsgForCus')).map((c) => (c.payload as { before?: number }).before);
+    expect(befores).toEqual([500, 300]);
+    expect(client.messages.getSnapshot().map((m) => m.fp)).toEqual(['old-1', 'new-1']);
+    client.destroy();
+  });
+
+  it('fetchMissed handles missed messages as if they had arrived: an agent joined while away', async () => {
+    const missed = {
+      list: [
+        { type: 300, fp: 'ev-2', dataContent: JSON.stringify({ event: 'agent-joined', sessionId: 's1', agent: { id: 'agent:a', name: 'Alice' } }), createTime: 900 },
+        { type: 100, fp: 'hi-1', from: 'agent:a', to: 'u1', dataContent: 'hello', createTime: 901 },
+      ],
+      hasMore: false,
+    };
+    const { client, ws } = await connected({ routes: { '/im/api/permit/findMsgForCus': () => ({ code: 0, message: 'ok', data: missed }) } });
+    await client.fetchMissed();
+    expect(client.session.getState()).toMatchObject({ status: 'agent', agent: { name: 'Alice' } });
+    expect(client.messages.getSnapshot().map((m) => m.fp)).toEqual(['hi-1']);
+    // the page is visible: the missed message is acknowledged
+    expect((ws.sentJson() as ChatMessage[]).some((m) => m.type === 104 && m.dataContent === 'hi-1')).toBe(true);
+    client.destroy();
+  });
+});

@@ -367,3 +367,4 @@ describe('fetch is injectable and otherwise looked up at call time', () => {
     expect(() => new HttpClient({} as HttpClientOptions)).toThrow(/baseUrl/);
   });
 });
+

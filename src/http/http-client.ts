@@ -5,13 +5,10 @@
 import { createFetch, FetchError, type $Fetch } from 'ofetch';
 import { aesEcbEncrypt } from '../crypto/aes-ecb.js';
 import type { NoticeLevel } from '../events.js';
-import type { zh } from '../i18n/locales/zh.js';
+import type { I18nKey } from '../i18n/languages.js';
 import type { ImClientLimits } from '../options.js';
 import { Disposables, type TimerProvider } from '../timers.js';
 import { ApiError, RequestCancelledError, RequestTimeoutError } from './errors.js';
-
-/** A key of the message catalogues (the lead may centralize this type in `src/i18n`). */
-type I18nKey = keyof typeof zh;
 
 /** Base path of the permit calls. */
 export const IM_BASE_PATH = '/im';

@@ -42,8 +42,8 @@ describe('a blacklisted visitor is refused: sends fail with "blacklisted", ratin
     const before = visitor.notices.length;
     const rating = await v.rate(5).catch((e: unknown) => e);
     expect(rating).toBeInstanceOf(ApiError);
-    expect(rating).toMatchObject({ code: 2001, message: 'You have been blacklisted and cannot use the review function' });
-    expect(visitor.notices.slice(before)).toEqual([expect.objectContaining({ text: 'You have been blacklisted and cannot use the review function' })]);
+    expect(rating).toMatchObject({ code: 2001, message: '您已被拉黑，无法使用评价功能' }) // in the client's language (zh);
+    expect(visitor.notices.slice(before)).toEqual([expect.objectContaining({ text: '您已被拉黑，无法使用评价功能' })]);
 
     // a retry is refused again, with the same fp (nothing is stored)
     v.retry(text.fp!);

@@ -140,8 +140,8 @@ describe('visitor flow: start, connect, robot, transfer, agent, receipts, end, r
     const before = visitor.notices.length;
     const second = await v.rate(4).catch((e: unknown) => e);
     expect(second).toBeInstanceOf(ApiError);
-    expect(second).toMatchObject({ code: 2002, message: 'You have commented already' });
-    expect(visitor.notices.slice(before)).toEqual([expect.objectContaining({ key: 'requestFailed', text: 'You have commented already', level: 'error' })]);
+    expect(second).toMatchObject({ code: 2002, message: '您已经评价过了' }); // Accept-Language: zh
+    expect(visitor.notices.slice(before)).toEqual([expect.objectContaining({ key: 'requestFailed', text: '您已经评价过了', level: 'error' })]);
     expect(server.store.chat.session(sessionId)?.score).toBe(5);
 
     // ---- nothing shown twice: each fp once in the visitor's list

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
@@ -120,7 +120,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     errorResponseBuilder: () => rateLimitedError(),
   });
   await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });
-  installErrorHandlers(app, onError);
+  const appBuilt = existsSync(join(config.appDir, 'index.html'));
+  installErrorHandlers(app, onError, appBuilt ? (reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.appDir) : undefined);
 
   registerKeyRoutes(app, deps);
   registerChatRoutes(app, deps);

@@ -23,7 +23,9 @@ describe('spec §8: HTTP 413 for too many requests', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     const over = await call();
     expect(over.status).toBe(413);
-    expect(await over.json()).toEqual({ code: 413, message: 'Requests too frequent, please try again later', data: null });
+    expect(await over.json()).toEqual({ code: 413, message: 'Requests too frequent, please try again later', data: null }); // no Accept-Language: English
+    const zh = await fetch(`${server.url}/im/api/permit/getServerTime`, { headers: { 'x-salt-key': session.saltKey, 'accept-language': 'zh-CN' } });
+    expect(await zh.json()).toEqual({ code: 413, message: '请求频繁，请稍后再试', data: null });
     // another client (another live key session) is not affected
     const now = Date.now();
     server.store.keys.create({ saltKey: 'another-client', requestKey: 'f'.repeat(32), aesKey: 'a'.repeat(32), token: 't'.repeat(32), createdAt: now, lastUsed: now });

@@ -149,7 +149,7 @@ describe('spec §6: blacklisted and banned visitors', () => {
     expect(content(await v.socket.next(refusal(fp)))).toMatchObject({ reason: 'blacklisted' });
     const rated = await enc(server.url, v.session, 'POST', 'markScore', { clientId: v.id, ...where, score: 5 });
     expect(rated.code).toBe(2001);
-    expect(rated.message).toBe('You have been blacklisted and cannot use the review function');
+    expect(rated.message).toBe('您已被拉黑，无法使用评价功能'); // Accept-Language: zh
     await v.socket.close();
   });
 

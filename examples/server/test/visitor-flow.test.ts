@@ -106,7 +106,7 @@ describe('the visitor flow over raw frames (AES switch on)', () => {
     expect(rated).toMatchObject({ code: 0, data: { sessionId, score: 5 } });
     const again = await enc(server.url, v.session, 'POST', 'markScore', { clientId: v.id, ...where, sessionId, score: 1 });
     expect(again.code).toBe(2002);
-    expect(again.message).toBe('You have commented already');
+    expect(again.message).toBe('您已经评价过了'); // Accept-Language: zh
 
     await v.socket.close();
     await a.socket.close();

@@ -4,8 +4,9 @@
  * @module
  */
 
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, Code, fail } from './envelope.js';
+import { localizedMessage } from './localize.js';
 
 /** Marks the object the rate limiter throws. */
 export const RATE_LIMITED = 'kefuRateLimited';
@@ -19,11 +20,25 @@ function isRateLimited(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as Record<string, unknown>)[RATE_LIMITED] === true;
 }
 
-/** Installs the handlers. `onUnexpected` logs what is not a client's fault. */
-export function installErrorHandlers(app: FastifyInstance, onUnexpected: (error: unknown) => void): void {
+/** Paths that belong to the API, the socket or stored files: an unknown one there is a JSON 404. */
+const API_PREFIXES = ['/im/', '/oss/', '/translate/', '/files/', '/ws'];
+
+/**
+ * Installs the handlers. `onUnexpected` logs what is not a client's fault. `appPage`, when the
+ * app is built, answers a browser's GET of an unknown page path with the app, whose router then
+ * shows its 404 page (spec §2: any other path redirects to /404).
+ */
+export function installErrorHandlers(
+  app: FastifyInstance,
+  onUnexpected: (error: unknown) => void,
+  appPage?: (reply: FastifyReply) => FastifyReply | null,
+): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (isRateLimited(error)) return reply.code(413).send(fail(Code.TooFrequent, 'Requests too frequent, please try again later'));
-    if (error instanceof ApiError) return reply.code(200).send(fail(error.code, error.message));
+    const lang = request.headers['accept-language'];
+    if (isRateLimited(error)) {
+      return reply.code(413).send(fail(Code.TooFrequent, localizedMessage(Code.TooFrequent, lang, 'Requests too frequent, please try again later')));
+    }
+    if (error instanceof ApiError) return reply.code(200).send(fail(error.code, localizedMessage(error.code, lang, error.message)));
     const code = typeof error.code === 'string' ? error.code : '';
     if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
       return reply.code(200).send(fail(Code.Upload, 'Upload failed: the file is too large or there are too many parts'));
@@ -39,6 +54,12 @@ export function installErrorHandlers(app: FastifyInstance, onUnexpected: (error:
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(fail(Code.NotFound, `Not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
+    const path = request.url.split('?')[0] ?? '';
+    const wantsPage = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    if (wantsPage && appPage && !API_PREFIXES.some((p) => path.startsWith(p))) {
+      const served = appPage(reply);
+      if (served) return served;
+    }
+    return reply.code(404).send(fail(Code.NotFound, `Not found: ${request.method} ${path}`));
   });
 }
