@@ -1,0 +1,96 @@
+/**
+ * The agent desk (`/agent`, beyond the spec, so that a human can really answer): log in with an
+ * agent account (connect data `{ role: 'agent', account, password }`), then the workspace.
+ * Loaded lazily: visitors never download it.
+ * @module
+ */
+import { SUPPORTED_LANGUAGES, type ImClient } from '@kefu-im/sdk';
+import { ImProvider } from '@kefu-im/react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { appText, LANGUAGE_NAMES } from '../env/app-texts.js';
+import { useAppTexts, useRuntime } from '../runtime/context.js';
+import { AgentWorkspace } from './agent-workspace.js';
+
+/** The agent desk. */
+export default function AgentDesk(): ReactElement {
+  const runtime = useRuntime();
+  const { t, language } = useAppTexts();
+  const [client, setClient] = useState<ImClient | null>(null);
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const ids = { account: useId(), password: useId(), error: useId(), language: useId() };
+
+  // Destroy a client once it is no longer shown (deferred, so that StrictMode's simulated
+  // unmount and remount keeps it).
+  const shown = useRef<{ client: ImClient | null; mounted: boolean }>({ client: null, mounted: false });
+  shown.current.client = client;
+  useEffect(() => {
+    const state = shown.current;
+    state.mounted = true;
+    if (!client) return undefined;
+    const off = runtime.onFatal((c) => {
+      if (c !== client) return;
+      setError(t('unauthorised'));
+      setClient(null);
+    });
+    return () => {
+      off();
+      state.mounted = false;
+      setTimeout(() => {
+        if (!state.mounted || state.client !== client) client.destroy();
+      }, 0);
+    };
+  }, [client, runtime, t]);
+
+  const login = (event: FormEvent): void => {
+    event.preventDefault();
+    if (account.trim() === '' || password === '') {
+      setError(t('fieldRequired', { field: account.trim() === '' ? t('account') : t('password') }));
+      return;
+    }
+    setError('');
+    setClient(runtime.createAgentClient(account.trim(), password));
+  };
+
+  if (client) {
+    return (
+      <ImProvider client={client}>
+        <AgentWorkspace account={account.trim()} onLogout={() => setClient(null)} />
+      </ImProvider>
+    );
+  }
+  return (
+    <main className="login">
+      <form className="login-form" onSubmit={login} noValidate aria-describedby={error ? ids.error : undefined}>
+        <h1>{t('agentLogin')}</h1>
+        <label className="field-label" htmlFor={ids.account}>
+          {t('account')}
+        </label>
+        <input id={ids.account} className="field" autoComplete="username" value={account} onChange={(e) => setAccount(e.target.value)} required />
+        <label className="field-label" htmlFor={ids.password}>
+          {t('password')}
+        </label>
+        <input id={ids.password} className="field" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        <label className="field-label" htmlFor={ids.language}>
+          {appText(language, 'language')}
+        </label>
+        <select id={ids.language} className="field" value={language} onChange={(e) => void runtime.i18n.setLanguage(e.target.value).catch(() => undefined)}>
+          {SUPPORTED_LANGUAGES.map((lang) => (
+            <option key={lang} value={lang} lang={lang}>
+              {LANGUAGE_NAMES[lang]}
+            </option>
+          ))}
+        </select>
+        {error && (
+          <p id={ids.error} className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary">
+          {t('login')}
+        </button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The agent's workspace: the queue (type 310 snapshots) with an accept action (type 311), the
+ * agent's open conversations, and the chosen conversation with the same message components as
+ * the visitor's chat.
+ * @module
+ */
+import { MessageType, parseAgentQueue, type AgentQueueSnapshot, type AgentSession, type QueueEntry } from '@kefu-im/sdk';
+import { useConnection, useI18n, useImClient, useImEvent, useServerClock } from '@kefu-im/react';
+import { useEffect, useState, type ReactElement } from 'react';
+import { ClientNotices } from '../chat/chat-screen.js';
+import { AgentChat } from './agent-chat.js';
+
+/** A conversation the agent can open: from the queue snapshot, with its merchant. */
+export type DeskSession = AgentSession & { mchId?: string | number; platformId?: string | number };
+
+const EMPTY: AgentQueueSnapshot = { queue: [], sessions: [], online: 0 };
+
+function QueueItem({ entry, onAccept }: { entry: QueueEntry; onAccept: () => void }): ReactElement {
+  const { t } = useI18n();
+  const now = useServerClock();
+  const minutes = Math.max(0, Math.floor((now - entry.since) / 60_000));
+  return (
+    <li className="queue-item">
+      <span className="queue-name">{entry.name}</span>
+      <span className="muted">{t('waitingSince', { minutes })}</span>
+      <button type="button" className="btn btn-primary btn-small" onClick={onAccept} aria-label={`${t('accept')} ${entry.name}`}>
+        {t('accept')}
+      </button>
+    </li>
+  );
+}
+
+/** Props of {@link AgentWorkspace}. */
+export interface AgentWorkspaceProps {
+  /** The agent's account. */
+  account: string;
+  /** Logs out. */
+  onLogout: () => void;
+}
+
+/** The workspace of a logged-in agent. */
+export function AgentWorkspace({ account, onLogout }: AgentWorkspaceProps): ReactElement {
+  const { t } = useI18n();
+  const client = useImClient();
+  const { loggedIn, state } = useConnection();
+  const [snapshot, setSnapshot] = useState<AgentQueueSnapshot>(EMPTY);
+  const [selected, setSelected] = useState<string | null>(null);
+
+  useImEvent('socket message', ({ message }) => {
+    if (message.type !== MessageType.AgentQueue) return;
+    const next = parseAgentQueue(message.dataContent);
+    if (next) setSnapshot(next);
+  });
+
+  const sessions = snapshot.sessions as DeskSession[];
+  const current = sessions.find((s) => s.clientId === selected) ?? null;
+  useEffect(() => {
+    if (selected === null && sessions.length > 0) setSelected(sessions[0]?.clientId ?? null);
+  }, [selected, sessions]);
+
+  const accept = (clientId: string): void => {
+    client.send({ type: MessageType.AgentAccept, dataContent: JSON.stringify({ clientId }) });
+    setSelected(clientId);
+  };
+
+  return (
+    <div className="desk">
+      <header className="desk-header hairline-bottom">
+        <h1>
+          {t('agent')} · {account}
+        </h1>
+        <span className="muted" role="status">
+          {loggedIn ? `${t('online')} ${snapshot.online}` : t(state === 'reconnecting' ? 'reconnecting' : 'connecting')}
+        </span>
+        <button type="button" className="btn btn-small" onClick={onLogout}>
+          {t('logout')}
+        </button>
+      </header>
+      <aside className="desk-side" aria-label={t('queue')}>
+        <h2>
+          {t('queue')} ({snapshot.queue.length})
+        </h2>
+        {snapshot.queue.length === 0 ? (
+          <p className="muted">{t('noVisitorsWaiting')}</p>
+        ) : (
+          <ul className="queue">
+            {snapshot.queue.map((entry) => (
+              <QueueItem key={entry.clientId} entry={entry} onAccept={() => accept(entry.clientId)} />
+            ))}
+          </ul>
+        )}
+        <h2>
+          {t('sessions')} ({sessions.length})
+        </h2>
+        <ul className="sessions">
+          {sessions.map((s) => (
+            <li key={s.sessionId}>
+              <button type="button" className={s.clientId === selected ? 'session-btn is-current' : 'session-btn'} aria-current={s.clientId === selected ? 'true' : undefined} onClick={() => setSelected(s.clientId)}>
+                {s.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <section className="desk-main">{current ? <AgentChat key={current.sessionId} session={current} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
+      <ClientNotices />
+    </div>
+  );
+}

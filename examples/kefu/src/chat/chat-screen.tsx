@@ -1,0 +1,122 @@
+/**
+ * The visitor's chat screen (spec §2): header, session state, the virtualised history, suggested
+ * questions, the composer, toasts for the client's notices, and the dialogs (loaded lazily).
+ * @module
+ */
+import { isChatType, type StoredMessage } from '@kefu-im/sdk';
+import { useConnection, useI18n, useImClient, useImEvent, useMessages, useNotices } from '@kefu-im/react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
+import { useLocation } from 'wouter';
+import { useToast } from '../ui/toaster.js';
+import type { ChatDialogProps } from '../dialogs/types.js';
+import { appText } from '../env/app-texts.js';
+import { ChatHeader } from './chat-header.js';
+import { Composer } from './composer.js';
+import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
+import { MessageList, type MessageListHandle } from './message-list.js';
+import { SessionBar } from './session-bar.js';
+import { SuggestionChips } from './suggestion-chips.js';
+
+const DIALOGS: Record<DialogName, ComponentType<ChatDialogProps>> = {
+  transfer: lazy(() => import('../dialogs/transfer-dialog.js')),
+  rating: lazy(() => import('../dialogs/rating-dialog.js')),
+  complaint: lazy(() => import('../dialogs/complaint-dialog.js')),
+  leave: lazy(() => import('../dialogs/leave-message-dialog.js')),
+  deposit: lazy(() => import('../dialogs/deposit-dialog.js')),
+  search: lazy(() => import('../dialogs/search-dialog.js')),
+  preview: lazy(() => import('../dialogs/image-preview.js')),
+};
+const DepositPanel = lazy(() => import('../dialogs/deposit-panel.js'));
+
+/** Shows the client's notices as toasts. */
+export function ClientNotices(): null {
+  const toast = useToast();
+  useNotices((notice) => toast(notice.text, notice.level, notice.duration));
+  return null;
+}
+
+/** The chat screen of one conversation. */
+export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
+  const client = useImClient();
+  const { t, language } = useI18n();
+  const toast = useToast();
+  const [, navigate] = useLocation();
+  const { messages, hasMore, loading, loadOlder } = useMessages();
+  const userId = useConnection((c) => c.userId);
+  const [dialog, setDialog] = useState<{ name: DialogName; data?: string } | null>(null);
+  const [scrollRoot, setScrollRoot] = useState<HTMLElement | null>(null);
+  const rated = useRef(new Set<string>());
+  const list = useRef<MessageListHandle>(null);
+
+  const openDialog = useCallback((name: DialogName, data?: string) => setDialog({ name, ...(data === undefined ? {} : { data }) }), []);
+  const ask = useCallback(
+    (questionId: string | number) => {
+      client.api.question({ clientId: client.clientId, mchId: info.mchId, platformId: info.platformId, questionId }).catch(() => undefined);
+    },
+    [client, info.mchId, info.platformId],
+  );
+  const reveal = useCallback((fp: string) => {
+    list.current?.reveal(fp);
+  }, []);
+  const target = useMemo(() => (info.kind !== 'service' && info.groupId ? { to: info.groupId, isGroup: true } : {}), [info.kind, info.groupId]);
+  const actions = useMemo<ChatActions>(
+    () => ({ info, role: 'visitor', target, openDialog, ask, reveal, scrollRoot }),
+    [info, target, openDialog, ask, reveal, scrollRoot],
+  );
+
+  useImEvent('session', (event) => {
+    if (event.event === 'ended') toast(t('closingSoon'), 'warning', 4_000);
+    if (event.event === 'rate-invite') {
+      const id = typeof event.sessionId === 'string' ? event.sessionId : '';
+      if (!rated.current.has(id)) openDialog('rating');
+    }
+  });
+  useImEvent('refusal', (event) => {
+    if (event.reason === 'banned') navigate('/401', { replace: true });
+  });
+
+  const isMine = useCallback((m: StoredMessage) => m.from === client.clientId || (userId !== undefined && m.from === userId), [client, userId]);
+  const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
+  // Conversation rows only: history pages also hold control messages (suggestions, session
+  // events), which the session bar and the suggestion chips show instead.
+  const shown = useMemo(() => messages.filter((m) => isChatType(m.type)), [messages]);
+  const onRated = useCallback(() => {
+    const id = client.session.getState().sessionId;
+    if (id) rated.current.add(id);
+  }, [client]);
+
+  const Active = dialog ? DIALOGS[dialog.name] : null;
+  const title = info.title || t(info.kind === 'service' ? 'routeConversation' : 'routeGroup');
+  return (
+    <ChatContext.Provider value={actions}>
+      <main className="chat-screen">
+        <ChatHeader title={title} />
+        {info.notice && <p className="group-notice">{info.notice}</p>}
+        {info.query.cpay && (
+          <Suspense fallback={null}>
+            <DepositPanel orderNo={info.query.cpay} />
+          </Suspense>
+        )}
+        {info.kind === 'service' && <SessionBar />}
+        <MessageList
+          ref={list}
+          messages={shown}
+          isMine={isMine}
+          hasMore={hasMore}
+          loading={loading}
+          onLoadOlder={onLoadOlder}
+          onRoot={setScrollRoot}
+          label={appText(language, 'messages')}
+        />
+        {info.kind === 'service' && <SuggestionChips />}
+        {info.kind !== 'channel' && <Composer />}
+        <ClientNotices />
+        {Active && dialog && (
+          <Suspense fallback={null}>
+            <Active onClose={() => setDialog(null)} data={dialog.data} onDone={dialog.name === 'rating' ? onRated : undefined} />
+          </Suspense>
+        )}
+      </main>
+    </ChatContext.Provider>
+  );
+}

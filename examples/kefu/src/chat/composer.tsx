@@ -1,0 +1,146 @@
+/**
+ * The message composer: text with the emoji picker, attachments (images, videos, files) with
+ * upload progress, failed uploads with their message and a retry, the remind-people picker in
+ * groups, and the transfer-to-human action in a service chat. Blank texts are refused by the
+ * client with the spec's notice; Enter sends, Shift+Enter starts a new line.
+ * @module
+ */
+import type { GroupUser } from '@kefu-im/sdk';
+import { useI18n, useSend, useSession, useUploader } from '@kefu-im/react';
+import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { useChat } from './conversation.js';
+import { Icon } from '../ui/icons.js';
+import { EmojiPicker } from './emoji.js';
+import { UploadTray } from './upload-tray.js';
+
+const RemindDialog = lazy(() => import('../dialogs/remind-dialog.js'));
+
+/** What the attach button accepts (the reference server's default types). */
+export const ATTACH_ACCEPT = 'image/*,video/mp4,video/webm,video/quicktime,audio/mpeg,application/pdf,application/zip,text/plain';
+
+/**
+ * Inserts `token` into `text` at the selection, replacing it.
+ * @returns the new text and the caret position after the token
+ */
+export function insertAt(text: string, start: number, end: number, token: string): { text: string; caret: number } {
+  const a = Math.max(0, Math.min(start, text.length));
+  const b = Math.max(a, Math.min(end, text.length));
+  return { text: text.slice(0, a) + token + text.slice(b), caret: a + token.length };
+}
+
+/** The composer. */
+export function Composer(): ReactElement {
+  const { t } = useI18n();
+  const { info, role, target, openDialog } = useChat();
+  const status = useSession((s) => s.status);
+  const { sendText, sendFile } = useSend();
+  const [draft, setDraft] = useState('');
+  const [picker, setPicker] = useState(false);
+  const [remind, setRemind] = useState(false);
+  const [mentions, setMentions] = useState<string[]>([]);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const emojiToggle = useRef<HTMLButtonElement>(null);
+  const group = info.kind !== 'service';
+
+  const uploads = useUploader({
+    accept: ATTACH_ACCEPT,
+    autoStart: true,
+    onUploaded: (item, file) => {
+      sendFile(file, item.kind, target);
+      uploads.cancel(item.id);
+    },
+  });
+
+  const send = (): void => {
+    const extra = mentions.length > 0 ? { extra: { at: mentions } } : {};
+    const sent = sendText(draft, { ...target, ...extra });
+    if (sent) {
+      setDraft('');
+      setMentions([]);
+    }
+    input.current?.focus();
+  };
+  const insert = (token: string): void => {
+    const el = input.current;
+    const { text, caret } = insertAt(draft, el?.selectionStart ?? draft.length, el?.selectionEnd ?? draft.length, token);
+    setDraft(text);
+    requestAnimationFrame(() => el?.setSelectionRange(caret, caret));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  };
+  const closePicker = (): void => {
+    setPicker(false);
+    emojiToggle.current?.focus();
+  };
+  const onRemind = (users: GroupUser[]): void => {
+    setRemind(false);
+    if (users.length === 0) return;
+    insert(users.map((u) => `@${u.name} `).join(''));
+    setMentions((ids) => [...new Set([...ids, ...users.map((u) => u.clientId)])]);
+  };
+
+  return (
+    <div className="composer">
+      <UploadTray items={uploads.items} onRetry={(id) => void uploads.retry(id)} onRemove={(id) => uploads.cancel(id)} />
+      {picker && <EmojiPicker label={t('emoji')} onPick={insert} onClose={closePicker} />}
+      <div className="composer-tools">
+        <button ref={emojiToggle} type="button" className="tool-btn" aria-label={t('emoji')} aria-expanded={picker} onClick={() => setPicker((v) => !v)}>
+          <Icon name="smile" />
+        </button>
+        <button type="button" className="tool-btn" aria-label={t('file')} onClick={() => fileInput.current?.click()}>
+          <Icon name="attach" />
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
+          multiple
+          accept={ATTACH_ACCEPT}
+          onChange={(e) => {
+            const files = e.currentTarget.files;
+            if (files && files.length > 0) uploads.add(Array.from(files));
+            e.currentTarget.value = '';
+          }}
+        />
+        {group && (
+          <button type="button" className="tool-btn" aria-label={t('remindPeople')} onClick={() => setRemind(true)}>
+            <Icon name="at" />
+          </button>
+        )}
+        {role === 'visitor' && !group && status === 'robot' && (
+          <button type="button" className="chip-btn" onClick={() => openDialog('transfer')}>
+            {t('transferToHuman')}
+          </button>
+        )}
+      </div>
+      <div className="composer-row">
+        <textarea
+          ref={input}
+          className="composer-input"
+          rows={1}
+          value={draft}
+          aria-label={t('inputPlaceholder')}
+          placeholder={t('inputPlaceholder')}
+          maxLength={5000}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="send-btn" onClick={send}>
+          {t('send')}
+        </button>
+      </div>
+      {remind && info.groupId && (
+        <Suspense fallback={null}>
+          <RemindDialog groupId={info.groupId} onPick={onRemind} onClose={() => setRemind(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The conversation's message list: virtualised, older messages loaded on scroll up without the
+ * view jumping, and the scroll-to-bottom rule (spec §9): to the bottom when under 400 px from it
+ * or for the user's own new message, retried every 100 ms while rows settle.
+ * @module
+ */
+import type { StoredMessage } from '@kefu-im/sdk';
+import { scrollToBottom } from '@kefu-im/sdk/embed';
+import { useI18n, useImClient } from '@kefu-im/react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { MessageRow } from './message-row.js';
+import { VirtualList, type VirtualListHandle } from './virtual-list.js';
+
+/** What the chat screen can do with the list. */
+export interface MessageListHandle {
+  /** Scrolls to the message and highlights it; false when it is not loaded. */
+  reveal(fp: string): boolean;
+  /** Scrolls to the bottom (with the retries of the rule). */
+  scrollToBottom(): void;
+}
+
+/** Props of {@link MessageList}. */
+export interface MessageListProps {
+  /** The messages, oldest first. */
+  messages: readonly StoredMessage[];
+  /** Whether the current user sent a message. */
+  isMine: (message: StoredMessage) => boolean;
+  /** Whether older history may exist. */
+  hasMore: boolean;
+  /** Whether a page of history is loading. */
+  loading: boolean;
+  /** Loads the page before the oldest message. */
+  onLoadOlder: () => void;
+  /** Receives the scroll container (the read-on-scroll root). */
+  onRoot: (element: HTMLElement | null) => void;
+  /** Accessible name of the list. */
+  label: string;
+}
+
+/** The key of a message row. */
+export function messageKey(message: StoredMessage): string {
+  return typeof message.fp === 'string' && message.fp !== '' ? message.fp : `${message.type}:${String(message.createTime ?? message.times ?? '')}:${message.dataContent ?? ''}`;
+}
+
+function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>): ReactNode {
+  const { messages, isMine, hasMore, loading, onLoadOlder, onRoot, label } = props;
+  const { t } = useI18n();
+  const client = useImClient();
+  const list = useRef<VirtualListHandle>(null);
+  const distance = useRef(0);
+  const cancelRetry = useRef<(() => void) | null>(null);
+  const [unseen, setUnseen] = useState(false);
+  const { scrollBottomThreshold: threshold, scrollRetryInterval: retryInterval } = client.limits;
+
+  /** The rule (spec §9): to the bottom when forced or under the threshold, retried every 100 ms. */
+  const followBottom = useCallback(
+    (force: boolean): boolean => {
+      const el = list.current?.element();
+      if (!el) return false;
+      cancelRetry.current?.();
+      const { scrolled, cancel } = scrollToBottom(el, { force, threshold, retryInterval });
+      cancelRetry.current = cancel;
+      if (scrolled) setUnseen(false);
+      return scrolled;
+    },
+    [threshold, retryInterval],
+  );
+  const stickToBottom = useCallback(() => void followBottom(true), [followBottom]);
+  useEffect(() => () => cancelRetry.current?.(), []);
+
+  useEffect(() => {
+    onRoot(list.current?.element() ?? null);
+    return () => onRoot(null);
+  }, [onRoot]);
+
+  // A new last message: apply the rule.
+  const last = messages[messages.length - 1];
+  const lastKey = last ? messageKey(last) : '';
+  useEffect(() => {
+    if (!last) return;
+    // The distance before this message was added decides (the view was within the threshold).
+    const forced = (isMine(last) && last.sendState === 'pending') || distance.current < threshold;
+    if (!followBottom(forced)) setUnseen(true);
+    // Only a change of the last row counts, not a change inside it.
+  }, [lastKey]);
+
+  // First page on mount, and more while the list does not fill the view.
+  useEffect(() => {
+    if (messages.length === 0 && hasMore && !loading) onLoadOlder();
+  }, [messages.length, hasMore, loading, onLoadOlder]);
+  useEffect(() => {
+    const el = list.current?.element();
+    if (el && hasMore && !loading && messages.length > 0 && el.scrollHeight <= el.clientHeight + 40) onLoadOlder();
+  }, [messages, hasMore, loading, onLoadOlder]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      reveal: (fp) => {
+        const h = list.current;
+        if (!h || !h.scrollToKey(fp)) return false;
+        requestAnimationFrame(() => {
+          const row = h.element()?.querySelector(`[data-fp="${CSS.escape(fp)}"]`);
+          if (!row) return;
+          row.classList.add('flash');
+          setTimeout(() => row.classList.remove('flash'), 1_500);
+        });
+        return true;
+      },
+      scrollToBottom: stickToBottom,
+    }),
+    [stickToBottom],
+  );
+
+  const nearTop = useCallback(() => {
+    if (hasMore && !loading) onLoadOlder();
+  }, [hasMore, loading, onLoadOlder]);
+  const scrolled = useCallback((d: number) => {
+    distance.current = d;
+    if (d < threshold) setUnseen(false);
+  }, [threshold]);
+  const renderItem = useCallback((m: StoredMessage) => <MessageRow message={m} mine={isMine(m)} />, [isMine]);
+
+  return (
+    <div className="list-wrap">
+      <div className="list-top">
+        {hasMore ? (
+          <button type="button" className="link-btn" onClick={onLoadOlder} disabled={loading}>
+            {loading ? t('loadMore') : t('loadHistory')}
+          </button>
+        ) : (
+          messages.length > 0 && <span className="muted">{t('noMoreMessages')}</span>
+        )}
+      </div>
+      <VirtualList ref={list} items={messages} itemKey={messageKey} renderItem={renderItem} label={label} onNearTop={nearTop} onScrolled={scrolled} />
+      {unseen && (
+        <button type="button" className="new-msgs" onClick={stickToBottom}>
+          {t('newMessages')} ↓
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The message list. */
+export const MessageList = forwardRef(MessageListInner);

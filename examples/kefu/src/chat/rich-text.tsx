@@ -1,0 +1,37 @@
+/**
+ * The text of a message as React elements, built from the SDK's `messageTokens`: plain text as
+ * text nodes, `face[name]` as emoji images, and links (only `http:`/`https:` that passed
+ * `isSafeUrl`) as anchors. Nothing is ever set as HTML, so a message cannot inject markup or run
+ * a `javascript:` link.
+ * @module
+ */
+import { messageTokens, type ChatMessage } from '@kefu-im/sdk';
+import { Fragment, useMemo, type ReactElement } from 'react';
+import { EmojiFace } from './emoji.js';
+
+/** Props of {@link RichText}. */
+export interface RichTextProps {
+  /** The message (its type decides whether links and emoji are parsed). */
+  message: Pick<ChatMessage, 'type' | 'dataContent'>;
+}
+
+/** The message text with emoji and clickable safe links. */
+export function RichText({ message }: RichTextProps): ReactElement {
+  const { type, dataContent } = message;
+  const tokens = useMemo(() => messageTokens({ type, dataContent }), [type, dataContent]);
+  return (
+    <>
+      {tokens.map((token, i) => {
+        if (token.type === 'emoji') return <EmojiFace key={i} index={token.index} name={token.name} />;
+        if (token.type === 'link') {
+          return (
+            <a key={i} href={token.href} target="_blank" rel="noopener noreferrer nofollow">
+              {token.text}
+            </a>
+          );
+        }
+        return <Fragment key={i}>{token.text}</Fragment>;
+      })}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Where the service conversation stands (spec §4 "Chat session"): waiting for an agent with the
+ * queue position, busy (leave a message), the agent who joined, and the end: "conversation is
+ * over", "it will be closed soon, please do not refresh", the rating and "restart chat".
+ * @module
+ */
+import { useI18n, useImClient, useSession } from '@kefu-im/react';
+import { useState, type ReactElement } from 'react';
+import { useChat } from './conversation.js';
+
+/** The session bar of a service conversation (nothing while the robot serves). */
+export function SessionBar(): ReactElement | null {
+  const { t } = useI18n();
+  const client = useImClient();
+  const { info, openDialog } = useChat();
+  const status = useSession((s) => s.status);
+  const position = useSession((s) => s.position);
+  const busy = useSession((s) => s.busy);
+  const agentName = useSession((s) => s.agent?.name ?? '');
+  const [restarting, setRestarting] = useState(false);
+
+  const restart = (): void => {
+    setRestarting(true);
+    client.api
+      .triggerUpdate({ clientId: client.clientId, mchId: info.mchId, platformId: info.platformId })
+      .catch(() => undefined)
+      .finally(() => setRestarting(false));
+  };
+
+  if (status === 'queued') {
+    return (
+      <div className="session-bar" role="status">
+        <span>{busy ? t('serviceBusy') : t('waitingForAgent')}</span>
+        {position !== null && position > 0 && <span className="muted">{t('queuePosition', { position })}</span>}
+        {busy && (
+          <button type="button" className="chip-btn" onClick={() => openDialog('leave')}>
+            {t('leaveMessage')}
+          </button>
+        )}
+      </div>
+    );
+  }
+  if (status === 'agent') {
+    return (
+      <div className="session-bar session-agent" role="status">
+        <span>{t('agentJoined', { name: agentName })}</span>
+      </div>
+    );
+  }
+  if (status === 'ended') {
+    return (
+      <div className="session-bar session-ended" role="status">
+        <span>
+          {t('conversationOver')} · {t('closingSoon')}
+        </span>
+        <span className="session-actions">
+          <button type="button" className="chip-btn" onClick={() => openDialog('rating')}>
+            {t('rateTitle')}
+          </button>
+          <button type="button" className="chip-btn" onClick={restart} disabled={restarting}>
+            {t('restartChat')}
+          </button>
+        </span>
+      </div>
+    );
+  }
+  return null;
+}

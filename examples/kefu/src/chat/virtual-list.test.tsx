@@ -1,0 +1,94 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { VirtualList } from './virtual-list.js';
+
+const ROW = 50;
+const VIEW = 600;
+
+/** Gives the DOM the sizes a browser would: rows 50 px, a 600 px viewport, content as tall as the spacer. */
+function stubLayout(): () => void {
+  const proto = HTMLElement.prototype;
+  const saved = {
+    rect: Object.getOwnPropertyDescriptor(Element.prototype, 'getBoundingClientRect'),
+    client: Object.getOwnPropertyDescriptor(proto, 'clientHeight'),
+    scroll: Object.getOwnPropertyDescriptor(proto, 'scrollHeight'),
+  };
+  Object.defineProperty(Element.prototype, 'getBoundingClientRect', {
+    configurable: true,
+    value(this: Element) {
+      const h = this.classList.contains('vrow') ? ROW : 0;
+      return { x: 0, y: 0, top: 0, left: 0, right: 0, bottom: h, width: 300, height: h, toJSON: () => ({}) };
+    },
+  });
+  Object.defineProperty(proto, 'clientHeight', { configurable: true, get: () => VIEW });
+  Object.defineProperty(proto, 'scrollHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      const space = this.querySelector<HTMLElement>(':scope > .vlist-space');
+      return space ? parseFloat(space.style.height) || 0 : 0;
+    },
+  });
+  return () => {
+    if (saved.rect) Object.defineProperty(Element.prototype, 'getBoundingClientRect', saved.rect);
+    if (saved.client) Object.defineProperty(proto, 'clientHeight', saved.client);
+    else Reflect.deleteProperty(proto, 'clientHeight');
+    if (saved.scroll) Object.defineProperty(proto, 'scrollHeight', saved.scroll);
+    else Reflect.deleteProperty(proto, 'scrollHeight');
+  };
+}
+
+interface Item {
+  id: string;
+}
+const items = (n: number, prefix = 'm'): Item[] => Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}` }));
+const key = (item: Item): string => item.id;
+const show = (item: Item): string => item.id;
+
+let restore: () => void = () => undefined;
+beforeEach(() => {
+  restore = stubLayout();
+});
+afterEach(() => {
+  cleanup();
+  restore();
+});
+
+describe('issue 5: "a history of 10 000 messages stays smooth"', () => {
+  it('keeps a few dozen of 10 000 rows in the DOM, starting at the bottom', () => {
+    const { container } = render(<VirtualList items={items(10_000)} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    const rows = container.querySelectorAll('.vrow');
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.length).toBeLessThan(60);
+    expect(rows[rows.length - 1]?.textContent).toBe('m9999');
+    expect(container.querySelector<HTMLElement>('.vlist-space')?.style.height).toBe(`${10_000 * ROW}px`);
+  });
+});
+
+describe('issue 5: "older messages load on scroll up without the view jumping"', () => {
+  it('keeps the row at the top of the view in place when older rows are added above', () => {
+    const list = items(1_000);
+    const { container, rerender } = render(<VirtualList items={list} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    const el = container.querySelector<HTMLElement>('.vlist');
+    if (!el) throw new Error('no list');
+    act(() => {
+      el.scrollTop = 500 * ROW + 20;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    rerender(<VirtualList items={[...items(100, 'old'), ...list]} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    expect(el.scrollTop).toBe(600 * ROW + 20);
+    expect(container.querySelector('.vrow')?.textContent).not.toMatch(/^old/);
+  });
+
+  it('asks for older rows near the top', () => {
+    let asked = 0;
+    const { container } = render(<VirtualList items={items(100)} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} onNearTop={() => (asked += 1)} />);
+    const el = container.querySelector<HTMLElement>('.vlist');
+    if (!el) throw new Error('no list');
+    act(() => {
+      el.scrollTop = 100;
+      el.dispatchEvent(new Event('scroll'));
+    });
+    expect(asked).toBe(1);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * A small windowing list for long chat histories: only the rows in and near the viewport are in
+ * the DOM (10 000 messages stay smooth), row heights are measured as they render, and the view
+ * keeps still when older rows are added above it or rows above change height.
+ * @module
+ */
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type Ref,
+} from 'react';
+import { distanceFromBottom } from '@kefu-im/sdk/embed';
+import { anchorAt, anchoredScrollTop, layoutRows, visibleWindow, type ScrollAnchor } from './window-math.js';
+
+/** What a parent can do with the list. */
+export interface VirtualListHandle {
+  /** Brings the row with this key into view; false when no row has it. */
+  scrollToKey(key: string): boolean;
+  /** The scroll container. */
+  element(): HTMLDivElement | null;
+}
+
+/** Props of {@link VirtualList}. */
+export interface VirtualListProps<T> {
+  /** The rows, in display order. */
+  items: readonly T[];
+  /** A stable key per row. */
+  itemKey: (item: T) => string;
+  /** Renders one row. */
+  renderItem: (item: T) => ReactNode;
+  /** Accessible name of the list. */
+  label: string;
+  /** Height assumed for a row not measured yet, px (default 72). */
+  estimateHeight?: number;
+  /** Extra px rendered above and below the viewport (default 600). */
+  overscan?: number;
+  /** Called when the view comes within `nearTopPx` of the top (load older rows). */
+  onNearTop?: () => void;
+  /** Distance from the top that counts as near, px (default 300). */
+  nearTopPx?: number;
+  /** Called after every scroll with the distance from the bottom. */
+  onScrolled?: (distance: number) => void;
+  /** Extra class of the scroll container. */
+  className?: string;
+}
+
+const NO_ITEMS: readonly string[] = [];
+
+function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHandle>): ReactNode {
+  const { items, itemKey, renderItem, label, estimateHeight = 72, overscan = 600, onNearTop, nearTopPx = 300, onScrolled, className } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const [version, setVersion] = useState(0);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  const anchor = useRef<ScrollAnchor | null>(null);
+  const stuck = useRef(true);
+
+  const keys = useMemo(() => (items.length === 0 ? NO_ITEMS : items.map(itemKey)), [items, itemKey]);
+  // `version` changes when a measured height changed: recompute the offsets.
+  const layout = useMemo(() => layoutRows(keys, (k) => heights.current.get(k), estimateHeight), [keys, estimateHeight, version]);
+  const win = visibleWindow(layout.offsets, scrollTop, viewport, overscan);
+  const latest = useRef({ keys, layout });
+  latest.current = { keys, layout };
+
+  const measure = useCallback((): boolean => {
+    const box = inner.current;
+    if (!box) return false;
+    let changed = false;
+    for (const child of Array.from(box.children)) {
+      const key = (child as HTMLElement).dataset['key'];
+      if (key === undefined) continue;
+      const h = child.getBoundingClientRect().height;
+      if (heights.current.get(key) !== h) {
+        heights.current.set(key, h);
+        changed = true;
+      }
+    }
+    return changed;
+  }, []);
+
+  // Measure the rendered rows before paint; keep the anchor (or the bottom) in place.
+  useLayoutEffect(() => {
+    if (measure()) {
+      setVersion((v) => v + 1);
+      return;
+    }
+    const el = scroller.current;
+    if (!el) return;
+    if (stuck.current) {
+      el.scrollTop = el.scrollHeight;
+    } else {
+      const target = anchoredScrollTop(layout, anchor.current);
+      if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
+    }
+    anchor.current = anchorAt(keys, layout.offsets, el.scrollTop);
+    // Render the window of the position just set before the browser paints.
+    setScrollTop(el.scrollTop);
+  });
+
+  // Later size changes of rendered rows (images loading) and of the viewport.
+  useEffect(() => {
+    const el = scroller.current;
+    const box = inner.current;
+    if (!el || !box || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => {
+      setViewport(el.clientHeight);
+      if (measure()) setVersion((v) => v + 1);
+    });
+    observer.observe(el);
+    observer.observe(box);
+    setViewport(el.clientHeight);
+    return () => observer.disconnect();
+  }, [measure]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    setScrollTop(el.scrollTop);
+    const { keys: k, layout: l } = latest.current;
+    anchor.current = anchorAt(k, l.offsets, el.scrollTop);
+    const distance = distanceFromBottom(el);
+    stuck.current = distance <= 2;
+    if (el.scrollTop < nearTopPx) onNearTop?.();
+    onScrolled?.(distance);
+  }, [nearTopPx, onNearTop, onScrolled]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      scrollToKey: (key) => {
+        const el = scroller.current;
+        const i = latest.current.layout.indexByKey.get(key);
+        if (!el || i === undefined) return false;
+        stuck.current = false;
+        el.scrollTop = Math.max(0, (latest.current.layout.offsets[i] ?? 0) - el.clientHeight / 3);
+        setScrollTop(el.scrollTop);
+        return true;
+      },
+      element: () => scroller.current,
+    }),
+    [],
+  );
+
+  const total = layout.offsets[layout.offsets.length - 1] ?? 0;
+  const top = layout.offsets[win.start] ?? 0;
+  const rows: ReactNode[] = [];
+  for (let i = win.start; i < win.end; i++) {
+    const item = items[i];
+    const key = keys[i];
+    if (item === undefined || key === undefined) continue;
+    rows.push(
+      <div key={key} data-key={key} className="vrow">
+        {renderItem(item)}
+      </div>,
+    );
+  }
+  return (
+    <div ref={scroller} className={className ? `vlist ${className}` : 'vlist'} role="log" aria-label={label} tabIndex={0} onScroll={onScroll}>
+      <div className="vlist-space" style={{ height: total }}>
+        <div ref={inner} className="vlist-rows" style={{ transform: `translateY(${top}px)` }}>
+          {rows}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The windowing list. Rows are rendered in a translated block inside a spacer as tall as all rows
+ * together; row heights are measured before paint and on resize.
+ */
+export const VirtualList = forwardRef(VirtualListInner) as <T>(props: VirtualListProps<T> & { ref?: Ref<VirtualListHandle> }) => ReactNode;

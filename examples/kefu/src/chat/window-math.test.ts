@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { anchorAt, anchoredScrollTop, layoutRows, rowAt, visibleWindow } from './window-math.js';
+
+const keys = (n: number, prefix = 'm'): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+describe('issue 5: "a history of 10 000 messages stays smooth": only the rows near the view are rendered', () => {
+  it('renders a few dozen rows of 10 000', () => {
+    const layout = layoutRows(keys(10_000), () => undefined, 80);
+    expect(layout.offsets[10_000]).toBe(800_000);
+    const win = visibleWindow(layout.offsets, 400_000, 800, 600);
+    expect(win.start).toBe(Math.floor((400_000 - 600) / 80));
+    expect(win.end - win.start).toBeLessThan(40);
+  });
+
+  it('finds the row at a position by binary search, clamped to the rows', () => {
+    const layout = layoutRows(['a', 'b', 'c'], (k) => ({ a: 10, b: 20, c: 30 })[k], 50);
+    expect(Array.from(layout.offsets)).toEqual([0, 10, 30, 60]);
+    expect(rowAt(layout.offsets, 0)).toBe(0);
+    expect(rowAt(layout.offsets, 29.9)).toBe(1);
+    expect(rowAt(layout.offsets, 30)).toBe(2);
+    expect(rowAt(layout.offsets, 1e9)).toBe(2);
+    expect(rowAt(layout.offsets, -5)).toBe(0);
+    expect(visibleWindow(new Float64Array([0]), 0, 100, 0)).toEqual({ start: 0, end: 0 });
+  });
+});
+
+describe('issue 5: "older messages load on scroll up without the view jumping"', () => {
+  it('keeps the anchor row where it was after older rows are added above it', () => {
+    const before = layoutRows(keys(50), () => 100, 100);
+    const anchor = anchorAt(keys(50), before.offsets, 1_234);
+    expect(anchor).toEqual({ key: 'm12', delta: 34 });
+    const older = [...keys(20, 'old'), ...keys(50)];
+    const after = layoutRows(older, (k) => (k.startsWith('old') ? 60 : 100), 100);
+    expect(anchoredScrollTop(after, anchor)).toBe(20 * 60 + 1_234);
+  });
+
+  it('follows a row above the view that changed height', () => {
+    const layout = layoutRows(keys(10), (k) => (k === 'm0' ? 300 : 100), 100);
+    expect(anchoredScrollTop(layout, { key: 'm5', delta: 10 })).toBe(300 + 4 * 100 + 10);
+    expect(anchoredScrollTop(layout, { key: 'gone', delta: 0 })).toBeNull();
+    expect(anchoredScrollTop(layout, null)).toBeNull();
+  });
+});

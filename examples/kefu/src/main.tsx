@@ -1,0 +1,57 @@
+/**
+ * Start-up (spec §4 "Start-up order"): apply the layout, read the server's public configuration,
+ * fetch the server time, then the keys and the AES switch, then mount the app.
+ * @module
+ */
+import { CLIENT_STATE_KEYS, normalizeLanguage, zh } from '@kefu-im/sdk';
+import { applyLayout } from '@kefu-im/sdk/embed';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app.js';
+import { loadPublicConfig, serverOrigin } from './env/public-config.js';
+import { conversationKey, conversationOfPath } from './runtime/prepare.js';
+import { AppRuntime } from './runtime/runtime.js';
+import './styles.css';
+
+function storedLanguage(): string | undefined {
+  try {
+    return normalizeLanguage(window.localStorage.getItem(CLIENT_STATE_KEYS.language)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function showFailure(root: HTMLElement): void {
+  const main = document.createElement('main');
+  main.className = 'status-page';
+  const heading = document.createElement('h1');
+  heading.textContent = '!';
+  const text = document.createElement('p');
+  text.textContent = zh.networkError;
+  main.append(heading, text);
+  root.replaceChildren(main);
+}
+
+async function boot(): Promise<void> {
+  applyLayout(window);
+  const root = document.getElementById('root');
+  if (!root) return;
+  let runtime: AppRuntime;
+  try {
+    runtime = new AppRuntime(await loadPublicConfig(serverOrigin(window.location.origin)), storedLanguage());
+  } catch {
+    showFailure(root);
+    return;
+  }
+  await runtime.i18n.setLanguage(runtime.i18n.language).catch(() => undefined);
+  const spec = conversationOfPath(window.location.pathname);
+  // Server time, then the keys and the AES switch (client.start), then mount.
+  if (spec) await runtime.acquire(conversationKey(spec)).start().catch(() => undefined);
+  createRoot(root).render(
+    <StrictMode>
+      <App runtime={runtime} />
+    </StrictMode>,
+  );
+}
+
+void boot();

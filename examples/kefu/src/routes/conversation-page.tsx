@@ -1,0 +1,74 @@
+/**
+ * `/kefu/{id?}` and `/group/{id?}/{name?}` (spec §2): prepares the conversation's client from the
+ * entry link (or the group route), then provides it to the chat screen, which connects.
+ * @module
+ */
+import { ImProvider, useMerchantInfo } from '@kefu-im/react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
+import { useSearch } from 'wouter';
+import { ChatScreen } from '../chat/chat-screen.js';
+import type { ConversationInfo } from '../chat/conversation.js';
+import { faviconFor, setFavicon } from '../env/favicon.js';
+import { useAppTexts, useRuntime } from '../runtime/context.js';
+import { conversationKey, prepareConversation, type ConversationSpec } from '../runtime/prepare.js';
+import { StatusPage } from './status-page.js';
+
+/** Keeps the page icon on the merchant's kefuAvatar2 (or the default). */
+function MerchantFavicon(): null {
+  const merchant = useMerchantInfo();
+  useEffect(() => setFavicon(document, faviconFor(merchant)), [merchant]);
+  return null;
+}
+
+/** The merchant's name as the heading of a service chat. */
+function ServiceChat({ info }: { info: ConversationInfo }): ReactElement {
+  const merchant = useMerchantInfo();
+  const name = merchant?.['name'];
+  const withTitle = useMemo(() => (info.title === '' && typeof name === 'string' ? { ...info, title: name } : info), [info, name]);
+  return <ChatScreen info={withTitle} />;
+}
+
+/** A loading placeholder. */
+export function Loading(): ReactElement {
+  const { t } = useAppTexts();
+  return (
+    <main className="status-page" aria-busy="true">
+      <p>{t('connecting')}</p>
+    </main>
+  );
+}
+
+/** The conversation page of a route. */
+export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactElement {
+  const runtime = useRuntime();
+  const key = conversationKey(spec);
+  const client = useMemo(() => runtime.acquire(key), [runtime, key]);
+  const search = useSearch();
+  const [state, setState] = useState<{ info: ConversationInfo } | { broken: true } | null>(null);
+
+  useEffect(() => {
+    runtime.retain(key);
+    return () => runtime.release(key);
+  }, [runtime, key]);
+
+  useEffect(() => {
+    let live = true;
+    prepareConversation(client, runtime, spec, search ? `?${search}` : '').then(
+      (info) => live && setState({ info }),
+      () => live && setState({ broken: true }),
+    );
+    return () => {
+      live = false;
+    };
+    // Prepared once per client: the route remounts the page for another conversation.
+  }, [client]);
+
+  if (!state) return <Loading />;
+  if ('broken' in state) return <StatusPage code="link" />;
+  return (
+    <ImProvider client={client}>
+      <MerchantFavicon />
+      {state.info.kind === 'service' ? <ServiceChat info={state.info} /> : <ChatScreen info={state.info} />}
+    </ImProvider>
+  );
+}

@@ -1,0 +1,37 @@
+import { zh } from '@kefu-im/sdk';
+import { describe, expect, it } from 'vitest';
+import { redirectTarget } from './redirect-page.js';
+import { routeTitle, routeTitleText } from './titles.js';
+
+const t = (key: keyof typeof zh): string => zh[key];
+
+describe('spec §2: "Before each navigation the document title is set from the route title, when there is one"', () => {
+  it('gives each route of the table its title', () => {
+    expect(routeTitleText('/kefu', t)).toBe('会话页');
+    expect(routeTitleText('/kefu/abc', t)).toBe('会话页');
+    expect(routeTitleText('/group/G1/Name', t)).toBe('客服会话');
+    expect(routeTitleText('/redirect/kefu/x', t)).toBe('重定向页');
+    expect(routeTitleText('/404', t)).toBe('404');
+    expect(routeTitleText('/401', t)).toBe('401');
+  });
+
+  it('gives "/" and unknown paths no title (they redirect)', () => {
+    expect(routeTitle('/')).toBeNull();
+    expect(routeTitle('/elsewhere')).toBeNull();
+    expect(routeTitle('/kefux')).toBeNull();
+  });
+});
+
+describe('spec §2: "/redirect/{path}: path may contain slashes"', () => {
+  it('goes to the path with its slashes and the query', () => {
+    expect(redirectTarget('kefu/abc/def', 'x=1')).toBe('/kefu/abc/def?x=1');
+    expect(redirectTarget('404', '')).toBe('/404');
+    expect(redirectTarget(undefined, '')).toBe('/');
+  });
+
+  it('never leaves the site (no protocol-relative or backslash paths)', () => {
+    expect(redirectTarget('/evil.example/x', '')).toBe('/evil.example/x');
+    expect(redirectTarget('\\\\evil.example', '')).toBe('/evil.example');
+    expect(redirectTarget('//evil.example', '')).toBe('/evil.example');
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Prepares a conversation before its socket opens: reads the entry (path, query or the last
+ * visit), applies its language, remembers it (`paramsData`), sets the connect data, and looks up
+ * the merchant (for the page icon) or the group.
+ * @module
+ */
+import { normalizeLanguage, type ImClient } from '@kefu-im/sdk';
+import type { ConversationInfo } from '../chat/conversation.js';
+import { entryGroupId, readEntryQuery, resolveEntry, type EntryQuery } from '../env/entry.js';
+import type { AppRuntime } from './runtime.js';
+
+/** Which conversation a route shows. */
+export interface ConversationSpec {
+  /** `/kefu/:id?` or `/group/:id?/:name?`. */
+  route: 'kefu' | 'group';
+  /** The path id (entry link or group id). */
+  id?: string | undefined;
+  /** The group name from the path. */
+  name?: string | undefined;
+}
+
+/** The key of a conversation's client (one client per key). */
+export function conversationKey(spec: ConversationSpec): string {
+  return `${spec.route}:${spec.id ?? ''}`;
+}
+
+/**
+ * The conversation of a page address, for the routes that show one.
+ * @param pathname - `location.pathname`
+ * @returns the spec, or null for the other routes
+ */
+export function conversationOfPath(pathname: string): ConversationSpec | null {
+  const parts = pathname.split('/').filter((p) => p !== '').map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
+  if (parts.length === 0) return { route: 'kefu' };
+  if (parts[0] === 'kefu' && parts.length <= 2) return { route: 'kefu', id: parts[1] };
+  if (parts[0] === 'group' && parts.length <= 3) return { route: 'group', id: parts[1], name: parts[2] };
+  return null;
+}
+
+/** Why a conversation cannot be shown. */
+export class BrokenLinkError extends Error {
+  override name = 'BrokenLinkError';
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/**
+ * Prepares the client of a conversation; call it before connecting.
+ * @param client - the conversation's client (started or not)
+ * @param runtime - the app runtime (its texts follow the entry's language)
+ * @param spec - which conversation
+ * @param search - `location.search`
+ * @throws BrokenLinkError when the entry names no merchant (or the group does not exist)
+ */
+export async function prepareConversation(client: ImClient, runtime: AppRuntime, spec: ConversationSpec, search: string): Promise<ConversationInfo> {
+  await client.start();
+  const query: EntryQuery = readEntryQuery(search);
+  const remembered = client.state.getState().paramsData;
+  const rememberedEntry = text(remembered?.['entry']) || null;
+  const entry = await resolveEntry(spec.route === 'kefu' ? spec.id : undefined, query, rememberedEntry, (p) => client.api.decodeParam(p)).catch(() => null);
+  const mchId = entry?.mchId ?? '';
+  const platformId = entry?.platformId ?? '';
+  const groupId = spec.route === 'group' ? (spec.id ?? entryGroupId(entry ?? { groupId: '0' })) : entryGroupId(entry ?? { groupId: '0' });
+  if (spec.route === 'kefu' && (mchId === '' || platformId === '') && !groupId) throw new BrokenLinkError('The entry link names no merchant');
+
+  const language = normalizeLanguage(text(entry?.language));
+  if (language) await Promise.all([client.setLanguage(language), runtime.i18n.setLanguage(language)]).catch(() => undefined);
+
+  if (entry && entry.source !== '') {
+    client.state.setParamsData({ entry: entry.source, mchId, platformId, kefuId: entry.kefuId, groupId: entry.groupId, language: entry.language, isApp: query.isApp, cpay: query.cpay, json: query.json });
+  }
+  const name = text(query.json?.['name']).slice(0, 64);
+  client.setConnectData({
+    role: 'visitor',
+    ...(mchId !== '' ? { mchId, platformId } : {}),
+    ...(entry?.kefuId !== undefined && entry.kefuId !== '' ? { kefuId: entry.kefuId } : {}),
+    ...(groupId ? { groupId } : {}),
+    language: client.i18n.language,
+    ...(name ? { name } : {}),
+  });
+
+  const info: ConversationInfo = { kind: 'service', mchId, platformId, kefuId: entry?.kefuId ?? '', groupId, title: '', notice: '', query };
+  if (mchId !== '') client.loadMerchantInfo().catch(() => undefined);
+  if (!groupId) return info;
+  const group = await client.api.getGroupInfo({ groupId, clientId: client.clientId }).catch(() => null);
+  if (!group) throw new BrokenLinkError('The group does not exist');
+  return { ...info, kind: group.kind === 'channel' ? 'channel' : 'group', title: spec.name || group.name, notice: group.notice ?? '' };
+}

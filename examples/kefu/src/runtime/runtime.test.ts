@@ -1,0 +1,36 @@
+import { describe, expect, it, vi } from 'vitest';
+import { conversationKey, conversationOfPath } from './prepare.js';
+import { appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
+
+describe('spec §9: reconnect delay 5000 ms, limit 10; no reconnect after unauthorised or banned', () => {
+  it('waits the delay up to the limit', () => {
+    const policy = appReconnectPolicy(5_000, 10, () => undefined);
+    expect(policy({ attempt: 1 })).toBe(5_000);
+    expect(policy({ attempt: 10, closeCode: 1006 })).toBe(5_000);
+    expect(policy({ attempt: 11 })).toBeNull();
+  });
+
+  it('stops at once and reports a 4001 or 4003 close', () => {
+    const fatal = vi.fn();
+    const policy = appReconnectPolicy(5_000, 10, fatal);
+    expect(policy({ attempt: 1, closeCode: CLOSE_UNAUTHORIZED })).toBeNull();
+    expect(policy({ attempt: 1, closeCode: CLOSE_BANNED })).toBeNull();
+    expect(fatal.mock.calls).toEqual([[4001], [4003]]);
+  });
+});
+
+describe('spec §4: start-up runs for the conversation of the first page', () => {
+  it('knows which paths show a conversation', () => {
+    expect(conversationOfPath('/')).toEqual({ route: 'kefu' });
+    expect(conversationOfPath('/kefu/abc')).toEqual({ route: 'kefu', id: 'abc' });
+    expect(conversationOfPath('/group/G1/%E7%BE%A4')).toEqual({ route: 'group', id: 'G1', name: '群' });
+    expect(conversationOfPath('/404')).toBeNull();
+    expect(conversationOfPath('/agent')).toBeNull();
+    expect(conversationOfPath('/kefu/a/b')).toBeNull();
+  });
+
+  it('keys one client per conversation', () => {
+    expect(conversationKey({ route: 'kefu', id: 'abc' })).not.toBe(conversationKey({ route: 'group', id: 'abc' }));
+    expect(conversationKey({ route: 'kefu' })).toBe(conversationKey(conversationOfPath('/') ?? { route: 'group' }));
+  });
+});

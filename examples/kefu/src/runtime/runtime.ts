@@ -1,0 +1,132 @@
+/**
+ * The app runtime: the server configuration, the app-level interface texts, and the chat clients.
+ * One visitor client per conversation (a service chat or a group), created on first use, kept
+ * while a page shows it and destroyed shortly after the last page lets go of it.
+ * @module
+ */
+import { I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectPolicy } from '@kefu-im/sdk';
+
+/** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
+export const CLOSE_UNAUTHORIZED = 4001;
+/** The server closed a banned visitor's socket. */
+export const CLOSE_BANNED = 4003;
+
+/**
+ * The reconnect policy: the spec's 5 s delay and limit of 10, but never after an `unauthorized`
+ * or `banned` close, which are reported through `onFatal`.
+ * @param delay - delay before each attempt, ms
+ * @param max - attempts before giving up
+ * @param onFatal - told the close code that stopped reconnecting
+ */
+export function appReconnectPolicy(delay: number, max: number, onFatal: (code: number) => void): ReconnectPolicy {
+  return ({ attempt, closeCode }) => {
+    if (closeCode === CLOSE_UNAUTHORIZED || closeCode === CLOSE_BANNED) {
+      onFatal(closeCode);
+      return null;
+    }
+    return attempt > max ? null : delay;
+  };
+}
+
+/** Listener of fatal closes. */
+export type FatalListener = (client: ImClient, code: number) => void;
+
+/** How long a released client lives on (so that a remount takes it back), ms. */
+const RELEASE_DELAY = 1_000;
+
+interface Entry {
+  client: ImClient;
+  users: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+/** The runtime shared by the whole app. */
+export class AppRuntime {
+  /** The server's public configuration. */
+  readonly config: PublicConfig;
+  /** App-level texts (titles and pages shown outside a conversation). */
+  readonly i18n: I18n;
+  private readonly entries = new Map<string, Entry>();
+  private readonly fatalListeners = new Set<FatalListener>();
+
+  /**
+   * @param config - the server's public configuration
+   * @param language - the initial interface language
+   */
+  constructor(config: PublicConfig, language?: string) {
+    this.config = config;
+    this.i18n = new I18n(language);
+  }
+
+  /**
+   * Listens for a client whose connection was closed for good (unauthorised or banned).
+   * @returns a remover
+   */
+  onFatal(listener: FatalListener): () => void {
+    this.fatalListeners.add(listener);
+    return () => this.fatalListeners.delete(listener);
+  }
+
+  /**
+   * The visitor client of a conversation (created on first use).
+   * @param key - the conversation key (e.g. `kefu:<entry>` or `group:<id>`)
+   */
+  acquire(key: string): ImClient {
+    const existing = this.entries.get(key);
+    if (existing) return existing.client;
+    const client = this.create();
+    this.entries.set(key, { client, users: 0, timer: null });
+    return client;
+  }
+
+  /**
+   * Creates a client of this server in the current language, with the app's reconnect policy.
+   * @param extra - options that differ (connect data, storage)
+   */
+  create(extra: Partial<ImClientOptions> = {}): ImClient {
+    const { baseUrl, socketUrl, socketKey } = this.config;
+    let created: ImClient | null = null;
+    const reconnectPolicy = appReconnectPolicy(5_000, 10, (code) => {
+      if (created) for (const listener of [...this.fatalListeners]) listener(created, code);
+    });
+    created = new ImClient({ baseUrl, socketUrl, socketKey, language: this.i18n.language, reconnectPolicy, ...extra });
+    return created;
+  }
+
+  /**
+   * Creates an agent's client (connect data `{ role: 'agent', account, password }`, kept in memory
+   * only, never in the visitor's storage).
+   */
+  createAgentClient(account: string, password: string): ImClient {
+    return this.create({ storage: memoryStorage(), connectData: { role: 'agent', account, password } });
+  }
+
+  /** Whether `client` is one of the conversation clients (not an agent's). */
+  owns(client: ImClient): boolean {
+    for (const entry of this.entries.values()) if (entry.client === client) return true;
+    return false;
+  }
+
+  /** A page shows the client of `key`: keep it. */
+  retain(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.users += 1;
+    if (entry.timer !== null) clearTimeout(entry.timer);
+    entry.timer = null;
+  }
+
+  /** A page no longer shows the client of `key`: destroy it soon unless it is taken back. */
+  release(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.users = Math.max(0, entry.users - 1);
+    if (entry.users > 0 || entry.timer !== null) return;
+    entry.timer = setTimeout(() => {
+      entry.timer = null;
+      if (entry.users > 0) return;
+      this.entries.delete(key);
+      entry.client.destroy();
+    }, RELEASE_DELAY);
+  }
+}

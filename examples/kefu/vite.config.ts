@@ -1,0 +1,68 @@
+/**
+ * Vite configuration of the reference kefu app. The SDK, its embed helpers and the React bindings
+ * are taken from their sources (so the app always runs against the code in this repository).
+ * `KEFU_SERVER` (default `http://127.0.0.1:8080`) is the reference server the dev server proxies to.
+ */
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+const server = process.env['KEFU_SERVER'] ?? 'http://127.0.0.1:8080';
+
+/**
+ * The production page's Content-Security-Policy: scripts only from the app's own files (so that
+ * nothing a message holds could ever run), no plugins, no foreign base URL. Images, media and
+ * the API may live on another host (`VITE_KEFU_SERVER`, uploaded files). Not applied to the dev
+ * server, whose React refresh runs an inline script.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: http: https:",
+  "media-src 'self' blob: http: https:",
+  "connect-src 'self' ws: wss: http: https:",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'kefu-csp',
+    apply: 'build',
+    transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+  };
+}
+
+export default defineConfig({
+  root: here('.'),
+  plugins: [react(), contentSecurityPolicy()],
+  resolve: {
+    alias: [
+      { find: /^@kefu-im\/sdk\/embed$/, replacement: here('../../src/embed/index.ts') },
+      { find: /^@kefu-im\/sdk\/protocol$/, replacement: here('../../src/protocol.ts') },
+      { find: /^@kefu-im\/sdk$/, replacement: here('../../src/index.ts') },
+      { find: /^@kefu-im\/react$/, replacement: here('../../react/src/index.ts') },
+    ],
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2020',
+    sourcemap: false,
+    reportCompressedSize: false,
+  },
+  server: {
+    // The Host header is kept, so that the server's public config names the dev server's origin.
+    proxy: {
+      '/im': { target: server, changeOrigin: false },
+      '/oss': { target: server, changeOrigin: false },
+      '/translate': { target: server, changeOrigin: false },
+      '/files': { target: server, changeOrigin: false },
+      '/ws': { target: server.replace(/^http/, 'ws'), ws: true, changeOrigin: false },
+    },
+  },
+});

@@ -1,0 +1,129 @@
+/**
+ * Accessibility: axe-core (injected into the page) finds no serious or critical issue on the
+ * chat, the rating dialog and the complaint form; and the chat is usable by keyboard alone.
+ */
+import { zh } from '../../src/i18n/index.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeSource, buildApp, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, seriousViolations, startServer, type TestServer } from './harness.js';
+
+let appDir: string;
+let server: TestServer;
+let browser: Browser;
+const AXE = axeSource();
+
+beforeAll(async () => {
+  appDir = await buildApp();
+  server = await startServer(appDir);
+  browser = await launchBrowser();
+}, E2E_TIMEOUT);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  if (server) removeDir(server.dataDir);
+  if (appDir) removeDir(appDir);
+});
+
+/** The accessible name (aria-label or text) of the focused element. */
+function focusedName(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el) return '';
+    return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
+  });
+}
+
+/** Presses Tab (or Shift+Tab) until the focused element's name is `name`. */
+async function tabTo(page: Page, name: string, backwards = false): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    if ((await focusedName(page)) === name) return;
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached "${name}" (last: "${await focusedName(page)}")`);
+}
+
+async function openChat(page: Page): Promise<void> {
+  await page.goto(`${server.url}${entryPath('zh')}`);
+  await page.getByRole('navigation', { name: zh.suggestedQuestions }).getByRole('button').first().waitFor();
+}
+
+describe('accessibility: axe-core finds no serious or critical issue', () => {
+  it('on the chat, the rating dialog and the complaint form', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    expect(await seriousViolations(page, AXE)).toEqual([]);
+
+    await page.getByRole('button', { name: '更多', exact: true }).click();
+    await page.getByRole('button', { name: zh.rateTitle }).click();
+    await page.getByRole('dialog', { name: zh.rateTitle }).waitFor();
+    expect(await seriousViolations(page, AXE)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: '更多', exact: true }).click();
+    await page.getByRole('button', { name: zh.complaint }).click();
+    const form = page.getByRole('dialog', { name: zh.complaint });
+    await form.waitFor();
+    // With the errors of an empty submit shown, too.
+    await form.getByRole('button', { name: zh.submit }).click();
+    await form.locator('.field-error').first().waitFor();
+    expect(await seriousViolations(page, AXE)).toEqual([]);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('accessibility: everything is usable by keyboard', () => {
+  it('sends a text and an emoji, opens a dialog with focus inside, Escape returns focus', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+
+    // Type and send with Enter.
+    await tabTo(page, zh.inputPlaceholder);
+    await page.keyboard.type('键盘发送的消息');
+    await page.keyboard.press('Enter');
+    await page.locator('.msg.mine').filter({ hasText: '键盘发送的消息' }).waitFor();
+
+    // The emoji picker: open, move with the arrow keys, pick, close; focus goes back to its button.
+    await tabTo(page, zh.emoji, true);
+    await page.keyboard.press('Enter');
+    expect(await focusedName(page)).toBe('微笑');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    expect(await focusedName(page)).toBe(zh.emoji);
+    await tabTo(page, zh.inputPlaceholder);
+    expect(await page.getByLabel(zh.inputPlaceholder).inputValue()).toBe('face[撇嘴]');
+    await page.keyboard.press('Enter');
+    await page.locator('.msg.mine svg[aria-label="撇嘴"]').waitFor();
+
+    // A dialog from the menu: focus moves in and stays in; Escape closes it and restores focus.
+    await tabTo(page, '更多', true);
+    await page.keyboard.press('Enter');
+    expect(await focusedName(page)).toBe(zh.complaint);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: zh.complaint });
+    await dialog.waitFor();
+    for (let i = 0; i < 14; i++) {
+      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focusedName(page)).toBe('更多');
+
+    // The rating dialog by keyboard: submitting without a level is refused with the spec's text.
+    await page.keyboard.press('Enter');
+    await tabTo(page, zh.rateTitle);
+    await page.keyboard.press('Enter');
+    const rating = page.getByRole('dialog', { name: zh.rateTitle });
+    await rating.waitFor();
+    await tabTo(page, zh.submit);
+    await page.keyboard.press('Enter');
+    await page.locator('.toasts .toast').filter({ hasText: zh.rateRequired }).waitFor();
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
+    await context.close();
+  }, E2E_TIMEOUT);
+});

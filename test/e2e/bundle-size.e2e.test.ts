@@ -1,0 +1,37 @@
+/**
+ * Budget (issue 5): the app's initial JavaScript is at most 150 kB min+gzip on the production
+ * build; the dialogs and the agent desk load lazily.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_BUDGET_BYTES, measureApp } from '../../examples/kefu/scripts/size-lib.mjs';
+import { buildApp, E2E_TIMEOUT, removeDir } from './harness.js';
+
+let appDir: string;
+
+beforeAll(async () => {
+  appDir = await buildApp();
+}, E2E_TIMEOUT);
+
+afterAll(() => {
+  if (appDir) removeDir(appDir);
+});
+
+describe('issue 5 budget: initial JavaScript at most 150 kB min+gzip', () => {
+  it('keeps the entry and its static imports within the budget', async () => {
+    const size = await measureApp(appDir);
+    expect(size.initial).toBeGreaterThan(10_000);
+    expect(size.initial).toBeLessThanOrEqual(APP_BUDGET_BYTES);
+  });
+
+  it('loads the dialogs and the agent desk lazily (not in the initial files)', async () => {
+    const size = await measureApp(appDir);
+    const files = await readdir(join(appDir, 'assets'));
+    for (const lazy of ['agent-desk', 'rating-dialog', 'complaint-dialog', 'leave-message-dialog', 'search-dialog', 'transfer-dialog']) {
+      const chunk = files.find((f) => f.startsWith(`${lazy}-`) && f.endsWith('.js'));
+      expect(chunk, `${lazy} has its own chunk`).toBeDefined();
+      expect(size.initialFiles).not.toContain(`assets/${chunk}`);
+    }
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * End-to-end harness: builds the reference app, starts the reference server in-process (port 0,
+ * a temporary data directory), and drives Debian's Chromium with playwright-core (no browser is
+ * ever downloaded).
+ * @module
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
+import { createServer, type RunningServer } from '../../examples/server/src/server.js';
+
+/** The reference app's directory. */
+export const KEFU_DIR = fileURLToPath(new URL('../../examples/kefu/', import.meta.url));
+
+/** Where Debian installs Chromium (`apt-get install chromium`). */
+export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+
+/** A generous timeout for one end-to-end test, ms. */
+export const E2E_TIMEOUT = 120_000;
+
+/** The demo merchant and platform of the server's seed data. */
+export const DEMO = { mchId: 'M1001', platformId: 'P01', groupId: 'G100', channelId: 'C100', agent: 'demo', password: 'demo', orderNo: 'ORD202400001' } as const;
+
+/** A fresh temporary directory. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Removes a directory. */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Builds the app for production into a temporary directory.
+ * @returns the directory (holding `index.html` and `assets/`)
+ */
+export async function buildApp(): Promise<string> {
+  const outDir = tempDir('kefu-app-');
+  // Vitest sets NODE_ENV=test; a production build needs production (React's production build).
+  const nodeEnv = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({ configFile: join(KEFU_DIR, 'vite.config.ts'), mode: 'production', logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = nodeEnv;
+  }
+  return outDir;
+}
+
+/** A running test server and where its data lives. */
+export interface TestServer extends RunningServer {
+  /** The data directory (kept across a restart). */
+  dataDir: string;
+}
+
+/**
+ * Starts the reference server with the demo seed and the app.
+ * @param appDir - the built app
+ * @param overrides - configuration overrides (e.g. `port` and `dataDir` for a restart)
+ */
+export async function startServer(appDir: string, overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
+  const dataDir = overrides.dataDir ?? tempDir('kefu-e2e-data-');
+  const config = loadConfig({}, { port: 0, host: '127.0.0.1', log: false, seed: true, appDir, ...overrides, dataDir });
+  const server = await createServer(config, { onError: () => undefined });
+  return { ...server, dataDir };
+}
+
+/** Launches headless Chromium. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A phone-sized browser context (the visitor). */
+export function phoneContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, locale: 'zh-CN' });
+}
+
+/** A desktop-sized browser context (the agent). */
+export function desktopContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'zh-CN' });
+}
+
+/**
+ * The path of a visitor entry link (`/kefu/<base64url(raw)>`, protocol §6).
+ * @param language - the entry's language (segment 6)
+ * @param groupId - the entry's group (segment 9)
+ */
+export function entryPath(language = 'zh', groupId = 'null'): string {
+  const raw = `data3:kefu:${DEMO.mchId}:${DEMO.platformId}:${DEMO.agent}:${language}:0:0:${groupId}`;
+  return `/kefu/${Buffer.from(raw, 'utf8').toString('base64url')}`;
+}
+
+/** Collects the page's uncaught errors and Content-Security-Policy violations (a test asserts there are none). */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) errors.push(m.text());
+  });
+  return errors;
+}
+
+/** A small valid PNG (a 2x2 image) for uploads. */
+export function pngFile(name: string): { name: string; mimeType: string; buffer: Buffer } {
+  const base64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMAAAAwOAQPFs9wZAAAAAElFTkSuQmCC';
+  return { name, mimeType: 'image/png', buffer: Buffer.from(base64, 'base64') };
+}
+
+const require = createRequire(import.meta.url);
+
+/** axe-core's source (`axe.source`), injected into pages. */
+export function axeSource(): string {
+  const axe = require('axe-core') as { source?: unknown };
+  if (typeof axe.source !== 'string') throw new Error('axe-core has no source');
+  return axe.source;
+}
+
+/** One axe violation, as the tests report it. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules) in the page and returns the serious and critical violations.
+ * @param page - the page
+ * @param source - axe-core's source
+ */
+export async function seriousViolations(page: Page, source: string): Promise<AxeViolation[]> {
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+}
