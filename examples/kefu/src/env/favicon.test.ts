@@ -19,7 +19,7 @@ describe('spec §2: "The page icon is the merchant\'s kefuAvatar2, or a built-in
   });
 
   it('sets the icon link of the document, creating it when missing', () => {
-    document.head.innerHTML = '';
+    document.head.replaceChildren();
     setFavicon(document, '/files/a.png');
     const link = document.querySelector('link[rel="icon"]');
     expect(link?.getAttribute('href')).toBe('/files/a.png');
