@@ -9,11 +9,10 @@
 import AES from 'crypto-js/aes.js';
 import CryptoJS from 'crypto-js/core.js';
 import Base64 from 'crypto-js/enc-base64.js';
-import Hex from 'crypto-js/enc-hex.js';
 import ECB from 'crypto-js/mode-ecb.js';
 import NoPadding from 'crypto-js/pad-nopadding.js';
 import Pkcs7 from 'crypto-js/pad-pkcs7.js';
-import { base64ToBytes, bytesToHex, utf8Decode, utf8Encode } from './encoding.js';
+import { base64ToBytes, utf8Decode, utf8Encode } from './encoding.js';
 
 /** The error text for an AES key that is not 32 bytes (spec §8). */
 export const INVALID_KEY_LENGTH = 'Invalid key length. Key must be 256 bits (32 bytes).';
@@ -23,9 +22,13 @@ export const DECRYPT_ERROR = 'Error decrypting text';
 
 type WordArray = CryptoJS.lib.WordArray;
 
-/** Converts bytes to a crypto-js WordArray. */
+/** Converts bytes to a crypto-js WordArray (big-endian 32-bit words, packed directly). */
 function toWords(bytes: Uint8Array): WordArray {
-  return Hex.parse(bytesToHex(bytes));
+  const words = new Array<number>((bytes.length + 3) >>> 2).fill(0);
+  for (let i = 0; i < bytes.length; i++) {
+    words[i >>> 2] = (words[i >>> 2] ?? 0) | ((bytes[i] ?? 0) << (24 - (i % 4) * 8));
+  }
+  return CryptoJS.lib.WordArray.create(words, bytes.length);
 }
 
 /** Converts a crypto-js WordArray to bytes. */

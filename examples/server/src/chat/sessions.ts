@@ -31,6 +31,16 @@ export interface SessionSummary {
   agentId?: string;
 }
 
+/** One queue entry of a 310 snapshot (docs/protocol.md `QueueEntry`). */
+interface QueueRow {
+  clientId: string;
+  name: string;
+  mchId: string;
+  platformId: string;
+  since: number;
+  position: number;
+}
+
 /** Runs the life of service sessions. */
 export class Sessions {
   /** What each queued session was last told (`position:busy`), to send only changes. */
@@ -198,9 +208,9 @@ export class Sessions {
     this.broadcastSnapshots();
   }
 
-  /** The 310 snapshot for one agent. */
-  snapshotFor(agentId: string): WireMessage {
-    const queue = this.ctx.store.chat.queue().map((s, i) => ({
+  /** The queue part of the 310 snapshots (the same for every agent). */
+  private queueEntries(): QueueRow[] {
+    return this.ctx.store.chat.queue().map((s, i) => ({
       clientId: s.clientId,
       name: this.ctx.store.chat.visitor(s.clientId)?.name ?? s.clientId,
       mchId: s.mchId,
@@ -208,6 +218,10 @@ export class Sessions {
       since: s.queuedAt ?? s.createdAt,
       position: i + 1,
     }));
+  }
+
+  /** The 310 snapshot for one agent (`queue`: the queue part when already built for this change). */
+  snapshotFor(agentId: string, queue: QueueRow[] = this.queueEntries(), online = this.ctx.hub.onlineAgents().length): WireMessage {
     const sessions = this.ctx.store.chat.activeSessions(agentId).map((s) => ({
       sessionId: s.sessionId,
       clientId: s.clientId,
@@ -222,13 +236,17 @@ export class Sessions {
       to: agentId,
       fp: randomUUID(),
       createTime: Date.now(),
-      dataContent: JSON.stringify({ queue, sessions, online: this.ctx.hub.onlineAgents().length }),
+      dataContent: JSON.stringify({ queue, sessions, online }),
     };
   }
 
   /** Sends every online agent its snapshot. */
   broadcastSnapshots(): void {
-    for (const agentId of this.ctx.hub.onlineAgents()) this.ctx.hub.sendTo(agentId, this.snapshotFor(agentId));
+    const agents = this.ctx.hub.onlineAgents();
+    if (agents.length === 0) return;
+    // the queue is read once per change, not once per agent (load: N visitors x A agents)
+    const queue = this.queueEntries();
+    for (const agentId of agents) this.ctx.hub.sendTo(agentId, this.snapshotFor(agentId, queue, agents.length));
   }
 
   private busy(): boolean {
