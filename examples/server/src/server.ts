@@ -166,6 +166,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     close: () => {
       closing ??= (async () => {
         clearInterval(housekeeping);
+        sessions.dispose();
         await socket.close();
         await app.close();
         store.close();

@@ -41,10 +41,15 @@ interface QueueRow {
   position: number;
 }
 
+/** Queue snapshots (type 310) triggered within this many ms are sent once. */
+export const SNAPSHOT_COALESCE_MS = 50;
+
 /** Runs the life of service sessions. */
 export class Sessions {
   /** What each queued session was last told (`position:busy`), to send only changes. */
   private readonly told = new Map<string, string>();
+  /** The pending coalesced snapshot broadcast. */
+  private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly ctx: ChatContext) {}
 
@@ -240,8 +245,25 @@ export class Sessions {
     };
   }
 
-  /** Sends every online agent its snapshot. */
+  /**
+   * Sends every online agent its snapshot, at most once per {@link SNAPSHOT_COALESCE_MS}: changes
+   * that come in a burst (many visitors queueing at once) make one snapshot, not one each.
+   */
   broadcastSnapshots(): void {
+    if (this.snapshotTimer !== null) return;
+    this.snapshotTimer = setTimeout(() => {
+      this.snapshotTimer = null;
+      this.sendSnapshots();
+    }, SNAPSHOT_COALESCE_MS);
+  }
+
+  /** Stops a pending snapshot broadcast (server shutdown). */
+  dispose(): void {
+    if (this.snapshotTimer !== null) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = null;
+  }
+
+  private sendSnapshots(): void {
     const agents = this.ctx.hub.onlineAgents();
     if (agents.length === 0) return;
     // the queue is read once per change, not once per agent (load: N visitors x A agents)

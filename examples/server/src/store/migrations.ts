@@ -172,6 +172,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX uploads_resume ON uploads (client_key, file_name, file_size, mime);
   CREATE TABLE entry_links (param TEXT PRIMARY KEY, raw TEXT NOT NULL);
   `,
+  // 2: an agent's active sessions are read on every queue snapshot
+  `
+  CREATE INDEX sessions_agent ON sessions (agent_id, state);
+  `,
 ];
 
 /**
