@@ -38,7 +38,18 @@ export default defineConfig({
         },
       },
       'examples/kefu/vitest.config.ts',
-      'test/e2e/vitest.config.ts',
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // each file starts a server and a browser: one file at a time
+          fileParallelism: false,
+        },
+      },
     ],
     coverage: {
       provider: 'v8',

@@ -153,7 +153,9 @@ describe('against the reference server: history paging, older pages prepended', 
     act(() => second.result.current.client.messages.clear());
     await act(() => second.result.current.paging.loadOlder(2));
     const newest = second.result.current.paging.messages.map((m) => m.fp);
-    expect(newest).toHaveLength(2);
+    // a page of 2 may also hold a session event or suggestions, which stay out of the list
+    expect(newest.length).toBeGreaterThan(0);
+    expect(newest.length).toBeLessThanOrEqual(2);
     while (second.result.current.paging.hasMore) {
       await act(() => second.result.current.paging.loadOlder(2));
     }
