@@ -33,7 +33,7 @@ describe('queue snapshots are coalesced', () => {
     );
     const before = agent.log.filter((m) => m.type === 310).length;
     for (const v of visitors) v.socket.say(v.id, 301, '{}');
-    const ids = new Set(visitors.map((v) => v.id));
+    const ids = new Set<string>(visitors.map((v) => v.id));
     const full = await agent.next(
       (m) => m.type === 310 && content<{ queue: { clientId: string }[] }>(m).queue.filter((q) => ids.has(q.clientId)).length === 5,
       5000,
