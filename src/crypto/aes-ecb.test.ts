@@ -104,3 +104,26 @@ describe('AES helper in ECB mode with padding, using a fixed key prefix plus a c
     expect(() => createPrefixedEcb('p'.repeat(33))).toThrow(INVALID_KEY_LENGTH);
   });
 });
+
+describe('ciphers are reused per key (the key schedule is computed once)', () => {
+  it('many keys in turn, beyond the cache size, each still encrypts and decrypts under its own key', () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `key-${String(i).padStart(2, '0')}`.padEnd(32, 'x'));
+    for (let round = 0; round < 2; round++) {
+      for (const key of keys) {
+        const ct = aesEcbEncrypt(key, `text for ${key}`);
+        const node = createCipheriv('aes-256-ecb', Buffer.from(key, 'utf8'), null);
+        expect(ct).toBe(Buffer.concat([node.update(`text for ${key}`, 'utf8'), node.final()]).toString('base64'));
+        expect(aesEcbDecrypt(key, ct)).toBe(`text for ${key}`);
+      }
+    }
+    // a ciphertext under one key does not decrypt under another cached key
+    const ct = aesEcbEncrypt(keys[0]!, 'secret');
+    expect(() => aesEcbDecrypt(keys[1]!, ct)).toThrow(DECRYPT_ERROR);
+  });
+
+  it('a failed decryption leaves the cached decryptor usable', () => {
+    const key = 'r'.repeat(32);
+    expect(() => aesEcbDecrypt(key, Buffer.alloc(16, 7).toString('base64'))).toThrow(DECRYPT_ERROR);
+    expect(aesEcbDecrypt(key, aesEcbEncrypt(key, 'still fine'))).toBe('still fine');
+  });
+});

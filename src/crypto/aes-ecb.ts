@@ -6,7 +6,7 @@
  * garbage instead of an error.
  * @module
  */
-import AES from 'crypto-js/aes.js';
+import 'crypto-js/aes.js'; // registers CryptoJS.algo.AES
 import CryptoJS from 'crypto-js/core.js';
 import Base64 from 'crypto-js/enc-base64.js';
 import ECB from 'crypto-js/mode-ecb.js';
@@ -48,6 +48,33 @@ function keyWords(key: string): WordArray {
   return toWords(bytes);
 }
 
+/** An encryptor and a decryptor for one key: AES's key schedule is computed once, not per frame. */
+interface EcbCiphers {
+  encryptor: Cipher;
+  decryptor: Cipher;
+}
+
+type Cipher = ReturnType<typeof CryptoJS.algo.AES.createEncryptor>;
+
+/** The ciphers of the last few keys used (a client uses one user key; a server a few). */
+const cipherCache = new Map<string, EcbCiphers>();
+const CIPHER_CACHE_SIZE = 8;
+
+function ciphersFor(key: string): EcbCiphers {
+  const cached = cipherCache.get(key);
+  if (cached) return cached;
+  const k = keyWords(key);
+  // Decryption removes no padding itself: the padding is checked by hand below (crypto-js
+  // accepts bad padding, which would turn a wrong key into garbage instead of an error).
+  const ciphers: EcbCiphers = {
+    encryptor: CryptoJS.algo.AES.createEncryptor(k, { mode: ECB, padding: Pkcs7 }),
+    decryptor: CryptoJS.algo.AES.createDecryptor(k, { mode: ECB, padding: NoPadding }),
+  };
+  if (cipherCache.size >= CIPHER_CACHE_SIZE) cipherCache.delete(cipherCache.keys().next().value as string);
+  cipherCache.set(key, ciphers);
+  return ciphers;
+}
+
 /**
  * Encrypts text with AES-256-ECB and PKCS#7 padding.
  * @param key - the key: a string whose UTF-8 bytes are exactly 32 (e.g. the user token)
@@ -56,10 +83,10 @@ function keyWords(key: string): WordArray {
  * @throws Error {@link INVALID_KEY_LENGTH} when the key is not 32 bytes
  */
 export function aesEcbEncrypt(key: string, plaintext: string): string {
-  const k = keyWords(key);
+  const { encryptor } = ciphersFor(key);
   if (typeof plaintext !== 'string') throw new TypeError('aesEcbEncrypt: plaintext must be a string.');
-  const cipher = AES.encrypt(toWords(utf8Encode(plaintext)), k, { mode: ECB, padding: Pkcs7 });
-  return cipher.ciphertext.toString(Base64);
+  encryptor.reset();
+  return encryptor.finalize(toWords(utf8Encode(plaintext))).toString(Base64);
 }
 
 /**
@@ -75,7 +102,7 @@ export function aesEcbEncrypt(key: string, plaintext: string): string {
  * @throws Error {@link DECRYPT_ERROR} when decryption fails
  */
 export function aesEcbDecrypt(key: string, base64: string): string {
-  const k = keyWords(key);
+  const { decryptor } = ciphersFor(key);
   let bytes: Uint8Array;
   try {
     bytes = base64ToBytes(base64);
@@ -83,8 +110,8 @@ export function aesEcbDecrypt(key: string, base64: string): string {
     throw new Error(DECRYPT_ERROR);
   }
   if (bytes.length === 0 || bytes.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
-  const params = CryptoJS.lib.CipherParams.create({ ciphertext: toWords(bytes) });
-  const plain = fromWords(AES.decrypt(params, k, { mode: ECB, padding: NoPadding }));
+  decryptor.reset();
+  const plain = fromWords(decryptor.finalize(toWords(bytes)));
   const pad = plain[plain.length - 1] ?? 0;
   if (pad < 1 || pad > 16 || pad > plain.length) throw new Error(DECRYPT_ERROR);
   for (let i = plain.length - pad; i < plain.length; i++) {
