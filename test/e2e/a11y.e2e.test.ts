@@ -4,26 +4,22 @@
  */
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeSource, buildApp, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, seriousViolations, startServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  axeSource,
+  E2E_TIMEOUT,
+  entryPath,
+  phoneContext,
+  seriousViolations,
+  type TestServer,
+  useE2eEnvironment,
+} from './harness.js';
 
-let appDir: string;
 let server: TestServer;
 let browser: Browser;
 const AXE = axeSource();
 
-beforeAll(async () => {
-  appDir = await buildApp();
-  server = await startServer(appDir);
-  browser = await launchBrowser();
-}, E2E_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) removeDir(server.dataDir);
-  if (appDir) removeDir(appDir);
-});
+useE2eEnvironment((env) => ({ server, browser } = env));
 
 /** The accessible name (aria-label or text) of the focused element. */
 function focusedName(page: Page): Promise<string> {

@@ -6,38 +6,23 @@
  */
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  buildApp,
   collectErrors,
   DEMO,
   desktopContext,
   E2E_TIMEOUT,
   entryPath,
-  launchBrowser,
   phoneContext,
   pngFile,
-  removeDir,
-  startServer,
   type TestServer,
+  useE2eEnvironment,
 } from './harness.js';
 
-let appDir: string;
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  appDir = await buildApp();
-  server = await startServer(appDir);
-  browser = await launchBrowser();
-}, E2E_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) removeDir(server.dataDir);
-  if (appDir) removeDir(appDir);
-});
+useE2eEnvironment((env) => ({ server, browser } = env));
 
 /** The row of a message holding `text`, sent by the page's user (`mine`) or received. */
 function row(page: Page, side: 'mine' | 'theirs', text: string) {

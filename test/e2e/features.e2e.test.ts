@@ -6,27 +6,24 @@
  */
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, collectErrors, DEMO, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, pngFile, removeDir, startServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  collectErrors,
+  DEMO,
+  E2E_TIMEOUT,
+  entryPath,
+  phoneContext,
+  pngFile,
+  type TestServer,
+  useE2eEnvironment,
+} from './harness.js';
 
-let appDir: string;
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  appDir = await buildApp();
-  server = await startServer(appDir, {
-    rate: { httpMax: 1_000, httpWindowMs: 60_000, socketMax: 3, socketWindowMs: 2_000 },
-    upload: { maxBytes: 4_000, allowedMime: ['image/*', 'video/mp4'] },
-  });
-  browser = await launchBrowser();
-}, E2E_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) removeDir(server.dataDir);
-  if (appDir) removeDir(appDir);
+useE2eEnvironment((env) => ({ server, browser } = env), {
+  rate: { httpMax: 1_000, httpWindowMs: 60_000, socketMax: 3, socketWindowMs: 2_000 },
+  upload: { maxBytes: 4_000, allowedMime: ['image/*', 'video/mp4'] },
 });
 
 function toast(page: Page, text: string | RegExp) {

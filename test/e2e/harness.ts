@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
 import { createServer, type RunningServer } from '../../examples/server/src/server.js';
 
@@ -147,5 +148,36 @@ export async function seriousViolations(page: Page, source: string): Promise<Axe
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+}
+
+/** What {@link useE2eEnvironment} hands to a test file. */
+export interface E2eEnvironment {
+  /** The built app. */
+  appDir: string;
+  /** The reference server serving it. */
+  server: TestServer;
+  /** Debian's Chromium. */
+  browser: Browser;
+}
+
+/**
+ * Builds the app, starts the server and launches the browser before a file's tests, and closes
+ * and removes them all after. `assign` receives them (the file keeps its own variables).
+ */
+export function useE2eEnvironment(assign: (env: E2eEnvironment) => void, overrides: Partial<ServerConfig> = {}): void {
+  let env: Partial<E2eEnvironment> = {};
+  beforeAll(async () => {
+    const appDir = await buildApp();
+    env = { appDir };
+    env.server = await startServer(appDir, overrides);
+    env.browser = await launchBrowser();
+    assign(env as E2eEnvironment);
+  }, E2E_TIMEOUT);
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+    if (env.server) removeDir(env.server.dataDir);
+    if (env.appDir) removeDir(env.appDir);
   });
 }

@@ -9,25 +9,20 @@ import { zh } from '../../src/i18n/index.js';
 import { en } from '../../src/i18n/locales/en.js';
 import { ja } from '../../src/i18n/locales/ja.js';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, collectErrors, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, startServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  collectErrors,
+  E2E_TIMEOUT,
+  entryPath,
+  phoneContext,
+  type TestServer,
+  useE2eEnvironment,
+} from './harness.js';
 
-let appDir: string;
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  appDir = await buildApp();
-  server = await startServer(appDir);
-  browser = await launchBrowser();
-}, E2E_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) removeDir(server.dataDir);
-  if (appDir) removeDir(appDir);
-});
+useE2eEnvironment((env) => ({ server, browser } = env));
 
 describe('spec §2: routes and titles', () => {
   it('"/ redirects to /kefu"; a visitor without an entry link sees "link is broken"', async () => {

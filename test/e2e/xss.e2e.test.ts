@@ -4,25 +4,22 @@
  */
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, collectErrors, DEMO, desktopContext, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, startServer, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import {
+  collectErrors,
+  DEMO,
+  desktopContext,
+  E2E_TIMEOUT,
+  entryPath,
+  phoneContext,
+  type TestServer,
+  useE2eEnvironment,
+} from './harness.js';
 
-let appDir: string;
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  appDir = await buildApp();
-  server = await startServer(appDir);
-  browser = await launchBrowser();
-}, E2E_TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  if (server) removeDir(server.dataDir);
-  if (appDir) removeDir(appDir);
-});
+useE2eEnvironment((env) => ({ server, browser } = env));
 
 const PAYLOAD =
   '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> javascript:alert(document.domain) ' +
