@@ -38,7 +38,7 @@ import { runStartup, type KeySession, type StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
-import { defaultTimers, Disposables, type TimerProvider } from './timers.js';
+import { defaultTimers, type TimerProvider } from './timers.js';
 import { Uploader, type UploaderOptions } from './upload/uploader.js';
 import type { UploadedFile } from './upload/types.js';
 
@@ -111,7 +111,6 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private readonly timers: TimerProvider;
   private readonly connection: Connection;
   private readonly outbox = new Outbox();
-  private readonly disposables: Disposables;
   private keys: KeySession | null = null;
   private token: { userKey: string; saltKey: string } | null = null;
   private startPromise: Promise<StartupResult> | null = null;
@@ -137,7 +136,6 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
     this.connectData = { ...(options.connectData ?? {}) };
-    this.disposables = new Disposables(this.timers);
     this.state = createClientState({ storage: resolveStorage(options.storage), createId: randomUuid });
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
@@ -492,7 +490,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.receipts.destroy();
     this.visibility.destroy();
     this.clock.destroy();
-    this.disposables.dispose();
+    this.state.destroy();
     this.removeAllListeners();
   }
 
