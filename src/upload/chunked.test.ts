@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestCancelledError } from '../http/errors.js';
 import { splitIntoChunks, uploadChunked } from './chunked.js';
-import { MemoryUploadTransport } from './memory-transport.js';
+import { MemoryUploadTransport } from './memory-transport.fixture.js';
 import type { UploadProgress } from './types.js';
 
 function bytes(n: number): Uint8Array<ArrayBuffer> {

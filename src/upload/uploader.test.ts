@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryUploadTransport } from './memory-transport.js';
+import { MemoryUploadTransport } from './memory-transport.fixture.js';
 import type { UploadItem } from './types.js';
 import { Uploader, type UploaderOptions } from './uploader.js';
 
