@@ -9,7 +9,7 @@ import { useI18n, useImClient, useUploader } from '@kefu-im/react';
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useChat } from '../chat/conversation.js';
 import { UploadTray } from '../chat/upload-tray.js';
-import { Dialog } from '../ui/dialog.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
 import { useToast } from '../ui/toaster.js';
 import { localDateTimeMs, recordMessage, toLocalDateTime } from './records.js';
 import type { ChatDialogProps } from './types.js';
@@ -134,14 +134,7 @@ export default function ComplaintDialog({ onClose }: ChatDialogProps): ReactElem
         <input id={ids.video} className="field-file" type="file" accept="video/*" disabled={counts.videos >= maxVideos} onChange={(e) => { addFiles(e.currentTarget.files, 'video'); e.currentTarget.value = ''; }} />
 
         <UploadTray items={uploads.items} onRetry={(id) => void uploads.retry(id)} onRemove={(id) => uploads.cancel(id)} />
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t('submit')}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} busy={busy} cancelLabel={t('cancel')} submitLabel={t('submit')} />
       </form>
     </Dialog>
   );

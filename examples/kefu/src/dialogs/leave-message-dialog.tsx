@@ -7,7 +7,7 @@ import { MessageType } from '@kefu-im/sdk';
 import { useI18n, useImClient } from '@kefu-im/react';
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useChat } from '../chat/conversation.js';
-import { Dialog } from '../ui/dialog.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
 import { useToast } from '../ui/toaster.js';
 import { recordMessage } from './records.js';
 import type { ChatDialogProps } from './types.js';
@@ -80,14 +80,7 @@ export default function LeaveMessageDialog({ onClose }: ChatDialogProps): ReactE
             {error.text}
           </p>
         )}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t('submit')}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} busy={busy} cancelLabel={t('cancel')} submitLabel={t('submit')} />
       </form>
     </Dialog>
   );

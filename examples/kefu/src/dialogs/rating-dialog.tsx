@@ -7,7 +7,7 @@
 import { ApiError, ImError, type I18nKey } from '@kefu-im/sdk';
 import { useI18n, useImClient } from '@kefu-im/react';
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
-import { Dialog } from '../ui/dialog.js';
+import { Dialog, FormActions } from '../ui/dialog.js';
 import { useToast } from '../ui/toaster.js';
 import type { ChatDialogProps } from './types.js';
 
@@ -71,14 +71,7 @@ export default function RatingDialog({ onClose, onDone }: ChatDialogProps): Reac
           {t('rateRemarkPlaceholder')}
         </label>
         <textarea id={remarkId} className="field" rows={3} maxLength={500} value={remark} onChange={(e) => setRemark(e.target.value)} />
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            {t('cancel')}
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {t('submit')}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} busy={busy} cancelLabel={t('cancel')} submitLabel={t('submit')} />
       </form>
     </Dialog>
   );

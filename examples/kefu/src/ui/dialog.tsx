@@ -101,3 +101,29 @@ export function Dialog({ title, onClose, children, className, closeLabel, descri
     document.body,
   );
 }
+
+/** Props of {@link FormActions}. */
+export interface FormActionsProps {
+  /** Closes the dialog without submitting. */
+  onCancel: () => void;
+  /** True while the form is being submitted. */
+  busy: boolean;
+  /** The cancel button's text. */
+  cancelLabel: string;
+  /** The submit button's text. */
+  submitLabel: string;
+}
+
+/** The cancel and submit buttons at the foot of a dialog form. */
+export function FormActions({ onCancel, busy, cancelLabel, submitLabel }: FormActionsProps): ReactElement {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="btn" onClick={onCancel}>
+        {cancelLabel}
+      </button>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {submitLabel}
+      </button>
+    </div>
+  );
+}
