@@ -206,3 +206,43 @@ describe('issue 10: the visitor page recovers by itself and loses nothing', () =
     await context.close();
   }, TIMEOUT);
 });
+
+describe('issue 10: the service state survives a reload and a second tab', () => {
+  it('a reload or a new tab during an agent chat still shows the agent, not the robot', async () => {
+    const server = await serverFixture();
+    const up = await server.start();
+    const agentContext = await browser.newContext({ viewport: { width: 1200, height: 800 }, locale: 'zh-CN' });
+    const agent = await agentContext.newPage();
+    await agent.goto(`${up.url}/agent`);
+    await agent.getByLabel(zh.account).fill('demo');
+    await agent.getByLabel(zh.password).fill('demo');
+    await agent.getByRole('button', { name: zh.login }).click();
+    await agent.getByText(`${zh.online} 1`).waitFor();
+
+    const context = await phoneContext(browser);
+    const page = await openChat(context, up.url);
+    await page.getByRole('button', { name: zh.transferToHuman }).click();
+    await page.getByRole('dialog', { name: zh.transferToHuman }).getByRole('button', { name: zh.confirm }).click();
+    await page.getByText(zh.waitingForAgent).first().waitFor();
+    await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
+    const banner = (p: Page) => p.getByRole('status').filter({ hasText: 'Demo Agent' });
+    await banner(page).waitFor();
+
+    await page.reload();
+    await page.getByRole('navigation', { name: zh.suggestedQuestions }).waitFor({ state: 'attached' }).catch(() => undefined);
+    await banner(page).waitFor({ timeout: 15_000 });
+
+    const second = await context.newPage();
+    await second.goto(`${up.url}${entryPath('zh')}`);
+    await banner(second).waitFor({ timeout: 15_000 });
+
+    // and the chat goes on from either tab: the agent gets the text once
+    await send(second, 'S1 from the second tab');
+    await waitDelivered(second, ['S1 from the second tab']);
+    await agent.locator('.msg.theirs').filter({ hasText: 'S1 from the second tab' }).waitFor();
+    await expect.poll(() => agent.locator('.msg.theirs').filter({ hasText: 'S1 from the second tab' }).count()).toBe(1);
+    await expect.poll(() => storedTexts(server.dataDir, 'S1').length).toBe(1);
+    await context.close();
+    await agentContext.close();
+  }, TIMEOUT);
+});
