@@ -86,7 +86,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
 
   const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx);
-  const messaging = new Messaging(ctx, sessions, (userId) => limiter.hit(userId, Date.now()));
+  const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 
   const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true });
   let listenUrl = '';
