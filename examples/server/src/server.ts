@@ -21,6 +21,7 @@ import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
 import { saltKeyOf } from './http/enc.js';
 import { installErrorHandlers, rateLimitedError } from './http/errors.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { FileStore } from './http/files.js';
 import { registerKeyRoutes } from './http/key-routes.js';
 import { registerChatRoutes } from './http/permit-chat.js';
@@ -119,6 +120,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),
   });
+  installSecurityHeaders(app, config);
   await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });
   const appBuilt = existsSync(join(config.appDir, 'index.html'));
   installErrorHandlers(app, onError, appBuilt ? (reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.appDir) : undefined);
