@@ -170,7 +170,7 @@ export function parseAgents(raw: string): AgentAccount[] {
 
 /**
  * Parses `FRAME_ANCESTORS`: space- or comma-separated CSP sources (`https://shop.example`,
- * `https://*.shop.example`, `'self'`, `'none'`); empty means `'self'`.
+ * `https://*.shop.example`, `http://127.0.0.1:*`, `'self'`, `'none'`); empty means `'self'`.
  * @internal
  */
 export function parseFrameAncestors(raw: string): string[] {
@@ -178,7 +178,7 @@ export function parseFrameAncestors(raw: string): string[] {
   if (sources.length === 0) return ["'self'"];
   for (const source of sources) {
     const keyword = source === "'self'" || source === "'none'";
-    const origin = /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/.test(source);
+    const origin = /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/.test(source);
     if (!keyword && !origin) {
       throw new ConfigError(`FRAME_ANCESTORS entries are origins like https://shop.example (or 'self'), got "${source}"`);
     }
