@@ -3,6 +3,7 @@
  * @module
  */
 
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -106,6 +107,11 @@ export interface ServerConfig {
    * `FRAME_ANCESTORS`); the agent desk is never framed.
    */
   frameAncestors: string[];
+  /**
+   * Addresses of trusted reverse proxies (`TRUST_PROXY`): requests from them are counted against
+   * the address they forward (`X-Forwarded-For`). Empty: the TCP peer is the client.
+   */
+  trustProxy: string[];
 }
 
 /** The environment-variable names read by {@link loadConfig}. */
@@ -187,6 +193,21 @@ export function parseFrameAncestors(raw: string): string[] {
   return sources;
 }
 
+/**
+ * Parses `TRUST_PROXY`: comma-separated IP addresses of trusted reverse proxies; `loopback`
+ * stands for `127.0.0.1,::1`.
+ * @internal
+ */
+export function parseTrustProxy(raw: string): string[] {
+  const out: string[] = [];
+  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    if (entry === 'loopback') out.push('127.0.0.1', '::1');
+    else if (isIP(entry) !== 0) out.push(entry);
+    else throw new ConfigError(`TRUST_PROXY entries are IP addresses (or "loopback"), got "${entry}"`);
+  }
+  return out;
+}
+
 /** The built-in demo agent used when `AGENTS` is not set. */
 export const DEMO_AGENT: AgentAccount = { account: 'demo', password: 'demo', name: 'Demo Agent' };
 
@@ -250,6 +271,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
       queueUpdateMs: intVar(env, 'QUEUE_UPDATE_MS', 1_000, 0, 60_000),
     },
     frameAncestors: parseFrameAncestors(env['FRAME_ANCESTORS'] ?? ''),
+    trustProxy: parseTrustProxy(env['TRUST_PROXY'] ?? ''),
   };
   return { ...config, ...overrides };
 }

@@ -20,6 +20,7 @@ import { rsaPrivateKey } from './crypto.js';
 import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
 import { saltKeyOf } from './http/enc.js';
+import { trustProxyOf } from './http/client-address.js';
 import { installErrorHandlers, rateLimitedError } from './http/errors.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { FileStore } from './http/files.js';
@@ -89,7 +90,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const sessions = new Sessions(ctx);
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 
-  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const trustProxy = trustProxyOf(config.trustProxy);
+  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
   let listenUrl = '';
   const baseUrl = (request?: FastifyRequest): string => {
     if (config.publicUrl !== '') return config.publicUrl;
@@ -138,7 +140,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError, trustProxy });
 
   const housekeeping = setInterval(() => {
     try {

@@ -56,6 +56,25 @@ describe('new key sessions per address: RATE_KEY_SESSIONS_MAX per RATE_KEY_SESSI
   });
 });
 
+describe('the address behind a reverse proxy: TRUST_PROXY', () => {
+  const newSession = (server: Server, forwardedFor: string) =>
+    http(`${server.url}/im/api/permit/getAesKey?requestKey=${randomBytes(16).toString('hex')}`, { headers: { 'x-forwarded-for': forwardedFor } }).then((r) => r.status);
+
+  it('a client cannot escape the per-address limit by sending X-Forwarded-For itself', async () => {
+    const server = await serverWith({ RATE_KEY_SESSIONS_MAX: '2' });
+    expect([await newSession(server, '198.51.100.1'), await newSession(server, '198.51.100.2'), await newSession(server, '198.51.100.3')]).toEqual([200, 200, 413]);
+  });
+
+  it('behind a trusted proxy each forwarded client has its own allowance', async () => {
+    const server = await serverWith({ RATE_KEY_SESSIONS_MAX: '2', TRUST_PROXY: 'loopback' });
+    const one = [await newSession(server, '198.51.100.1'), await newSession(server, '198.51.100.1'), await newSession(server, '198.51.100.1')];
+    expect(one).toEqual([200, 200, 413]);
+    // a forged hop in front of the real one does not help: the proxy appended the real address
+    expect(await newSession(server, '203.0.113.50, 198.51.100.1')).toBe(413);
+    expect(await newSession(server, '198.51.100.2')).toBe(200);
+  });
+});
+
 describe('open sockets per identity: MAX_SOCKETS_PER_IDENTITY', () => {
   it('refuses the 6th socket of one identity with 4005 and no welcome; the 5 open ones keep working', async () => {
     const server = await serverWith({});

@@ -16,6 +16,7 @@ import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { RsaPrivateKey } from '../crypto.js';
 import { checkConnect, ConnectRefused, CONNECT_REFUSED, type ConnectIdentity } from './connect-check.js';
+import { clientAddress, type TrustProxy } from '../http/client-address.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 
@@ -46,6 +47,8 @@ export interface SocketDeps {
   secret: string;
   /** Reports unexpected errors (never thrown to the client). */
   onError: (error: unknown) => void;
+  /** Which peers are trusted proxies (their `X-Forwarded-For` names the client); nobody by default. */
+  trustProxy?: TrustProxy;
 }
 
 /** The running endpoint. */
@@ -77,7 +80,8 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       return;
     }
     // connects per address, before any cryptographic work: HTTP 413 ("too many requests")
-    if (!connects.hit(`ip:${req.socket.remoteAddress ?? ''}`, Date.now())) {
+    const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustProxy ?? (() => false));
+    if (!connects.hit(`ip:${address}`, Date.now())) {
       socket.end('HTTP/1.1 413 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
