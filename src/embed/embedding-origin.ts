@@ -4,17 +4,34 @@
  * @module
  */
 
+/** A list of origins like `location.ancestorOrigins` (a `DOMStringList`). */
+export interface OriginList {
+  /** How many origins. */
+  readonly length: number;
+  /** The origin at `index`, nearest ancestor first. */
+  readonly [index: number]: string;
+}
+
+/** The part of `location` that {@link embeddingOrigin} reads. */
+export interface EmbeddingLocation {
+  /** `location.ancestorOrigins` (Chromium, Safari): the origins of the framing pages, nearest first. */
+  readonly ancestorOrigins?: OriginList | null;
+}
+
+/** The part of `document` that {@link embeddingOrigin} reads. */
+export interface EmbeddingDocument {
+  /** `document.referrer`: in a frame, the address of the page that loaded it (or its origin). */
+  readonly referrer?: string;
+}
+
 /** The parts of `window` that {@link embeddingOrigin} reads. A real `Window` fits. */
 export interface EmbeddingWindow {
   /** The parent window; the window itself when not framed. */
   readonly parent?: unknown;
-  /** `location.ancestorOrigins` (Chromium, Safari): the origins of the framing pages, nearest first. */
-  readonly location?: {
-    /** The origins of the ancestors, nearest first. */
-    readonly ancestorOrigins?: { readonly length: number; readonly [index: number]: string } | null;
-  } | null;
-  /** `document.referrer`: in a frame, the address of the page that loaded it (or its origin). */
-  readonly document?: { readonly referrer?: string } | null;
+  /** The page's location. */
+  readonly location?: EmbeddingLocation | null;
+  /** The page's document. */
+  readonly document?: EmbeddingDocument | null;
 }
 
 function httpOrigin(value: unknown): string | null {

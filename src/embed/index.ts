@@ -12,7 +12,7 @@ export { isIOSUserAgent, isMessagingAppBrowser, isMobileUserAgent } from './user
 export { listenForMessages, postLaunch } from './launch.js';
 export type { LaunchMessage, LaunchOptions, LaunchWindow, MessageListenerOptions } from './launch.js';
 export { embeddingOrigin } from './embedding-origin.js';
-export type { EmbeddingWindow } from './embedding-origin.js';
+export type { EmbeddingDocument, EmbeddingLocation, EmbeddingWindow, OriginList } from './embedding-origin.js';
 export { DEFAULT_JUMP_FUNCTION_NAMES, installJumpFunctions } from './jump.js';
 export type { JumpFunctionNames, JumpHandlers } from './jump.js';
 // Page layout, keys and scrolling (spec §9)

@@ -6,7 +6,7 @@
 import type { DeepLinkOptions } from '../options.js';
 import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } from '../timers.js';
 import { chatLink, groupLink, openLinkUrl, type AppEnvironment } from './deep-links.js';
-import { embeddingOrigin } from './embedding-origin.js';
+import { embeddingOrigin, type OriginList } from './embedding-origin.js';
 import { isIOSUserAgent, isMessagingAppBrowser, isMobileUserAgent } from './user-agent.js';
 
 /** Anything with `postMessage` (a window, a parent window). */
@@ -22,7 +22,7 @@ export interface OpenAppWindow extends ListenerTarget {
     /** The page address; setting it navigates. */
     href: string;
     /** The origins of the framing pages, nearest first (Chromium, Safari). */
-    readonly ancestorOrigins?: { readonly length: number; readonly [index: number]: string } | null;
+    readonly ancestorOrigins?: OriginList | null;
   };
   /** The parent window; the window itself when not framed. */
   readonly parent?: PostMessageTarget | null;
