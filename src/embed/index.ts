@@ -10,7 +10,9 @@ export { openApp, openChat, openGroup, openLink } from './open-app.js';
 export type { OpenAppEnv, OpenAppHelperEnv, OpenAppMessage, OpenAppTexts, OpenAppWindow, PostMessageTarget } from './open-app.js';
 export { isIOSUserAgent, isMessagingAppBrowser, isMobileUserAgent } from './user-agent.js';
 export { listenForMessages, postLaunch } from './launch.js';
-export type { LaunchMessage, LaunchWindow, MessageListenerOptions } from './launch.js';
+export type { LaunchMessage, LaunchOptions, LaunchWindow, MessageListenerOptions } from './launch.js';
+export { embeddingOrigin } from './embedding-origin.js';
+export type { EmbeddingDocument, EmbeddingLocation, EmbeddingWindow, OriginList } from './embedding-origin.js';
 export { DEFAULT_JUMP_FUNCTION_NAMES, installJumpFunctions } from './jump.js';
 export type { JumpFunctionNames, JumpHandlers } from './jump.js';
 // Page layout, keys and scrolling (spec §9)

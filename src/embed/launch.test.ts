@@ -42,6 +42,26 @@ describe('Once mounted the root view posts a launch notification to its parent w
     window.removeEventListener('message', received);
   });
 
+  it("targets the embedding page's origin when it is known (ancestorOrigins, the referrer, or the option)", () => {
+    const framed = (extra: Partial<LaunchWindow>) => {
+      const parent = { postMessage: vi.fn() };
+      return { parent, win: { postMessage: vi.fn(), parent, ...extra } as LaunchWindow };
+    };
+    const byAncestors = framed({ location: { ancestorOrigins: { length: 2, 0: 'https://shop.example', 1: 'https://top.example' } } });
+    postLaunch(byAncestors.win);
+    expect(byAncestors.parent.postMessage).toHaveBeenCalledWith({ type: 'launch' }, 'https://shop.example');
+    const byReferrer = framed({ document: { referrer: 'https://m.shop.example:8443/p?q=1' } });
+    postLaunch(byReferrer.win);
+    expect(byReferrer.parent.postMessage).toHaveBeenCalledWith({ type: 'launch' }, 'https://m.shop.example:8443');
+    const byOption = framed({ document: { referrer: 'https://m.shop.example/' } });
+    postLaunch(byOption.win, { parentOrigin: 'https://configured.example' });
+    expect(byOption.parent.postMessage).toHaveBeenCalledWith({ type: 'launch' }, 'https://configured.example');
+    // a sandboxed parent ('null') or a file: page is an unknown origin: the wildcard fallback
+    const sandboxed = framed({ location: { ancestorOrigins: { length: 1, 0: 'null' } }, document: { referrer: 'https://shop.example/' } });
+    postLaunch(sandboxed.win);
+    expect(sandboxed.parent.postMessage).toHaveBeenCalledWith({ type: 'launch' }, '*');
+  });
+
   it('does nothing without a window (SSR)', () => {
     expect(postLaunch(undefined)).toBeNull();
     expect(postLaunch(null)).toBeNull();

@@ -4,6 +4,7 @@
  * @module
  */
 import type { Disposer, ListenerTarget } from '../timers.js';
+import { embeddingOrigin, type EmbeddingWindow } from './embedding-origin.js';
 import type { PostMessageTarget } from './open-app.js';
 
 /** The launch notification (spec §7: a message whose `type` is the event name `launch`). */
@@ -13,19 +14,35 @@ export interface LaunchMessage {
 }
 
 /** The parts of `window` that {@link postLaunch} uses. A real `Window` fits. */
-export interface LaunchWindow extends PostMessageTarget {
+export interface LaunchWindow extends PostMessageTarget, Omit<EmbeddingWindow, 'parent'> {
   /** The parent window; the window itself when not framed. */
   readonly parent?: PostMessageTarget | null;
 }
 
+/** Options of {@link postLaunch}. */
+export interface LaunchOptions {
+  /**
+   * The embedding page's origin (`https://shop.example`), when the integrator knows it. Default:
+   * detected by {@link embeddingOrigin}.
+   */
+  parentOrigin?: string;
+}
+
 /**
- * Posts `{ type: 'launch' }` with the wildcard target origin `*` (spec §7) to the parent window
- * when the page is framed, else to the window itself (spec §2: "posts a launch notification to its
- * parent window, or to itself when it has no parent"). Call it once the view is mounted.
+ * Posts `{ type: 'launch' }` to the parent window when the page is framed, else to the window
+ * itself (spec §2: "posts a launch notification to its parent window, or to itself when it has no
+ * parent"). Call it once the view is mounted.
+ *
+ * Target origin: the spec (§7) posts with the wildcard `*`. This posts to the embedding page's
+ * origin when it is known (`options.parentOrigin`, else {@link embeddingOrigin}), so that no other
+ * page the frame is moved into hears it; the wildcard stays only as the fallback when the origin
+ * is unknown, which is acceptable because the message carries nothing but its type. Posted to
+ * itself, the message uses `*` too: only this window can receive it.
  * @param win - the window (`null`/`undefined` under SSR: nothing is posted)
+ * @param options - the parent's origin, when known
  * @returns where it was posted: `parent`, `self`, or `null` when there is no window
  */
-export function postLaunch(win: LaunchWindow | null | undefined): 'parent' | 'self' | null {
+export function postLaunch(win: LaunchWindow | null | undefined, options: LaunchOptions = {}): 'parent' | 'self' | null {
   if (!win || typeof win.postMessage !== 'function') return null;
   const message: LaunchMessage = { type: 'launch' };
   let parent: PostMessageTarget | null | undefined;
@@ -35,7 +52,7 @@ export function postLaunch(win: LaunchWindow | null | undefined): 'parent' | 'se
     parent = null;
   }
   if (parent && (parent as unknown) !== win && typeof parent.postMessage === 'function') {
-    parent.postMessage(message, '*');
+    parent.postMessage(message, options.parentOrigin ?? embeddingOrigin(win) ?? '*');
     return 'parent';
   }
   win.postMessage(message, '*');

@@ -25,9 +25,9 @@ interface FakeWindow extends OpenAppWindow {
   parentPost: Mock<(message: unknown, targetOrigin: string) => void>;
 }
 
-function fakeWindow(framed = false): FakeWindow {
+function fakeWindow(framed = false, referrer = ''): FakeWindow {
   const target = new EventTarget();
-  const doc = Object.assign(new EventTarget(), { hidden: false });
+  const doc = Object.assign(new EventTarget(), { hidden: false, referrer });
   const parentPost = vi.fn<(message: unknown, targetOrigin: string) => void>();
   const win: FakeWindow = {
     postMessage: vi.fn(),
@@ -138,12 +138,28 @@ describe('The redirect is skipped inside the product\'s own in-app browser (spec
 });
 
 describe('When framed inside another page on iOS, the page posts an openApp message with the url to the parent instead of navigating (spec §4)', () => {
-  it('posts { type: "openApp", url } to the parent with target origin * by default', () => {
-    const win = fakeWindow(true);
+  it("posts { type: 'openApp', url } to the embedding page's origin, read from document.referrer", () => {
+    const win = fakeWindow(true, 'https://shop.example/cart?item=1');
     openApp('kefuapp://x', envFor(win, IPHONE));
-    expect(win.parentPost).toHaveBeenCalledWith({ type: 'openApp', url: 'kefuapp://x' }, '*');
+    expect(win.parentPost).toHaveBeenCalledWith({ type: 'openApp', url: 'kefuapp://x' }, 'https://shop.example');
     expect(win.location.href).toBe(START);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('prefers location.ancestorOrigins over the referrer', () => {
+    const win = fakeWindow(true, 'https://old.example/');
+    Object.assign(win.location, { ancestorOrigins: { length: 1, 0: 'https://m.shop.example' } });
+    openApp('kefuapp://x', envFor(win, IPHONE));
+    expect(win.parentPost).toHaveBeenCalledWith({ type: 'openApp', url: 'kefuapp://x' }, 'https://m.shop.example');
+  });
+
+  it('never posts the link to * : with the parent origin unknown it navigates its own frame', () => {
+    for (const referrer of ['', 'file:///tmp/page.html', 'not a url']) {
+      const win = fakeWindow(true, referrer);
+      openApp('kefuapp://x', envFor(win, IPHONE));
+      expect(win.parentPost, referrer).not.toHaveBeenCalled();
+      expect(win.location.href, referrer).toBe('kefuapp://x');
+    }
   });
 
   it('uses the configured parent origin', () => {

@@ -6,6 +6,7 @@
 import type { DeepLinkOptions } from '../options.js';
 import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } from '../timers.js';
 import { chatLink, groupLink, openLinkUrl, type AppEnvironment } from './deep-links.js';
+import { embeddingOrigin, type OriginList } from './embedding-origin.js';
 import { isIOSUserAgent, isMessagingAppBrowser, isMobileUserAgent } from './user-agent.js';
 
 /** Anything with `postMessage` (a window, a parent window). */
@@ -20,6 +21,8 @@ export interface OpenAppWindow extends ListenerTarget {
   location: {
     /** The page address; setting it navigates. */
     href: string;
+    /** The origins of the framing pages, nearest first (Chromium, Safari). */
+    readonly ancestorOrigins?: OriginList | null;
   };
   /** The parent window; the window itself when not framed. */
   readonly parent?: PostMessageTarget | null;
@@ -28,6 +31,8 @@ export interface OpenAppWindow extends ListenerTarget {
     | (ListenerTarget & {
         /** True while the page is hidden (another app or tab in front). */
         readonly hidden?: boolean;
+        /** In a frame, the address of the page that loaded it. */
+        readonly referrer?: string;
       })
     | null;
   /** Used to alert when `env.alert` is not given. */
@@ -64,7 +69,12 @@ export interface OpenAppEnv {
   alert?: (text: string) => void;
   /** The texts to show. */
   texts: OpenAppTexts;
-  /** Target origin of the `openApp` message posted to a parent frame on iOS (default `*`). */
+  /**
+   * Target origin of the `openApp` message posted to a parent frame on iOS. Default: the
+   * embedding page's origin as {@link embeddingOrigin} detects it; never `*` by default, since the
+   * message carries the link the user opens: when the origin is unknown the frame navigates itself
+   * instead.
+   */
   parentOrigin?: string;
 }
 
@@ -118,8 +128,10 @@ function checkEnv(env: OpenAppEnv): void {
  *
  * 1. inside a messaging app's in-app browser (WeChat, QQ, Weibo, DingTalk, Alipay...), alerts
  *    `texts.openInBrowser` and does not navigate (spec §8);
- * 2. framed in another page on iOS, posts `{ type: 'openApp', url }` to the parent (target origin
- *    `parentOrigin`, default `*`) instead of navigating;
+ * 2. framed in another page on iOS, posts `{ type: 'openApp', url }` to the parent instead of
+ *    navigating, targeted at the parent's origin (`parentOrigin`, else detected by
+ *    {@link embeddingOrigin}); when that origin is unknown it never posts to `*` (the url may name
+ *    a chat or a group) but navigates its own frame as in step 3;
  * 3. otherwise navigates to `url`; on a mobile browser, if the page is still visible after
  *    `fallbackDelay` ms (no `visibilitychange` to hidden, `pagehide` or `blur`), it goes to the
  *    `website`, except inside the product's own in-app browser (user agent containing
@@ -139,9 +151,10 @@ export function openApp(url: string, env: OpenAppEnv): Disposer {
     say(env, env.texts?.openInBrowser ?? '');
     return noop;
   }
-  if (isIOSUserAgent(ua) && isFramed(win) && win.parent) {
+  const parentOrigin = env.parentOrigin || embeddingOrigin(win);
+  if (isIOSUserAgent(ua) && isFramed(win) && win.parent && parentOrigin) {
     const message: OpenAppMessage = { type: 'openApp', url };
-    win.parent.postMessage(message, env.parentOrigin ?? '*');
+    win.parent.postMessage(message, parentOrigin);
     return noop;
   }
   win.location.href = url;

@@ -14,6 +14,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
 import { createServer, type RunningServer } from '../../examples/server/src/server.js';
+import { LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
 
 /** The reference app's directory. */
 export const KEFU_DIR = fileURLToPath(new URL('../../examples/kefu/', import.meta.url));
@@ -68,7 +69,7 @@ export interface TestServer extends RunningServer {
  */
 export async function startServer(appDir: string, overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? tempDir('kefu-e2e-data-');
-  const config = loadConfig({}, { port: 0, host: '127.0.0.1', log: false, seed: true, appDir, ...overrides, dataDir });
+  const config = loadConfig(LOOPBACK_LIMITS, { port: 0, host: '127.0.0.1', log: false, seed: true, appDir, ...overrides, dataDir });
   const server = await createServer(config, { onError: () => undefined });
   return { ...server, dataDir };
 }

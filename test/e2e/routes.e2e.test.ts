@@ -22,7 +22,21 @@ import {
 let server: TestServer;
 let browser: Browser;
 
-useE2eEnvironment((env) => ({ server, browser } = env));
+// the host pages below are served from 127.0.0.1 on ports of their own: listed as frame ancestors
+// (FRAME_ANCESTORS) so that the visitor pages may be embedded there; localhost is not listed
+useE2eEnvironment((env) => ({ server, browser } = env), { frameAncestors: ["'self'", 'http://127.0.0.1:*'] });
+
+/** Serves `html` from a loopback server of its own (another origin), for `host`. */
+async function hostPage(html: string, host = '127.0.0.1'): Promise<{ url: string; close: () => Promise<unknown> }> {
+  const server: Server = createHttpServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://${host}:${(server.address() as AddressInfo).port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+const launchRecorder = `<script>window.launches=[];addEventListener('message',e=>{if(e.data&&e.data.type==='launch')window.launches.push(e.origin)})</script>`;
 
 describe('spec §2: routes and titles', () => {
   it('"/ redirects to /kefu"; a visitor without an entry link sees "link is broken"', async () => {
@@ -137,6 +151,37 @@ describe('spec §2, §7: the launch notification', () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { launches: string[] }).launches), { timeout: 20_000 }).toEqual([server.url]);
     await context.close();
     await new Promise((resolve) => host.close(resolve));
+  }, E2E_TIMEOUT);
+
+  it('frame-ancestors: the agent desk is never framed, a visitor page only by the listed origins', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const launches = () => page.evaluate(() => (window as unknown as { launches: string[] }).launches);
+    // a listed origin embeds the agent desk: refused (no launch from inside)
+    const agentHost = await hostPage(`<!doctype html><title>host</title>${launchRecorder}<iframe title="desk" src="${server.url}/agent"></iframe>`);
+    await page.goto(agentHost.url);
+    // an unlisted origin (localhost) embeds a visitor page: refused
+    const unlisted = await hostPage(`<!doctype html><title>host</title>${launchRecorder}<iframe title="chat" src="${server.url}${entryPath('zh')}"></iframe>`, 'localhost');
+    const other = await context.newPage();
+    await other.goto(unlisted.url);
+    // the listed origin embedding a visitor page is served (the control: its launch arrives)
+    const allowed = await hostPage(`<!doctype html><title>host</title>${launchRecorder}<iframe title="chat" src="${server.url}${entryPath('zh')}"></iframe>`);
+    const third = await context.newPage();
+    await third.goto(allowed.url);
+    await expect.poll(() => third.evaluate(() => (window as unknown as { launches: string[] }).launches), { timeout: 20_000 }).toEqual([server.url]);
+    expect(await launches()).toEqual([]);
+    expect(await other.evaluate(() => (window as unknown as { launches: string[] }).launches)).toEqual([]);
+    // the refused frames hold no page of the app (Chromium shows its error page instead)
+    const rendered = async (p: typeof page): Promise<boolean> => {
+      const frame = p.frames()[1];
+      if (!frame) return false;
+      return frame.evaluate(() => (document.getElementById('root')?.childElementCount ?? 0) > 0).catch(() => false);
+    };
+    expect(await rendered(third)).toBe(true);
+    expect(await rendered(page)).toBe(false);
+    expect(await rendered(other)).toBe(false);
+    await context.close();
+    await Promise.all([agentHost.close(), unlisted.close(), allowed.close()]);
   }, E2E_TIMEOUT);
 
   it('"or to itself when it has no parent"', async () => {

@@ -3,6 +3,7 @@
  * @module
  */
 
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,7 +23,10 @@ export interface RateLimits {
   httpMax: number;
   /** HTTP window in ms. */
   httpWindowMs: number;
-  /** Chat messages (types 100-103, 301) allowed per client and window; over it a type-500 `too-frequent`. */
+  /**
+   * Chat messages (types 100-103, 301) allowed per window, counted per identity and per key
+   * session (`t`) alike; over either a type-500 `too-frequent`.
+   */
   socketMax: number;
   /** Socket window in ms. */
   socketWindowMs: number;
@@ -36,6 +40,25 @@ export interface UploadLimits {
    * Accepted MIME types; an entry ending in `/*` accepts the whole family (`image/*`).
    */
   allowedMime: string[];
+}
+
+/**
+ * Abuse limits (SECURITY.md lists them with their defaults). Each is a number of events per
+ * window; going over it refuses the event and creates nothing.
+ */
+export interface AbuseLimits {
+  /** New key sessions (getAesKey / getUserToken with a new request key) per address and window; over it HTTP 413. */
+  keySessionsMax: number;
+  /** Window of {@link AbuseLimits.keySessionsMax} in ms. */
+  keySessionsWindowMs: number;
+  /** Socket connects (upgrade requests) per address and window; over it HTTP 413 before the upgrade. */
+  connectsMax: number;
+  /** Window of {@link AbuseLimits.connectsMax} in ms. */
+  connectsWindowMs: number;
+  /** Open sockets per identity (visitor client id or agent); the next connect is closed with 4005. */
+  socketsPerIdentity: number;
+  /** Queue position updates (`queued` events) go to each visitor at most once per this many ms. */
+  queueUpdateMs: number;
 }
 
 /** The whole server configuration. */
@@ -77,6 +100,18 @@ export interface ServerConfig {
   seed: boolean;
   /** Log requests (fastify logger). */
   log: boolean;
+  /** Abuse limits. */
+  abuse: AbuseLimits;
+  /**
+   * Frame ancestors allowed to embed the visitor pages (CSP `frame-ancestors` sources,
+   * `FRAME_ANCESTORS`); the agent desk is never framed.
+   */
+  frameAncestors: string[];
+  /**
+   * Addresses of trusted reverse proxies (`TRUST_PROXY`): requests from them are counted against
+   * the address they forward (`X-Forwarded-For`). Empty: the TCP peer is the client.
+   */
+  trustProxy: string[];
 }
 
 /** The environment-variable names read by {@link loadConfig}. */
@@ -139,6 +174,40 @@ export function parseAgents(raw: string): AgentAccount[] {
   return agents;
 }
 
+/**
+ * Parses `FRAME_ANCESTORS`: space- or comma-separated CSP sources (`https://shop.example`,
+ * `https://*.shop.example`, `http://127.0.0.1:*`, `'self'`, `'none'`); empty means `'self'`.
+ * @internal
+ */
+export function parseFrameAncestors(raw: string): string[] {
+  const sources = raw.split(/[\s,]+/).filter((s) => s !== '');
+  if (sources.length === 0) return ["'self'"];
+  for (const source of sources) {
+    const keyword = source === "'self'" || source === "'none'";
+    const origin = /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/.test(source);
+    if (!keyword && !origin) {
+      throw new ConfigError(`FRAME_ANCESTORS entries are origins like https://shop.example (or 'self'), got "${source}"`);
+    }
+  }
+  if (sources.includes("'none'") && sources.length > 1) throw new ConfigError("FRAME_ANCESTORS: 'none' cannot be combined with other sources");
+  return sources;
+}
+
+/**
+ * Parses `TRUST_PROXY`: comma-separated IP addresses of trusted reverse proxies; `loopback`
+ * stands for `127.0.0.1,::1`.
+ * @internal
+ */
+export function parseTrustProxy(raw: string): string[] {
+  const out: string[] = [];
+  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    if (entry === 'loopback') out.push('127.0.0.1', '::1');
+    else if (isIP(entry) !== 0) out.push(entry);
+    else throw new ConfigError(`TRUST_PROXY entries are IP addresses (or "loopback"), got "${entry}"`);
+  }
+  return out;
+}
+
 /** The built-in demo agent used when `AGENTS` is not set. */
 export const DEMO_AGENT: AgentAccount = { account: 'demo', password: 'demo', name: 'Demo Agent' };
 
@@ -193,6 +262,16 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     socketIdleMs: intVar(env, 'SOCKET_IDLE_MS', 90_000, 1_000, 86_400_000),
     seed: boolVar(env, 'SEED', true),
     log: boolVar(env, 'LOG', false),
+    abuse: {
+      keySessionsMax: intVar(env, 'RATE_KEY_SESSIONS_MAX', 30, 1, 1_000_000),
+      keySessionsWindowMs: intVar(env, 'RATE_KEY_SESSIONS_WINDOW_MS', 60_000, 100, 86_400_000),
+      connectsMax: intVar(env, 'RATE_CONNECTS_MAX', 60, 1, 1_000_000),
+      connectsWindowMs: intVar(env, 'RATE_CONNECTS_WINDOW_MS', 60_000, 100, 86_400_000),
+      socketsPerIdentity: intVar(env, 'MAX_SOCKETS_PER_IDENTITY', 5, 1, 10_000),
+      queueUpdateMs: intVar(env, 'QUEUE_UPDATE_MS', 1_000, 0, 60_000),
+    },
+    frameAncestors: parseFrameAncestors(env['FRAME_ANCESTORS'] ?? ''),
+    trustProxy: parseTrustProxy(env['TRUST_PROXY'] ?? ''),
   };
   return { ...config, ...overrides };
 }

@@ -20,7 +20,9 @@ import { rsaPrivateKey } from './crypto.js';
 import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
 import { saltKeyOf } from './http/enc.js';
+import { trustProxyOf } from './http/client-address.js';
 import { installErrorHandlers, rateLimitedError } from './http/errors.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { FileStore } from './http/files.js';
 import { registerKeyRoutes } from './http/key-routes.js';
 import { registerChatRoutes } from './http/permit-chat.js';
@@ -86,9 +88,10 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
 
   const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx);
-  const messaging = new Messaging(ctx, sessions, (userId) => limiter.hit(userId, Date.now()));
+  const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 
-  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true });
+  const trustProxy = trustProxyOf(config.trustProxy);
+  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
   let listenUrl = '';
   const baseUrl = (request?: FastifyRequest): string => {
     if (config.publicUrl !== '') return config.publicUrl;
@@ -119,6 +122,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),
   });
+  installSecurityHeaders(app, config);
   await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });
   const appBuilt = existsSync(join(config.appDir, 'index.html'));
   installErrorHandlers(app, onError, appBuilt ? (reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.appDir) : undefined);
@@ -136,7 +140,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError, trustProxy });
 
   const housekeeping = setInterval(() => {
     try {

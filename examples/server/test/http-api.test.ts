@@ -83,7 +83,8 @@ describe('protocol §2: (enc) calls', () => {
     const missing = await enc(server.url, session, 'POST', 'getMerchantById', { mchId: 'M1001' });
     expect(missing).toMatchObject({ code: 1001, message: 'platformId is required' });
     const raw = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"data":' });
-    expect(raw.status).toBe(200);
+    // a body that is not JSON at all cannot be read: a 4xx envelope (SECURITY.md, issue 9)
+    expect(raw.status).toBe(400);
     expect((await raw.json()) as { code: number }).toMatchObject({ code: 1001 });
   });
 

@@ -24,6 +24,8 @@ export interface Peer {
   readonly platformId: string;
   /** The visitor's language. */
   readonly language: string;
+  /** The key session (`t`, its salt key) the connection was accepted on. */
+  readonly saltKey: string;
   /** Sends a message (encoded for this connection); never throws. */
   send(message: WireMessage): void;
   /** Closes the connection. */
@@ -63,6 +65,11 @@ export class Hub {
       count += 1;
     }
     return count;
+  }
+
+  /** How many connections `userId` has open. */
+  connectionsOf(userId: string): number {
+    return this.byUser.get(userId)?.size ?? 0;
   }
 
   /** Whether `userId` has an open connection. */

@@ -19,8 +19,11 @@ export interface ClientFrame {
   [key: string]: unknown;
 }
 
-/** Decides whether a sender may send now (the per-client socket rate limit). */
-export type RateCheck = (userId: string) => boolean;
+/**
+ * Decides whether a connection may send now: the socket rate limit, counted per identity and per
+ * key session (so that speaking for many ids from one key session does not multiply it).
+ */
+export type RateCheck = (peer: Peer) => boolean;
 
 const FP = /^[A-Za-z0-9_.:-]{8,100}$/;
 
@@ -98,7 +101,7 @@ export class Messaging {
         return { ok: false };
       }
     }
-    if ((content || frame.type === T.Transfer) && !this.allowSend(peer.userId)) {
+    if ((content || frame.type === T.Transfer) && !this.allowSend(peer)) {
       refuse(peer, 'too-frequent', fp);
       return { ok: false };
     }

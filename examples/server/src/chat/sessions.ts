@@ -15,6 +15,7 @@ import {
   type ChatContext,
   type VisitorRef,
 } from './context.js';
+import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import { bestAnswer, suggestions } from './robot.js';
 import { faqLanguageOf, textsFor } from './texts.js';
 import { T, type WireMessage } from './wire.js';
@@ -46,12 +47,14 @@ export const SNAPSHOT_COALESCE_MS = 50;
 
 /** Runs the life of service sessions. */
 export class Sessions {
-  /** What each queued session was last told (`position:busy`), to send only changes. */
-  private readonly told = new Map<string, string>();
+  /** Queue position updates to waiting visitors (live, coalesced, not stored). */
+  private readonly queueUpdates: QueueUpdates;
   /** The pending coalesced snapshot broadcast. */
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly ctx: ChatContext) {}
+  constructor(private readonly ctx: ChatContext) {
+    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy());
+  }
 
   /** The visitor's latest session when it is not ended. */
   open(v: VisitorRef): ServiceSession | undefined {
@@ -127,8 +130,7 @@ export class Sessions {
       session.state = 'queued';
       session.queuedAt = Date.now();
       this.ctx.store.chat.updateSession(session);
-      this.told.delete(session.sessionId);
-      this.refreshQueue();
+      this.queueUpdates.tellNow(session);
       this.broadcastSnapshots();
       const busy = this.ctx.hub.onlineAgents().length === 0;
       pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? textsFor(v.language).busy : textsFor(v.language).queued(this.position(session.sessionId)));
@@ -146,7 +148,7 @@ export class Sessions {
     session.agentId = agentId;
     session.acceptedAt = Date.now();
     this.ctx.store.chat.updateSession(session);
-    this.told.delete(session.sessionId);
+    this.queueUpdates.forget(session.sessionId);
     const agent = agentByUserId(this.ctx, agentId);
     pushToVisitor(
       this.ctx,
@@ -159,7 +161,7 @@ export class Sessions {
         agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR },
       }),
     );
-    this.refreshQueue();
+    this.queueUpdates.changed();
     this.broadcastSnapshots();
     return true;
   }
@@ -172,21 +174,26 @@ export class Sessions {
     session.state = 'ended';
     session.endedAt = Date.now();
     this.ctx.store.chat.updateSession(session);
-    this.told.delete(session.sessionId);
+    this.queueUpdates.forget(session.sessionId);
     const v = this.visitorOfSession(session);
     const alsoTo = agentId ? [agentId] : [];
     pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'ended', sessionId: session.sessionId }), alsoTo);
     pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
-    if (wasQueued) this.refreshQueue();
+    if (wasQueued) this.queueUpdates.changed();
     this.broadcastSnapshots();
   }
 
-  /** Re-sends the session's current state as a session event (triggerUpdate, repeated 301). */
+  /**
+   * Re-sends the session's current state as a session event (triggerUpdate, repeated 301); a
+   * queue position is sent live, not stored.
+   */
   pushState(v: VisitorRef, session: ServiceSession): void {
-    let content: Record<string, unknown> = { event: 'created', sessionId: session.sessionId };
     if (session.state === 'queued') {
-      content = { event: 'queued', sessionId: session.sessionId, position: this.position(session.sessionId), busy: this.busy() };
-    } else if (session.state === 'active' && session.agentId) {
+      this.queueUpdates.tellNow(session);
+      return;
+    }
+    let content: Record<string, unknown> = { event: 'created', sessionId: session.sessionId };
+    if (session.state === 'active' && session.agentId) {
       const agent = agentByUserId(this.ctx, session.agentId);
       content = {
         event: 'agent-joined',
@@ -209,8 +216,19 @@ export class Sessions {
 
   /** Agents came or went: queued visitors learn whether they are busy, agents get snapshots. */
   agentsChanged(): void {
-    this.refreshQueue();
+    this.queueUpdates.changed();
     this.broadcastSnapshots();
+  }
+
+  /**
+   * A visitor's socket was accepted again (reload, reconnect, another tab): a queued visitor is
+   * told its position live on that socket, since positions are not in the history.
+   */
+  resumed(v: VisitorRef, send: (message: WireMessage) => void): void {
+    const session = this.open(v);
+    if (session?.state !== 'queued') return;
+    const position = this.position(session.sessionId);
+    if (position > 0) send(queuedEvent(session, position, this.busy()));
   }
 
   /** The queue part of the 310 snapshots (the same for every agent). */
@@ -261,6 +279,7 @@ export class Sessions {
   dispose(): void {
     if (this.snapshotTimer !== null) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = null;
+    this.queueUpdates.dispose();
   }
 
   private sendSnapshots(): void {
@@ -276,25 +295,7 @@ export class Sessions {
   }
 
   private position(sessionId: string): number {
-    const index = this.ctx.store.chat.queue().findIndex((s) => s.sessionId === sessionId);
-    return index < 0 ? 0 : index + 1;
-  }
-
-  /** Tells every queued visitor its position and busy flag when they changed. */
-  private refreshQueue(): void {
-    const busy = this.busy();
-    this.ctx.store.chat.queue().forEach((session, i) => {
-      const key = `${i + 1}:${busy}`;
-      if (this.told.get(session.sessionId) === key) return;
-      this.told.set(session.sessionId, key);
-      pushToVisitor(
-        this.ctx,
-        this.visitorOfSession(session),
-        session.sessionId,
-        T.SessionEvent,
-        JSON.stringify({ event: 'queued', sessionId: session.sessionId, position: i + 1, busy }),
-      );
-    });
+    return this.queueUpdates.positionOf(sessionId);
   }
 
   private visitorOfSession(session: ServiceSession): VisitorRef {

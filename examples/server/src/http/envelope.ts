@@ -28,15 +28,24 @@ export interface Envelope<T = unknown> {
   data: T;
 }
 
-/** A failure answered as an envelope with a non-zero code (HTTP 200). */
+/**
+ * A failure answered as an envelope with a non-zero code: HTTP 200, or `status` for a request the
+ * server could not read at all (a malformed body: 400, an unsupported content type: 415).
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly code: number,
     message: string,
+    readonly status = 200,
   ) {
     super(message);
   }
+}
+
+/** A body that cannot be read (malformed multipart or JSON): HTTP 400, code 1001. */
+export function malformedBody(what: string): ApiError {
+  return new ApiError(Code.BadRequest, `Malformed request body: ${what}`, 400);
 }
 
 /** A success envelope. */

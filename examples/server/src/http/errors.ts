@@ -16,6 +16,11 @@ export function rateLimitedError(): Record<string, unknown> {
   return { statusCode: 413, code: Code.TooFrequent, message: 'Requests too frequent, please try again later', data: null, [RATE_LIMITED]: true };
 }
 
+/** An error answered like the rate limiter's: HTTP 413 with the `413` envelope (too many requests). */
+export function tooManyRequests(): Error {
+  return Object.assign(new Error('Requests too frequent, please try again later'), { [RATE_LIMITED]: true });
+}
+
 function isRateLimited(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as Record<string, unknown>)[RATE_LIMITED] === true;
 }
@@ -38,15 +43,18 @@ export function installErrorHandlers(
     if (isRateLimited(error)) {
       return reply.code(413).send(fail(Code.TooFrequent, localizedMessage(Code.TooFrequent, lang, 'Requests too frequent, please try again later')));
     }
-    if (error instanceof ApiError) return reply.code(200).send(fail(error.code, localizedMessage(error.code, lang, error.message)));
+    if (error instanceof ApiError) return reply.code(error.status).send(fail(error.code, localizedMessage(error.code, lang, error.message)));
     const code = typeof error.code === 'string' ? error.code : '';
     if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
       return reply.code(200).send(fail(Code.Upload, 'Upload failed: the file is too large or there are too many parts'));
     }
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(200).send(fail(Code.BadRequest, 'The request body is too large'));
-    if (code.startsWith('FST_ERR_CTP') || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code.startsWith('FST_')) {
-      return reply.code(200).send(fail(Code.BadRequest, `Bad request: ${error.message}`));
+    // bodies the server cannot read: 4xx (400, or 415 for a content type it does not take)
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(400).send(fail(Code.BadRequest, 'Malformed request body: it is too large'));
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.code(415).send(fail(Code.BadRequest, `Unsupported content type: ${request.headers['content-type'] ?? 'none'}`.slice(0, 200)));
+    if (code.startsWith('FST_ERR_CTP') || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      return reply.code(400).send(fail(Code.BadRequest, `Malformed request body: ${error.message}`));
     }
+    if (code.startsWith('FST_')) return reply.code(200).send(fail(Code.BadRequest, `Bad request: ${error.message}`));
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) return reply.code(200).send(fail(Code.BadRequest, `Bad request: ${error.message}`));
     onUnexpected(error);

@@ -7,9 +7,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { gcmEncrypt, obfuscateKey, randomAscii } from '../crypto.js';
 import { socketKeyOf } from '../keys.js';
+import { SlidingWindowLimiter } from '../socket/rate-limiter.js';
 import type { KeySession } from '../store/types.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code, ok } from './envelope.js';
+import { tooManyRequests } from './errors.js';
 
 const REQUEST_KEY = /^[0-9a-fA-F]{32}$/;
 
@@ -22,8 +24,12 @@ function requestKeyOf(request: FastifyRequest): string {
   return value.toLowerCase();
 }
 
-/** The key session of a request key, created on first use (one per request key, expiring). */
-function sessionFor(deps: HttpDeps, requestKey: string): KeySession {
+/**
+ * The key session of a request key, created on first use (one per request key, expiring).
+ * `mayCreate` decides whether a new one may be created now (the per-address limit); when it may
+ * not, nothing is created and the call is refused with HTTP 413.
+ */
+function sessionFor(deps: HttpDeps, requestKey: string, mayCreate: () => boolean): KeySession {
   const store = deps.ctx.store;
   const now = Date.now();
   const existing = store.keys.byRequestKey(requestKey);
@@ -32,6 +38,7 @@ function sessionFor(deps: HttpDeps, requestKey: string): KeySession {
     store.keys.deleteUnusedSince(now - deps.ctx.config.keySessionTtlMs);
     const again = store.keys.byRequestKey(requestKey);
     if (again) return again;
+    if (!mayCreate()) throw tooManyRequests();
     const session: KeySession = {
       saltKey: randomBytes(18).toString('base64url'),
       requestKey,
@@ -47,16 +54,20 @@ function sessionFor(deps: HttpDeps, requestKey: string): KeySession {
 
 /** Registers getServerTime, getAesKey, getUserToken, switchAES and the public config. */
 export function registerKeyRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const { keySessionsMax, keySessionsWindowMs } = deps.ctx.config.abuse;
+  const newSessions = new SlidingWindowLimiter(keySessionsMax, keySessionsWindowMs);
+  const sessionOf = (request: FastifyRequest): KeySession =>
+    sessionFor(deps, requestKeyOf(request), () => newSessions.hit(`ip:${request.ip}`, Date.now()));
+
   app.get('/im/api/permit/getServerTime', async () => ok(Date.now()));
 
   app.get('/im/api/permit/getAesKey', async (request) => {
-    const requestKey = requestKeyOf(request);
-    const session = sessionFor(deps, requestKey);
-    return ok(obfuscateKey(session.aesKey, requestKey));
+    const session = sessionOf(request);
+    return ok(obfuscateKey(session.aesKey, session.requestKey));
   });
 
   app.get('/im/api/permit/getUserToken', async (request) => {
-    const session = sessionFor(deps, requestKeyOf(request));
+    const session = sessionOf(request);
     return ok({ userToken: gcmEncrypt(Buffer.from(session.aesKey, 'utf8'), session.token), saltKey: session.saltKey });
   });
 

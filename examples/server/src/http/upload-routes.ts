@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { HttpDeps } from './deps.js';
 import { saltKeyOf } from './enc.js';
-import { ApiError, Code, ok } from './envelope.js';
+import { ApiError, Code, malformedBody, ok } from './envelope.js';
 import { checkMime, cleanName, FileStore, type UploadedFile } from './files.js';
 import { asPayload, reqInt, reqStr, type Payload } from './validate.js';
 
@@ -19,14 +19,33 @@ function clientKeyOf(request: FastifyRequest): string {
   return saltKeyOf(request) || `ip:${request.ip}`;
 }
 
+/**
+ * Runs a step that reads a multipart body; the parser's own failures (no or bad boundary, a body
+ * cut short, a malformed part header) become a 400 envelope instead of an internal error. Limit
+ * errors (`FST_...`) and refusals ({@link ApiError}) pass through unchanged.
+ */
+async function readingMultipart<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('FST_')) throw error;
+    const reason = error instanceof Error ? error.message : 'unreadable multipart data';
+    throw malformedBody(reason.slice(0, 200));
+  }
+}
+
 async function multipartFields(request: FastifyRequest, maxFile: number): Promise<{ fields: Payload; data?: Buffer }> {
-  if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data');
+  if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data', 415);
   const fields: Payload = {};
   let data: Buffer | undefined;
-  for await (const part of request.parts({ limits: { fileSize: maxFile, files: 1, fields: 10, fieldSize: 1024 } })) {
-    if (part.type === 'file') data = await part.toBuffer();
-    else fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
-  }
+  await readingMultipart(async () => {
+    for await (const part of request.parts({ limits: { fileSize: maxFile, files: 1, fields: 10, fieldSize: 1024 } })) {
+      if (part.type === 'file') data = await part.toBuffer();
+      else fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+    }
+  });
   return data === undefined ? { fields } : { fields, data };
 }
 
@@ -38,9 +57,9 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   const uploadConfig = { rateLimit: { max: Math.max(config.rate.httpMax, 1000), timeWindow: config.rate.httpWindowMs } };
 
   app.post('/oss/aws/upload', { config: uploadConfig }, async (request) => {
-    if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field');
-    const part = await request.file({ limits: { fileSize: limits.maxBytes, files: 1 } });
-    if (!part) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing');
+    if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field', 415);
+    const part = await readingMultipart(() => request.file({ limits: { fileSize: limits.maxBytes, files: 1 } }));
+    if (!part) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
     let mime: string;
     try {
       mime = checkMime(limits, part.mimetype);
@@ -49,7 +68,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
       throw error;
     }
     const name = cleanName(part.filename);
-    const saved = await files.saveStream(part.file, name, () => part.file.truncated, limits.maxBytes);
+    const saved = await readingMultipart(() => files.saveStream(part.file, name, () => part.file.truncated, limits.maxBytes));
     const answer: UploadedFile = { url: urlOf(request, saved.stored), name, size: saved.size, mime };
     return ok(answer);
   });
@@ -98,7 +117,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     const upload = known(reqStr(fields, 'uploadId'));
     if (upload.fileUrl !== null) throw new ApiError(Code.Upload, 'Upload failed: this upload is already complete');
     const index = reqInt(fields, 'index', 0, upload.chunkCount - 1);
-    if (!data) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing');
+    if (!data) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
     const expected = index === upload.chunkCount - 1 ? upload.fileSize - upload.chunkSize * (upload.chunkCount - 1) : upload.chunkSize;
     if (data.length !== expected) {
       throw new ApiError(Code.Upload, `Upload failed: chunk ${index} must be ${expected} bytes, got ${data.length}`);

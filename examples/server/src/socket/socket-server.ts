@@ -16,6 +16,8 @@ import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { RsaPrivateKey } from '../crypto.js';
 import { checkConnect, ConnectRefused, CONNECT_REFUSED, type ConnectIdentity } from './connect-check.js';
+import { clientAddress, type TrustProxy } from '../http/client-address.js';
+import { SlidingWindowLimiter } from './rate-limiter.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 
 /** The largest frame accepted (bytes); a larger one closes the connection with 1009. */
@@ -24,6 +26,12 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const BANNED_CLOSE = 4003;
 /** The close code of a connection idle for too long. */
 export const IDLE_CLOSE = 4002;
+/**
+ * The close code of a connect refused because its identity already has
+ * `MAX_SOCKETS_PER_IDENTITY` sockets open: the newest is refused (never welcomed), the open ones
+ * keep working.
+ */
+export const TOO_MANY_CONNECTIONS_CLOSE = 4005;
 
 /** What the socket endpoint needs. */
 export interface SocketDeps {
@@ -39,6 +47,8 @@ export interface SocketDeps {
   secret: string;
   /** Reports unexpected errors (never thrown to the client). */
   onError: (error: unknown) => void;
+  /** Which peers are trusted proxies (their `X-Forwarded-For` names the client); nobody by default. */
+  trustProxy?: TrustProxy;
 }
 
 /** The running endpoint. */
@@ -60,11 +70,19 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
   const { ctx } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const live = new Set<Live>();
+  const { connectsMax, connectsWindowMs, socketsPerIdentity } = ctx.config.abuse;
+  const connects = new SlidingWindowLimiter(connectsMax, connectsWindowMs);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/ws') {
       socket.destroy();
+      return;
+    }
+    // connects per address, before any cryptographic work: HTTP 413 ("too many requests")
+    const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustProxy ?? (() => false));
+    if (!connects.hit(`ip:${address}`, Date.now())) {
+      socket.end('HTTP/1.1 413 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -90,6 +108,10 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       ws.close(CONNECT_REFUSED, error instanceof ConnectRefused ? error.message : 'unauthorized');
       return;
     }
+    if (ctx.hub.connectionsOf(identity.userId) >= socketsPerIdentity) {
+      ws.close(TOO_MANY_CONNECTIONS_CLOSE, 'too many connections');
+      return;
+    }
     const userKey = ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
     const peer: Peer = {
       userId: identity.userId,
@@ -99,6 +121,7 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       mchId: identity.mchId,
       platformId: identity.platformId,
       language: identity.language,
+      saltKey: identity.keySession.saltKey,
       send(message: WireMessage): void {
         if (ws.readyState !== WebSocket.OPEN) return;
         try {
@@ -162,6 +185,7 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
       if (identity.groupId !== '') joinGroup(identity, v.name, v.avatar);
       if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
+      else deps.sessions.resumed(v, (message) => peer.send(message));
     });
   }
 

@@ -12,6 +12,13 @@ import { createServer, type CreateServerOptions, type RunningServer } from '../.
 /** The agents every test server knows. */
 export const AGENTS = 'alice:secret1:Alice,bob:secret2:Bob';
 
+/**
+ * Every test client connects from the loopback address, so the per-address limits (new key
+ * sessions, socket connects) are raised for test servers; a test of those limits sets its own.
+ * All other limits keep their defaults unless a test raises them.
+ */
+export const LOOPBACK_LIMITS = Object.freeze({ RATE_KEY_SESSIONS_MAX: '100000', RATE_CONNECTS_MAX: '100000' });
+
 /** A fresh temporary data directory. */
 export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'kefu-server-test-'));
@@ -32,7 +39,7 @@ export async function startServer(
   options: CreateServerOptions = {},
 ): Promise<RunningServer & { dataDir: string; errors: unknown[] }> {
   const dataDir = overrides.dataDir ?? tempDir();
-  const config = loadConfig({ AGENTS, ...env }, { port: 0, host: '127.0.0.1', memoryDb: true, log: false, appDir: join(dataDir, 'no-app'), ...overrides, dataDir });
+  const config = loadConfig({ AGENTS, ...LOOPBACK_LIMITS, ...env }, { port: 0, host: '127.0.0.1', memoryDb: true, log: false, appDir: join(dataDir, 'no-app'), ...overrides, dataDir });
   const errors: unknown[] = [];
   const server = await createServer(config, { onError: (e) => errors.push(e), ...options });
   return { ...server, dataDir, errors };

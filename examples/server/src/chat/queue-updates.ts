@@ -1,0 +1,103 @@
+/**
+ * Queue position updates (`queued` session events) for waiting visitors: pushed live, never
+ * stored (a position is only true now; history would replay stale ones), and coalesced so that
+ * each visitor hears at most about one per `QUEUE_UPDATE_MS`, the latest position winning. When N
+ * visitors leave a queue of N in a burst, the queue is read once per flush and each remaining
+ * visitor gets one frame per flush: O(N) frames, not N²/2.
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { ServiceSession } from '../store/types.js';
+import { SYSTEM_ID, type ChatContext } from './context.js';
+import { T, type WireMessage } from './wire.js';
+
+/** The `queued` session event of a session at `position` (1-based), as a live wire message. */
+export function queuedEvent(session: ServiceSession, position: number, busy: boolean): WireMessage {
+  return {
+    type: T.SessionEvent,
+    from: SYSTEM_ID,
+    to: session.clientId,
+    fp: randomUUID(),
+    mchId: session.mchId,
+    createTime: Date.now(),
+    dataContent: JSON.stringify({ event: 'queued', sessionId: session.sessionId, position, busy }),
+    isRead: 0,
+    robot: 0,
+    isGroup: 0,
+  };
+}
+
+/** Sends queued visitors their position and busy flag when they changed, throttled. */
+export class QueueUpdates {
+  /** What each queued session was last told (`position:busy`), to send only changes. */
+  private readonly told = new Map<string, string>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private lastFlush = Number.NEGATIVE_INFINITY;
+
+  /**
+   * @param ctx - the chat services' shared state
+   * @param intervalMs - at most one flush per this many ms (0: one per event-loop turn)
+   * @param busy - whether no agent is online
+   */
+  constructor(
+    private readonly ctx: ChatContext,
+    private readonly intervalMs: number,
+    private readonly busy: () => boolean,
+  ) {}
+
+  /** Tells one visitor where it stands now (joining the queue, a reconnect, triggerUpdate). */
+  tellNow(session: ServiceSession): void {
+    const position = this.positionOf(session.sessionId);
+    if (position === 0) return;
+    const busy = this.busy();
+    this.told.set(session.sessionId, `${position}:${busy}`);
+    this.send(session, position, busy);
+  }
+
+  /** The session left the queue (accepted, ended): forget what it was told. */
+  forget(sessionId: string): void {
+    this.told.delete(sessionId);
+  }
+
+  /** The queue or the busy flag changed: tell every waiting visitor at the next flush. */
+  changed(): void {
+    if (this.timer !== null) return;
+    const wait = Math.max(0, this.lastFlush + this.intervalMs - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, wait);
+  }
+
+  /** Stops a pending flush (server shutdown). */
+  dispose(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The 1-based position of a queued session, 0 when not queued. */
+  positionOf(sessionId: string): number {
+    const index = this.ctx.store.chat.queue().findIndex((s) => s.sessionId === sessionId);
+    return index + 1;
+  }
+
+  private flush(): void {
+    this.lastFlush = Date.now();
+    const busy = this.busy();
+    const queue = this.ctx.store.chat.queue();
+    const waiting = new Set<string>();
+    queue.forEach((session, i) => {
+      waiting.add(session.sessionId);
+      const key = `${i + 1}:${busy}`;
+      if (this.told.get(session.sessionId) === key) return;
+      this.told.set(session.sessionId, key);
+      this.send(session, i + 1, busy);
+    });
+    for (const sessionId of this.told.keys()) if (!waiting.has(sessionId)) this.told.delete(sessionId);
+  }
+
+  private send(session: ServiceSession, position: number, busy: boolean): void {
+    this.ctx.hub.sendTo(session.clientId, queuedEvent(session, position, busy));
+  }
+}
