@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../../examples/server/', import.meta.url));
 
@@ -62,6 +63,8 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
       APP_DIR: options.appDir,
       SEED: 'true',
       LOG: 'false',
+      // every test client shares 127.0.0.1: raise the per-address limits, keep the others
+      ...LOOPBACK_LIMITS,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
