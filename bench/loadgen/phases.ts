@@ -60,10 +60,14 @@ export async function cpuLines(rig: Rig, withEcho = false): Promise<string[]> {
   return lines;
 }
 
-/** Back-to-back handshakes for `seconds` with `concurrency` in flight (split over the workers). */
+/**
+ * Back-to-back handshakes for `seconds` with `concurrency` in flight (split over the workers),
+ * after one unmeasured second that warms up both sides (JIT, connection pools, statements).
+ */
 export async function handshakePhase(rig: Rig, seconds: number, concurrency: number): Promise<{ rate: number; lines: string[] }> {
-  await markAll(rig);
   const parts = split(concurrency, rig.workers.length);
+  await Promise.all(rig.workers.map((w, i) => w.request<HandshakeResult>('handshakes', { durationMs: 1000, concurrency: Math.max(1, parts[i] ?? 1) })));
+  await markAll(rig);
   const results = await Promise.all(rig.workers.map((w, i) => w.request<HandshakeResult>('handshakes', { durationMs: seconds * 1000, concurrency: Math.max(1, parts[i] ?? 1) })));
   const done = results.reduce((n, r) => n + r.done, 0);
   const wall = Math.max(...results.map((r) => r.wallMs));
