@@ -5,7 +5,9 @@
  * @module
  */
 
-import { describeProcess, ms, Samples, sleep, type ProcessStats } from '../load/stats.js';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { describeProcess, Samples, sleep, type ProcessStats } from '../load/stats.js';
 import type { ChatResult } from './chat.js';
 import { describeCounts, mergeCounts } from './counts.js';
 import type { EchoResult } from './echo.js';
@@ -43,20 +45,62 @@ export function split(total: number, parts: number): number[] {
   return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
 }
 
+/** Busy and total CPU ticks of the whole machine (/proc/stat), or undefined off Linux. */
+function machineTicks(): { busy: number; total: number } | undefined {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+let machineMark = machineTicks();
+
 async function markAll(rig: Rig): Promise<void> {
+  machineMark = machineTicks();
   await Promise.all([rig.server?.request('mark'), rig.echo?.request('mark'), ...rig.workers.map((w) => w.request('mark'))]);
 }
 
-/** CPU share lines of the processes since the last mark. */
+/**
+ * CPU share lines of the processes since the last mark, and how the machine's cores were shared:
+ * the server, the generator (workers and echo), and every other process on the machine.
+ */
 export async function cpuLines(rig: Rig, withEcho = false): Promise<string[]> {
   const lines: string[] = [];
+  let ours = 0;
+  let server = 0;
+  let wall = 0;
   if (rig.server) {
     const s = await rig.server.request<ServerStats>('stats');
+    server = s.cpuMs;
+    wall = s.wallMs;
     lines.push(`  server    : ${describeProcess(s)}, ${s.connections} sockets, ${s.errors} unexpected errors${s.firstError ? ` (${s.firstError})` : ''}`);
   }
-  if (withEcho && rig.echo) lines.push(`  echo      : ${describeProcess(await rig.echo.request<ProcessStats>('stats'))}`);
+  if (withEcho && rig.echo) {
+    const e = await rig.echo.request<ProcessStats>('stats');
+    ours += e.cpuMs;
+    lines.push(`  echo      : ${describeProcess(e)}`);
+  }
   const stats = await Promise.all(rig.workers.map((w) => w.request<ProcessStats>('stats')));
-  stats.forEach((s, i) => lines.push(`  worker ${i + 1}  : ${describeProcess(s)}`));
+  stats.forEach((s, i) => {
+    ours += s.cpuMs;
+    wall = Math.max(wall, s.wallMs);
+    lines.push(`  worker ${i + 1}  : ${describeProcess(s)}`);
+  });
+  const now = machineTicks();
+  if (now && machineMark && now.total > machineMark.total && wall > 0) {
+    const cores = availableParallelism();
+    const busyCores = (cores * (now.busy - machineMark.busy)) / (now.total - machineMark.total);
+    const serverCores = server / wall;
+    const generatorCores = ours / wall;
+    const others = Math.max(0, busyCores - serverCores - generatorCores);
+    lines.push(
+      `  cores     : ${busyCores.toFixed(2)} of ${cores} busy = server ${serverCores.toFixed(2)} + generator ${generatorCores.toFixed(2)} + everything else on the machine ${others.toFixed(2)}`,
+    );
+  }
   return lines;
 }
 
