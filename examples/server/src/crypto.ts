@@ -226,9 +226,8 @@ function uint16(value: number): Buffer {
 /**
  * The PRF of implicit rejection: `HMAC-SHA256(kdk, I || label || L)` for I = 0, 1, ... (two bytes
  * big-endian), L the output length in bits (two bytes), concatenated and cut to `bytes`.
- * @internal
  */
-export function rejectionPrf(kdk: Buffer, label: string, bytes: number): Buffer {
+function rejectionPrf(kdk: Buffer, label: string, bytes: number): Buffer {
   const out = Buffer.alloc(bytes);
   const bits = uint16(bytes * 8);
   for (let pos = 0, i = 0; pos < bytes; pos += 32, i += 1) {
