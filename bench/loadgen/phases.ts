@@ -116,8 +116,12 @@ export async function handshakePhase(rig: Rig, seconds: number, concurrency: num
   const done = results.reduce((n, r) => n + r.done, 0);
   const wall = Math.max(...results.map((r) => r.wallMs));
   const rate = (done * 1000) / wall;
+  // server CPU per handshake: robust to a shared machine (what a free core would sustain)
+  const serverCpu = rig.server ? (await rig.server.request<ServerStats>('stats')).cpuMs : Number.NaN;
+  const perHandshake = serverCpu / Math.max(1, done);
   const lines = [
     `handshakes: ${done} in ${(wall / 1000).toFixed(1)} s = ${rate.toFixed(0)}/s (key exchange: 2 HTTP calls; then socket connect to welcome), ${concurrency} in flight`,
+    ...(rig.server ? [`  server CPU ${perHandshake.toFixed(2)} ms per handshake: one free core would sustain about ${(1000 / perHandshake).toFixed(0)}/s`] : []),
     `  key exchange ${samples(results.map((r) => r.keyExchange)).describe()}`,
     `  socket->welcome ${samples(results.map((r) => r.socket)).describe()}`,
     `  failures: ${describeCounts(mergeCounts(results.map((r) => r.errors)))}`,
