@@ -9,7 +9,7 @@
  */
 
 import { parseArgs, UsageError, USAGE } from './loadgen/args.js';
-import { agentAccounts, parseAgentList } from './loadgen/limits.js';
+import { agentAccounts, parseAgentList, parseServerEnv, RAISED_LIMITS } from './loadgen/limits.js';
 import { chatPhase, echoPhase, handshakePhase, idlePhase } from './loadgen/phases.js';
 import { killAll } from './loadgen/procs.js';
 import { machineLine, startRig, stopRig } from './loadgen/rig.js';
@@ -32,6 +32,11 @@ async function main(): Promise<void> {
   console.log(
     `target: ${o.url === '' ? `reference server (child pid ${rig.server?.pid}, in-memory SQLite, RSA ${o.rsa}, AES switch ${o.aes ? 'on' : 'off'})` : `${o.url} (external)`} at ${info.url}; ${o.workers} generator workers (pids ${rig.workers.map((w) => w.pid).join(', ')})`,
   );
+  if (o.url === '') {
+    const extra = parseServerEnv(process.env['LOADGEN_SERVER_ENV'] ?? '');
+    const limits = { ...RAISED_LIMITS, ...extra };
+    console.log(`server limits: ${Object.entries(limits).map(([k, v]) => `${k}=${v}`).join(' ')} (RAISED_LIMITS in bench/loadgen/limits.ts, LOADGEN_SERVER_ENV)`);
+  }
   try {
     for (const phase of o.phases) {
       console.log('');
