@@ -97,9 +97,9 @@ export async function cpuLines(rig: Rig, withEcho = false): Promise<string[]> {
     const serverCores = server / wall;
     const generatorCores = ours / wall;
     const others = Math.max(0, busyCores - serverCores - generatorCores);
-    lines.push(
-      `  cores     : ${busyCores.toFixed(2)} of ${cores} busy = server ${serverCores.toFixed(2)} + generator ${generatorCores.toFixed(2)} + everything else on the machine ${others.toFixed(2)}`,
-    );
+    const serverPart = rig.server ? `server ${serverCores.toFixed(2)} + ` : '';
+    const rest = rig.server ? 'everything else on the machine' : 'everything else (the target, if local, and other work)';
+    lines.push(`  cores     : ${busyCores.toFixed(2)} of ${cores} busy = ${serverPart}generator ${generatorCores.toFixed(2)} + ${rest} ${others.toFixed(2)}`);
   }
   return lines;
 }
