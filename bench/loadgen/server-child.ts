@@ -31,6 +31,8 @@ let firstError = '';
 
 async function startReference(): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kefu-loadgen-'));
+  // removed however the process ends (a forced exit while 10 000 sockets close included)
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const env = JSON.parse(process.env[SERVER_CONFIG_VAR] ?? '{}') as Record<string, string>;
   const config = loadConfig(env, { port: 0, host: LOOPBACK, memoryDb: true, dataDir, appDir: join(dataDir, 'no-app'), log: false });
   const js = process.argv.includes('--rsa=jsencrypt');
