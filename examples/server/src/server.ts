@@ -16,7 +16,7 @@ import { Hub } from './chat/hub.js';
 import { Messaging } from './chat/messaging.js';
 import { Sessions } from './chat/sessions.js';
 import type { ServerConfig } from './config.js';
-import { rsaPrivateKey } from './crypto.js';
+import { rsaPrivateKey, type RsaPrivateKey } from './crypto.js';
 import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
 import { saltKeyOf } from './http/enc.js';
@@ -66,6 +66,8 @@ export interface CreateServerOptions {
   onError?: (error: unknown) => void;
   /** The fetch used for the translate provider (tests). */
   fetch?: typeof fetch;
+  /** Builds the RSA decryptor from the private key PEM: native by default ({@link rsaPrivateKey}); benches pass `rsaPrivateKeyJs` to compare. */
+  rsaKey?: (privateKeyPem: string) => RsaPrivateKey;
 }
 
 const HOUSEKEEPING_MS = 10 * 60_000;
@@ -140,7 +142,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError, trustProxy });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy });
 
   const housekeeping = setInterval(() => {
     try {
