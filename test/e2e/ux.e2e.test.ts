@@ -14,7 +14,7 @@ import { loadCatalogue } from '../../src/i18n/i18n.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appText } from '../../examples/kefu/src/env/app-texts.js';
-import { DEMO, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
+import { axeSource, DEMO, E2E_TIMEOUT, entryPath, phoneContext, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
 /** A LibreTranslate-compatible provider: answers every text with "[<target>] <text>". */
 const translations: { q: string; target: string }[] = [];
@@ -102,9 +102,12 @@ describe('the language switcher (ten languages, remembered) and the translate ac
     await page.getByRole('menuitem', { name: appText('zh', 'language') }).click();
     const dialog = page.getByRole('dialog', { name: appText('zh', 'language') });
     await dialog.waitFor();
-    expect(await dialog.getByRole('radio').count()).toBe(10);
-    expect(await dialog.getByRole('radio', { name: '简体中文' }).getAttribute('aria-checked')).toBe('true');
-    await dialog.getByRole('radio', { name: 'English' }).click();
+    expect(await dialog.getByRole('button', { name: zh.close }).count()).toBe(1);
+    expect(await dialog.getByRole('listitem').getByRole('button').count()).toBe(10);
+    const current = dialog.getByRole('button', { name: '简体中文' });
+    expect(await current.getAttribute('aria-current')).toBe('true');
+    expect(await current.evaluate((el) => el === document.activeElement)).toBe(true);
+    await dialog.getByRole('button', { name: 'English' }).click();
     await page.getByLabel(enTexts.inputPlaceholder).waitFor();
 
     const translate = answer.getByRole('button', { name: enTexts.translate });
@@ -203,6 +206,29 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
     expect(await focusedName(page)).toBe(zh.send);
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toBe(zh.emoji);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('axe: the new menu and dialogs have no serious or critical issue', () => {
+  it('checks the open menu, the FAQ, the language and the deposit dialogs', async () => {
+    const axe = axeSource();
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
+    await page.getByRole('menu').waitFor();
+    expect(await seriousViolations(page, axe)).toEqual([]);
+    for (const name of [zh.faqTitle, appText('zh', 'language'), zh.depositCard]) {
+      if (!(await page.getByRole('menu').isVisible())) await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
+      await page.getByRole('menuitem', { name }).click();
+      const dialog = page.getByRole('dialog', { name });
+      await dialog.waitFor();
+      if (name === zh.faqTitle) await dialog.locator('.faq-category').first().waitFor();
+      expect(await seriousViolations(page, axe), name).toEqual([]);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
     await context.close();
   }, E2E_TIMEOUT);
 });

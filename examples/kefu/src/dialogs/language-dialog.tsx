@@ -27,15 +27,14 @@ export default function LanguageDialog({ onClose }: ChatDialogProps): ReactEleme
   };
   return (
     <Dialog title={appText(language, 'language')} onClose={onClose} closeLabel={t('close')} className="dialog-small">
-      <ul className="language-list" role="radiogroup" aria-label={appText(language, 'language')}>
+      <ul className="language-list">
         {SUPPORTED_LANGUAGES.map((code) => (
           <li key={code}>
             <button
               type="button"
-              role="radio"
-              aria-checked={code === language}
               className="language-option"
               lang={code}
+              aria-current={code === language ? 'true' : undefined}
               data-autofocus={code === language ? true : undefined}
               onClick={() => pick(code)}
             >
