@@ -4,8 +4,13 @@
  * @module
  */
 import { EMOJI_SIZE } from '@kefu-im/sdk';
-import { memo, type ReactElement } from 'react';
-import { emojiParts } from './emoji-art.js';
+import { lazy, memo, Suspense, type ReactElement } from 'react';
+
+/**
+ * The drawings, loaded with the first face shown (a visitor may never see one): the 25x25 frame
+ * is there at once, so a row does not change height when they arrive.
+ */
+const EmojiArt = lazy(() => import('./emoji-art.js').then((art) => ({ default: ({ index }: { index: number }) => <>{art.emojiParts(index)}</> })));
 
 /** Props of {@link EmojiFace}. */
 export interface EmojiFaceProps {
@@ -22,7 +27,9 @@ export const EmojiFace = memo(function EmojiFace({ index, name, decorative = fal
   const a11y = decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': name };
   return (
     <svg className="emoji" width={EMOJI_SIZE} height={EMOJI_SIZE} viewBox="0 0 24 24" focusable="false" {...a11y}>
-      {emojiParts(index)}
+      <Suspense fallback={null}>
+        <EmojiArt index={index} />
+      </Suspense>
     </svg>
   );
 });
