@@ -197,6 +197,15 @@ describe('issue 10: the visitor ends a conversation', () => {
     await expect.poll(() => page.getByLabel(zh.inputPlaceholder).getAttribute('placeholder')).toBe(zh.newConversationHint);
     const clientId = await page.evaluate(() => localStorage.getItem('uuid') ?? '');
     expect(server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId)?.state).toBe('ended');
+
+    // A new message starts a new conversation; the divider stays where the old one ended.
+    await send(page, '新的问题');
+    await page.locator('.msg.mine').filter({ hasText: '新的问题' }).locator('.read-mark').waitFor();
+    await expect.poll(() => server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId)?.state).not.toBe('ended');
+    const order = await page.evaluate(() => Array.from(document.querySelectorAll('.vrow')).map((r) => (r.querySelector('.end-divider') ? '---' : (r.querySelector('.bubble')?.textContent ?? ''))));
+    expect(order.slice(order.indexOf('---'))).toContain('新的问题');
+    expect(order.indexOf('---')).toBeLessThan(order.indexOf('新的问题'));
+    expect(order.filter((r) => r === '---')).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();
     await agentContext.close();

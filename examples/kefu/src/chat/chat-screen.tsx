@@ -11,7 +11,7 @@ import { useToast } from '../ui/toaster.js';
 import type { ChatDialogProps } from '../dialogs/types.js';
 import { appText } from '../env/app-texts.js';
 import { ChatHeader } from './chat-header.js';
-import { conversationRows, isEndDivider } from './end-divider.js';
+import { conversationRows, lastChatFp } from './end-divider.js';
 import { Composer } from './composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
 import { MessageList, type MessageListHandle } from './message-list.js';
@@ -86,14 +86,13 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
   // suggestion chips show instead.
   const status = useSession((s) => s.status);
   const [endedAfter, setEndedAfter] = useState<ReadonlySet<string>>(() => new Set());
-  const lastFp = useRef('');
   const shown = useMemo(() => conversationRows(messages, endedAfter, info.kind === 'service' && status === 'ended'), [messages, endedAfter, info.kind, status]);
-  const lastRow = shown[shown.length - 1];
-  // Where the conversation ended stays marked after a new one starts.
+  const lastFp = useMemo(() => lastChatFp(messages), [messages]);
+  // Where the conversation ended stays marked after a new one starts: the last message when the
+  // status turned to ended (only the change of status counts, not later messages).
   useEffect(() => {
-    if (status === 'ended' && lastFp.current !== '') setEndedAfter((set) => new Set(set).add(lastFp.current));
+    if (status === 'ended' && lastFp !== '') setEndedAfter((set) => (set.has(lastFp) ? set : new Set(set).add(lastFp)));
   }, [status]);
-  lastFp.current = lastRow && !isEndDivider(lastRow) && typeof lastRow.fp === 'string' ? lastRow.fp : lastFp.current;
   const onRated = useCallback(() => {
     const id = client.session.getState().sessionId;
     if (id) rated.current.add(id);

@@ -1,6 +1,6 @@
 import { MessageType, type StoredMessage } from '@kefu-im/sdk';
 import { describe, expect, it } from 'vitest';
-import { conversationRows, isEndDivider } from './end-divider.js';
+import { conversationRows, isEndDivider, lastChatFp } from './end-divider.js';
 
 const text = (fp: string): StoredMessage => ({ type: MessageType.Text, fp, dataContent: fp }) as StoredMessage;
 const event = (fp: string): StoredMessage => ({ type: MessageType.SessionEvent, fp, dataContent: '{"event":"ended"}' }) as StoredMessage;
@@ -19,5 +19,12 @@ describe('issue 10: after the end the list shows a divider', () => {
 
   it('shows no divider in an empty list', () => {
     expect(conversationRows([], new Set(), true)).toEqual([]);
+  });
+});
+
+describe('the divider is placed after the last chat message when the conversation ended', () => {
+  it('finds the newest chat message, skipping control messages', () => {
+    expect(lastChatFp([text('a'), text('b'), event('e')])).toBe('b');
+    expect(lastChatFp([event('e')])).toBe('');
   });
 });

@@ -41,6 +41,18 @@ export function conversationRows(messages: readonly StoredMessage[], endedAfter:
   return out;
 }
 
+/**
+ * The fp of the newest chat message, or `''`.
+ * @param messages - the loaded messages, oldest first
+ */
+export function lastChatFp(messages: readonly StoredMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m && isChatType(m.type) && typeof m.fp === 'string' && m.fp !== '') return m.fp;
+  }
+  return '';
+}
+
 /** The divider shown where a conversation ended. */
 export function EndDivider(): ReactElement {
   const { t } = useI18n();
