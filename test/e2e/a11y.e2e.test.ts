@@ -112,6 +112,13 @@ describe('accessibility: everything is usable by keyboard', () => {
     await page.keyboard.press('Escape');
     await page.getByRole('menu').waitFor({ state: 'detached' });
     expect(await focusedName(page)).toBe('更多');
+    // Tab closes the menu and goes on from its button.
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('Tab');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+    await tabTo(page, '更多', true);
 
     // A dialog from the menu: focus moves in and stays in; Escape closes it and restores focus.
     await page.keyboard.press('Enter');

@@ -96,7 +96,7 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
     else if (e.key === 'Escape') {
       e.preventDefault();
       close();
-    } else if (e.key === 'Tab') setOpen(false);
+    } else if (e.key === 'Tab') close(); // the focus goes on from the menu button
   };
 
   return (
