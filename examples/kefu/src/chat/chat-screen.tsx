@@ -88,11 +88,18 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
   const [endedAfter, setEndedAfter] = useState<ReadonlySet<string>>(() => new Set());
   const shown = useMemo(() => conversationRows(messages, endedAfter, info.kind === 'service' && status === 'ended'), [messages, endedAfter, info.kind, status]);
   const lastFp = useMemo(() => lastChatFp(messages), [messages]);
-  // Where the conversation ended stays marked after a new one starts: the last message when the
-  // status turned to ended (only the change of status counts, not later messages).
+  // Where the conversation ended stays marked after a new one starts: after the last message
+  // when the status turned to ended, or (a state restored after a reload) once history is loaded.
+  const markedEnd = useRef(false);
   useEffect(() => {
-    if (status === 'ended' && lastFp !== '') setEndedAfter((set) => (set.has(lastFp) ? set : new Set(set).add(lastFp)));
-  }, [status]);
+    if (status !== 'ended') {
+      markedEnd.current = false;
+      return;
+    }
+    if (markedEnd.current || lastFp === '') return;
+    markedEnd.current = true;
+    setEndedAfter((set) => (set.has(lastFp) ? set : new Set(set).add(lastFp)));
+  }, [status, lastFp]);
   const onRated = useCallback(() => {
     const id = client.session.getState().sessionId;
     if (id) rated.current.add(id);
