@@ -52,13 +52,13 @@ describe('accessibility: axe-core finds no serious or critical issue', () => {
     expect(await seriousViolations(page, AXE)).toEqual([]);
 
     await page.getByRole('button', { name: '更多', exact: true }).click();
-    await page.getByRole('button', { name: zh.rateTitle }).click();
+    await page.getByRole('menuitem', { name: zh.rateTitle }).click();
     await page.getByRole('dialog', { name: zh.rateTitle }).waitFor();
     expect(await seriousViolations(page, AXE)).toEqual([]);
     await page.keyboard.press('Escape');
 
     await page.getByRole('button', { name: '更多', exact: true }).click();
-    await page.getByRole('button', { name: zh.complaint }).click();
+    await page.getByRole('menuitem', { name: zh.complaint }).click();
     const form = page.getByRole('dialog', { name: zh.complaint });
     await form.waitFor();
     // With the errors of an empty submit shown, too.
@@ -81,22 +81,48 @@ describe('accessibility: everything is usable by keyboard', () => {
     await page.keyboard.press('Enter');
     await page.locator('.msg.mine').filter({ hasText: '键盘发送的消息' }).waitFor();
 
+    // The composer comes before its tools in the tab order.
     // The emoji picker: open, move with the arrow keys, pick, close; focus goes back to its button.
-    await tabTo(page, zh.emoji, true);
+    await tabTo(page, zh.emoji);
     await page.keyboard.press('Enter');
-    expect(await focusedName(page)).toBe('微笑');
+    await expect.poll(() => focusedName(page)).toBe('微笑');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Escape');
     expect(await focusedName(page)).toBe(zh.emoji);
-    await tabTo(page, zh.inputPlaceholder);
+    await tabTo(page, zh.inputPlaceholder, true);
     expect(await page.getByLabel(zh.inputPlaceholder).inputValue()).toBe('face[撇嘴]');
     await page.keyboard.press('Enter');
     await page.locator('.msg.mine svg[aria-label="撇嘴"]').waitFor();
 
-    // A dialog from the menu: focus moves in and stays in; Escape closes it and restores focus.
+    // The menu (menu button pattern): focus on its first item, arrows move and wrap, Home/End,
+    // Escape closes it and returns the focus.
     await tabTo(page, '更多', true);
     await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    expect(await focusedName(page)).toBe(zh.faqTitle);
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedName(page)).toBe('在App中打开'); // wrapped to the last item
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedName(page)).toBe(zh.faqTitle);
+    await page.keyboard.press('End');
+    expect(await focusedName(page)).toBe('在App中打开');
+    await page.keyboard.press('Home');
+    expect(await focusedName(page)).toBe(zh.faqTitle);
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await focusedName(page)).toBe('更多');
+    // Tab closes the menu and goes on from its button.
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    await page.keyboard.press('Tab');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
+    await tabTo(page, '更多', true);
+
+    // A dialog from the menu: focus moves in and stays in; Escape closes it and restores focus.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
     expect(await focusedName(page)).toBe(zh.complaint);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: zh.complaint });
@@ -111,7 +137,9 @@ describe('accessibility: everything is usable by keyboard', () => {
 
     // The rating dialog by keyboard: submitting without a level is refused with the spec's text.
     await page.keyboard.press('Enter');
-    await tabTo(page, zh.rateTitle);
+    await page.keyboard.press('End');
+    for (let i = 0; i < 10 && (await focusedName(page)) !== zh.rateTitle; i++) await page.keyboard.press('ArrowUp');
+    expect(await focusedName(page)).toBe(zh.rateTitle);
     await page.keyboard.press('Enter');
     const rating = page.getByRole('dialog', { name: zh.rateTitle });
     await rating.waitFor();

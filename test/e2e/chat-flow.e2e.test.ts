@@ -124,7 +124,7 @@ describe('issue 5: a visitor is served by the robot, then by an agent, rates and
 
     // A complaint with two images.
     await visitor.getByRole('button', { name: '更多', exact: true }).click();
-    await visitor.getByRole('button', { name: zh.complaint }).click();
+    await visitor.getByRole('menuitem', { name: zh.complaint }).click();
     const form = visitor.getByRole('dialog', { name: zh.complaint });
     await form.getByLabel(zh.complaintAccount).fill('demo_member');
     await form.getByLabel(zh.complaintDescription).fill('充值未到账，客服处理太慢');

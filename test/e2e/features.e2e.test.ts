@@ -128,7 +128,7 @@ describe('spec §1, §2: groups, channels, search, translation', () => {
     await context.close();
   }, E2E_TIMEOUT);
 
-  it('the search box finds questions (asking one) and loaded messages; translation failure is told', async () => {
+  it('the search box finds questions (asking one) and loaded messages; no translate action without a provider', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
     await openChat(page);
@@ -148,8 +148,9 @@ describe('spec §1, §2: groups, channels, search, translation', () => {
     await page.locator('.msg.mine').filter({ hasText: '充值多久到账？' }).waitFor();
     await page.locator('.msg.theirs').filter({ hasText: '1-5 分钟' }).waitFor();
 
-    await page.locator('.msg.theirs').first().getByRole('button', { name: zh.translate }).click();
-    await toast(page, zh.translateFailed).waitFor();
+    // No translation provider is configured: the action is not offered (test/e2e/ux.e2e.test.ts
+    // covers a configured one).
+    expect(await page.getByRole('button', { name: zh.translate }).count()).toBe(0);
     await context.close();
   }, E2E_TIMEOUT);
 });

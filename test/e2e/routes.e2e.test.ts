@@ -126,7 +126,7 @@ describe('spec §4, §5, §8: opening the companion app', () => {
     });
     await page.goto(`${server.url}/group/G100`);
     await page.getByRole('button', { name: '更多', exact: true }).click();
-    await page.getByRole('button', { name: '在App中打开' }).click();
+    await page.getByRole('menuitem', { name: '在App中打开' }).click();
     await expect.poll(() => alerts).toEqual([zh.openInBrowser]);
     await page.evaluate(() => (window as unknown as { kefuOpenApp: { link: (url: string) => void } }).kefuOpenApp.link(' '));
     await expect.poll(() => alerts).toEqual([zh.openInBrowser, '请输入链接']);

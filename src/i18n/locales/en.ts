@@ -131,4 +131,19 @@ export const en: Catalogue = {
   online: 'Online',
   sessions: 'Conversations',
   waitingSince: 'Waiting for {minutes} min',
+
+  // app: spec rows and accessibility (issue 13)
+  platformDisabled: 'Customer service is not available on this platform',
+  faqTitle: 'Frequently asked questions',
+  fileTypeRefused: 'This file type is not supported: {name}',
+  endConversationConfirm: 'End this conversation?',
+  newConversationHint: 'A new message starts a new conversation',
+  you: 'You',
+  depositStatusSuccess: 'Successful',
+  depositStatusPending: 'Processing',
+  depositStatusFailed: 'Failed',
+  openAppFailed: 'The app did not open. Please check that it is installed',
+  moreSuggestions: 'More questions',
+  leaveMessageHintServing: 'Leave your contact details and a message, and we will reply as soon as possible',
+  cannotOpenFaq: 'The questions could not be loaded',
 };

@@ -3,14 +3,15 @@
  * questions, the composer, toasts for the client's notices, and the dialogs (loaded lazily).
  * @module
  */
-import { isChatType, type StoredMessage } from '@kefu-im/sdk';
-import { useConnection, useI18n, useImClient, useImEvent, useMessages, useNotices } from '@kefu-im/react';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
+import type { StoredMessage } from '@kefu-im/sdk';
+import { useConnection, useI18n, useImClient, useImEvent, useMessages, useNotices, useSession } from '@kefu-im/react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
 import { useLocation } from 'wouter';
 import { useToast } from '../ui/toaster.js';
 import type { ChatDialogProps } from '../dialogs/types.js';
 import { appText } from '../env/app-texts.js';
 import { ChatHeader } from './chat-header.js';
+import { conversationRows, lastChatFp } from './end-divider.js';
 import { Composer } from './composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
 import { MessageList, type MessageListHandle } from './message-list.js';
@@ -25,6 +26,9 @@ const DIALOGS: Record<DialogName, ComponentType<ChatDialogProps>> = {
   deposit: lazy(() => import('../dialogs/deposit-dialog.js')),
   search: lazy(() => import('../dialogs/search-dialog.js')),
   preview: lazy(() => import('../dialogs/image-preview.js')),
+  faq: lazy(() => import('../dialogs/faq-dialog.js')),
+  end: lazy(() => import('../dialogs/end-dialog.js')),
+  language: lazy(() => import('../dialogs/language-dialog.js')),
 };
 const DepositPanel = lazy(() => import('../dialogs/deposit-panel.js'));
 
@@ -77,9 +81,25 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
 
   const isMine = useCallback((m: StoredMessage) => m.from === client.clientId || (userId !== undefined && m.from === userId), [client, userId]);
   const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
-  // Conversation rows only: history pages also hold control messages (suggestions, session
-  // events), which the session bar and the suggestion chips show instead.
-  const shown = useMemo(() => messages.filter((m) => isChatType(m.type)), [messages]);
+  // Conversation rows and the end of each conversation (a divider): history pages also hold
+  // other control messages (suggestions, session events), which the session bar and the
+  // suggestion chips show instead.
+  const status = useSession((s) => s.status);
+  const [endedAfter, setEndedAfter] = useState<ReadonlySet<string>>(() => new Set());
+  const shown = useMemo(() => conversationRows(messages, endedAfter, info.kind === 'service' && status === 'ended'), [messages, endedAfter, info.kind, status]);
+  const lastFp = useMemo(() => lastChatFp(messages), [messages]);
+  // Where the conversation ended stays marked after a new one starts: after the last message
+  // when the status turned to ended, or (a state restored after a reload) once history is loaded.
+  const markedEnd = useRef(false);
+  useEffect(() => {
+    if (status !== 'ended') {
+      markedEnd.current = false;
+      return;
+    }
+    if (markedEnd.current || lastFp === '') return;
+    markedEnd.current = true;
+    setEndedAfter((set) => (set.has(lastFp) ? set : new Set(set).add(lastFp)));
+  }, [status, lastFp]);
   const onRated = useCallback(() => {
     const id = client.session.getState().sessionId;
     if (id) rated.current.add(id);

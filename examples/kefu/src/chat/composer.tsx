@@ -5,15 +5,16 @@
  * client with the spec's notice; Enter sends, Shift+Enter starts a new line.
  * @module
  */
-import type { GroupUser } from '@kefu-im/sdk';
+import type { GroupUser, UploadRejection } from '@kefu-im/sdk';
 import { useI18n, useSend, useSession, useUploader } from '@kefu-im/react';
 import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
+import { useToast } from '../ui/toaster.js';
 import { Icon } from '../ui/icons.js';
-import { EmojiPicker } from './emoji.js';
 import { UploadTray } from './upload-tray.js';
 
 const RemindDialog = lazy(() => import('../dialogs/remind-dialog.js'));
+const EmojiPicker = lazy(() => import('./emoji-picker.js'));
 
 /** What the attach button accepts (the reference server's default types). */
 export const ATTACH_ACCEPT = 'image/*,video/mp4,video/webm,video/quicktime,audio/mpeg,application/pdf,application/zip,text/plain';
@@ -34,6 +35,7 @@ export function Composer(): ReactElement {
   const { info, role, target, openDialog } = useChat();
   const status = useSession((s) => s.status);
   const { sendText, sendFile } = useSend();
+  const toast = useToast();
   const [draft, setDraft] = useState('');
   const [picker, setPicker] = useState(false);
   const [remind, setRemind] = useState(false);
@@ -73,6 +75,13 @@ export function Composer(): ReactElement {
       send();
     }
   };
+  /** Tells why picked files were refused (the attach rule's types, the count limit). */
+  const refused = (rejected: readonly UploadRejection[]): void => {
+    for (const r of rejected) {
+      if (r.reason === 'type') toast(t('fileTypeRefused', { name: r.file.name ?? '' }), 'error');
+      else if (r.reason === 'oversize') toast(`${t('fileTooLarge')}: ${r.file.name ?? ''}`, 'error');
+    }
+  };
   const closePicker = (): void => {
     setPicker(false);
     emojiToggle.current?.focus();
@@ -87,7 +96,28 @@ export function Composer(): ReactElement {
   return (
     <div className="composer">
       <UploadTray items={uploads.items} onRetry={(id) => void uploads.retry(id)} onRemove={(id) => uploads.cancel(id)} />
-      {picker && <EmojiPicker label={t('emoji')} onPick={insert} onClose={closePicker} />}
+      {picker && (
+        <Suspense fallback={null}>
+          <EmojiPicker label={t('emoji')} onPick={insert} onClose={closePicker} />
+        </Suspense>
+      )}
+      {/* The text comes first in the tab order; the tools follow it (and sit under it). */}
+      <div className="composer-row">
+        <textarea
+          ref={input}
+          className="composer-input"
+          rows={1}
+          value={draft}
+          aria-label={t('inputPlaceholder')}
+          placeholder={status === 'ended' && !group ? t('newConversationHint') : t('inputPlaceholder')}
+          maxLength={5000}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="send-btn" onClick={send}>
+          {t('send')}
+        </button>
+      </div>
       <div className="composer-tools">
         <button ref={emojiToggle} type="button" className="tool-btn" aria-label={t('emoji')} aria-expanded={picker} onClick={() => setPicker((v) => !v)}>
           <Icon name="smile" />
@@ -105,7 +135,7 @@ export function Composer(): ReactElement {
           accept={ATTACH_ACCEPT}
           onChange={(e) => {
             const files = e.currentTarget.files;
-            if (files && files.length > 0) uploads.add(Array.from(files));
+            if (files && files.length > 0) refused(uploads.add(Array.from(files)).rejected);
             e.currentTarget.value = '';
           }}
         />
@@ -119,22 +149,6 @@ export function Composer(): ReactElement {
             {t('transferToHuman')}
           </button>
         )}
-      </div>
-      <div className="composer-row">
-        <textarea
-          ref={input}
-          className="composer-input"
-          rows={1}
-          value={draft}
-          aria-label={t('inputPlaceholder')}
-          placeholder={t('inputPlaceholder')}
-          maxLength={5000}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-        />
-        <button type="button" className="send-btn" onClick={send}>
-          {t('send')}
-        </button>
       </div>
       {remind && info.groupId && (
         <Suspense fallback={null}>

@@ -30,7 +30,7 @@ export interface ConversationInfo {
 }
 
 /** The dialogs a chat screen can open. */
-export type DialogName = 'transfer' | 'rating' | 'complaint' | 'leave' | 'deposit' | 'search' | 'preview';
+export type DialogName = 'transfer' | 'rating' | 'complaint' | 'leave' | 'deposit' | 'search' | 'preview' | 'faq' | 'end' | 'language';
 
 /** Where the composer sends: the recipient and the group flag. */
 export interface SendTarget {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatSize, usableImageUrl, usableUrl } from './message-body.js';
-import { FAIL_TEXT, translateTarget } from './message-row.js';
+import { FAIL_TEXT } from './message-row.js';
+import { translateTarget } from './translate-hint.js';
 
 describe('security: only http(s) URLs or paths of this site are loaded or linked', () => {
   it('accepts http(s) and site paths, refuses the rest', () => {

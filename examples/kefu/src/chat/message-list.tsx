@@ -4,10 +4,11 @@
  * or for the user's own new message, retried every 100 ms while rows settle.
  * @module
  */
-import type { StoredMessage } from '@kefu-im/sdk';
+import { MessageType, type StoredMessage } from '@kefu-im/sdk';
 import { scrollToBottom } from '@kefu-im/sdk/embed';
 import { useI18n, useImClient } from '@kefu-im/react';
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { EndDivider, isEndDivider } from './end-divider.js';
 import { MessageRow } from './message-row.js';
 import { VirtualList, type VirtualListHandle } from './virtual-list.js';
 
@@ -37,6 +38,9 @@ export interface MessageListProps {
   label: string;
 }
 
+/** The first row once the whole history is loaded: "no more messages", scrolling with the rows. */
+const HISTORY_START = { type: MessageType.SessionEvent, fp: 'history-start' } as StoredMessage;
+
 /** The key of a message row. */
 export function messageKey(message: StoredMessage): string {
   return typeof message.fp === 'string' && message.fp !== '' ? message.fp : `${message.type}:${String(message.createTime ?? message.times ?? '')}:${message.dataContent ?? ''}`;
@@ -50,6 +54,7 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
   const distance = useRef(0);
   const cancelRetry = useRef<(() => void) | null>(null);
   const [unseen, setUnseen] = useState(false);
+  const [flash, setFlash] = useState<{ fp: string; at: number } | null>(null);
   const { scrollBottomThreshold: threshold, scrollRetryInterval: retryInterval } = client.limits;
 
   /** The rule (spec §9): to the bottom when forced or under the threshold, retried every 100 ms. */
@@ -99,18 +104,27 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
       reveal: (fp) => {
         const h = list.current;
         if (!h || !h.scrollToKey(fp)) return false;
-        requestAnimationFrame(() => {
-          const row = h.element()?.querySelector(`[data-fp="${CSS.escape(fp)}"]`);
-          if (!row) return;
-          row.classList.add('flash');
-          setTimeout(() => row.classList.remove('flash'), 1_500);
-        });
+        setFlash({ fp, at: Date.now() });
         return true;
       },
       scrollToBottom: stickToBottom,
     }),
     [stickToBottom],
   );
+
+  // A revealed row: once rendered at its estimated place, centre it exactly; the highlight is a
+  // row prop (a class set by hand would be lost on the row's next render).
+  useEffect(() => {
+    if (!flash) return undefined;
+    const frame = requestAnimationFrame(() => {
+      list.current?.element()?.querySelector(`[data-fp="${CSS.escape(flash.fp)}"]`)?.scrollIntoView({ block: 'center' });
+    });
+    const timer = setTimeout(() => setFlash(null), 2_000);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [flash]);
 
   const nearTop = useCallback(() => {
     if (hasMore && !loading) onLoadOlder();
@@ -119,20 +133,26 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
     distance.current = d;
     if (d < threshold) setUnseen(false);
   }, [threshold]);
-  const renderItem = useCallback((m: StoredMessage) => <MessageRow message={m} mine={isMine(m)} />, [isMine]);
+  const renderItem = useCallback(
+    (m: StoredMessage) => {
+      if (m === HISTORY_START) return <p className="history-start muted">{t('noMoreMessages')}</p>;
+      return isEndDivider(m) ? <EndDivider /> : <MessageRow message={m} mine={isMine(m)} highlighted={flash !== null && m.fp === flash.fp} />;
+    },
+    [isMine, t, flash],
+  );
+  // "No more messages" is the list's first row (it scrolls away), not a bar over the first message.
+  const rows = useMemo(() => (hasMore || messages.length === 0 ? messages : [HISTORY_START, ...messages]), [hasMore, messages]);
 
   return (
     <div className="list-wrap">
-      <div className="list-top">
-        {hasMore ? (
+      {hasMore && (
+        <div className="list-top">
           <button type="button" className="link-btn" onClick={onLoadOlder} disabled={loading}>
             {loading ? t('loadMore') : t('loadHistory')}
           </button>
-        ) : (
-          messages.length > 0 && <span className="muted">{t('noMoreMessages')}</span>
-        )}
-      </div>
-      <VirtualList ref={list} items={messages} itemKey={messageKey} renderItem={renderItem} label={label} onNearTop={nearTop} onScrolled={scrolled} />
+        </div>
+      )}
+      <VirtualList ref={list} items={rows} itemKey={messageKey} renderItem={renderItem} label={label} onNearTop={nearTop} onScrolled={scrolled} />
       {unseen && (
         <button type="button" className="new-msgs" onClick={stickToBottom}>
           {t('newMessages')} ↓

@@ -5,12 +5,17 @@
  * it scrolls into view (spec §4 "Read on scroll").
  * @module
  */
-import { formatDateTime, MessageType, type I18nKey, type StoredMessage } from '@kefu-im/sdk';
+import { formatReceiptTime, MessageType, type I18nKey, type StoredMessage } from '@kefu-im/sdk';
 import { useI18n, useImClient, useReadOnScroll, useSend } from '@kefu-im/react';
-import { memo, useRef, useState, type ReactElement } from 'react';
+import { lazy, memo, Suspense, useRef, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { MessageBody, usableImageUrl } from './message-body.js';
-import { useToast } from '../ui/toaster.js';
+import { translationAvailable } from '../env/public-config.js';
+import { useRuntime } from '../runtime/context.js';
+
+/** The translate action, loaded only where a translation provider is configured. */
+const TranslateAction = lazy(() => import('./translate-action.js'));
+
 
 /** The text shown for a refusal or failure reason. */
 export const FAIL_TEXT: Readonly<Record<string, I18nKey>> = Object.freeze({
@@ -21,13 +26,6 @@ export const FAIL_TEXT: Readonly<Record<string, I18nKey>> = Object.freeze({
   network: 'networkError',
   'too-large': 'fileTooLarge',
 });
-
-/** The locale a text is translated into for an interface language. */
-export function translateTarget(language: string): string {
-  if (language === 'zh') return 'zh-CN';
-  if (language === 'zh-Hant') return 'zh-TW';
-  return language || 'en-US';
-}
 
 function isFlag(value: unknown): boolean {
   return value === 1 || value === true || value === '1';
@@ -43,50 +41,21 @@ function Avatar({ url, name }: { url: unknown; name: string }): ReactElement {
   );
 }
 
-function Translate({ text }: { text: string }): ReactElement {
-  const { t, language } = useI18n();
-  const client = useImClient();
-  const toast = useToast();
-  const [state, setState] = useState<{ busy: boolean; text: string }>({ busy: false, text: '' });
-  const run = (): void => {
-    setState({ busy: true, text: '' });
-    client.api.translate(text, translateTarget(language)).then(
-      (result) => {
-        const out = typeof result?.text === 'string' ? result.text.trim() : '';
-        setState({ busy: false, text: out });
-        if (out === '') toast(t('translateFailed'), 'error');
-      },
-      () => {
-        setState({ busy: false, text: '' });
-        toast(t('translateFailed'), 'error');
-      },
-    );
-  };
-  return (
-    <>
-      <button type="button" className="mini-btn" onClick={run} disabled={state.busy}>
-        {state.busy ? t('translating') : t('translate')}
-      </button>
-      {state.text !== '' && (
-        <p className="translation" lang={language}>
-          {state.text}
-        </p>
-      )}
-    </>
-  );
-}
-
 /** Props of {@link MessageRow}. */
 export interface MessageRowProps {
   /** The message. */
   message: StoredMessage;
   /** True when the current user sent it. */
   mine: boolean;
+  /** Highlighted (a search hit just shown). */
+  highlighted?: boolean;
 }
 
 /** A message row. */
-export const MessageRow = memo(function MessageRow({ message, mine }: MessageRowProps): ReactElement {
-  const { t } = useI18n();
+export const MessageRow = memo(function MessageRow({ message, mine, highlighted = false }: MessageRowProps): ReactElement {
+  const { t, language } = useI18n();
+  const client = useImClient();
+  const translatable = translationAvailable(useRuntime().config);
   const { retry } = useSend();
   const { scrollRoot } = useChat();
   const ref = useRef<HTMLDivElement>(null);
@@ -94,16 +63,17 @@ export const MessageRow = memo(function MessageRow({ message, mine }: MessageRow
 
   const robot = isFlag(message.robot);
   const name = mine ? '' : message.fn || (robot ? t('robot') : t('agent'));
-  const time = formatDateTime(message.createTime ?? message.times);
+  // Spec §3: HH:mm:ss when the date is today (by the server clock), otherwise the full date.
+  const time = formatReceiptTime(message.createTime ?? message.times, client.clock.now());
   const textual = message.type === MessageType.Text || message.type === MessageType.RobotText;
   const media = message.type === MessageType.Image || message.type === MessageType.Video;
   const state = message.sendState;
   return (
-    <div ref={ref} className={mine ? 'msg mine' : 'msg theirs'} data-fp={message.fp} data-type={message.type}>
+    <div ref={ref} className={`${mine ? 'msg mine' : 'msg theirs'}${highlighted ? ' flash' : ''}`} data-fp={message.fp} data-type={message.type}>
       {!mine && <Avatar url={message.fa} name={name} />}
       <div className="msg-main">
         <div className="msg-meta">
-          {!mine && <span className="msg-name">{name}</span>}
+          {mine ? <span className="visually-hidden">{t('you')}</span> : <span className="msg-name">{name}</span>}
           {robot && <span className="badge badge-robot">{t('robot')}</span>}
           {time !== '' && <time className="msg-time">{time}</time>}
         </div>
@@ -126,7 +96,11 @@ export const MessageRow = memo(function MessageRow({ message, mine }: MessageRow
           {mine && state !== 'pending' && state !== 'failed' && (
             <span className={message.isRead === 1 ? 'read-mark is-read' : 'read-mark'}>{message.isRead === 1 ? t('read') : t('unread')}</span>
           )}
-          {!mine && textual && message.dataContent ? <Translate text={message.dataContent} /> : null}
+          {!mine && textual && translatable && message.dataContent ? (
+            <Suspense fallback={null}>
+              <TranslateAction text={message.dataContent} language={language} />
+            </Suspense>
+          ) : null}
         </div>
       </div>
     </div>

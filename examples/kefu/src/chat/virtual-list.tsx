@@ -142,6 +142,8 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
         if (!el || i === undefined) return false;
         stuck.current = false;
         el.scrollTop = Math.max(0, (latest.current.layout.offsets[i] ?? 0) - el.clientHeight / 3);
+        // The new position is the anchor: otherwise the next render restores the old one.
+        anchor.current = anchorAt(latest.current.keys, latest.current.layout.offsets, el.scrollTop);
         setScrollTop(el.scrollTop);
         return true;
       },

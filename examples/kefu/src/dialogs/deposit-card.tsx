@@ -5,7 +5,32 @@
  */
 import type { DepositCard as DepositCardData } from '@kefu-im/sdk';
 import { useI18n } from '@kefu-im/react';
+import type { I18nKey } from '@kefu-im/sdk';
 import type { ReactElement } from 'react';
+
+/** The texts of the funding order statuses the server sends (upper case); others are shown as sent. */
+const STATUS_TEXT: Readonly<Record<string, I18nKey>> = {
+  SUCCESS: 'depositStatusSuccess',
+  PAID: 'depositStatusSuccess',
+  COMPLETED: 'depositStatusSuccess',
+  PENDING: 'depositStatusPending',
+  PROCESSING: 'depositStatusPending',
+  WAITING: 'depositStatusPending',
+  FAILED: 'depositStatusFailed',
+  FAIL: 'depositStatusFailed',
+  CLOSED: 'depositStatusFailed',
+};
+
+/**
+ * A funding order status in the interface language.
+ * @param status - the status as sent
+ * @param t - the texts
+ */
+export function depositStatusText(status: unknown, t: (key: I18nKey) => string): string {
+  if (typeof status !== 'string' && typeof status !== 'number') return '—';
+  const key = STATUS_TEXT[String(status).trim().toUpperCase()];
+  return key ? t(key) : String(status);
+}
 
 /** Shows one deposit order. */
 export function DepositCard({ card }: { card: DepositCardData }): ReactElement {
@@ -15,7 +40,7 @@ export function DepositCard({ card }: { card: DepositCardData }): ReactElement {
     [t('depositUserMchId'), card.userMchId],
     [t('depositMchOrderNo'), card.mchOrderNo],
     [t('depositAmount'), card.amount],
-    [t('depositStatus'), card.status],
+    [t('depositStatus'), depositStatusText(card.status, t)],
   ];
   return (
     <dl className="deposit-card">

@@ -35,13 +35,14 @@ export default function DepositDialog({ onClose }: ChatDialogProps): ReactElemen
           {t('depositMchOrderNo')} <span className="mark-required">({t('required')})</span>
         </label>
         <div className="inline-row">
-          <input id={id} className="field" value={orderNo} maxLength={64} required onChange={(e) => setOrderNo(e.target.value)} />
-          <button type="submit" className="btn btn-primary" disabled={busy}>
+          <input id={id} className="field" data-autofocus value={orderNo} maxLength={64} required onChange={(e) => setOrderNo(e.target.value)} />
+          {/* Not disabled while busy: a disabled button would drop the focus out of the dialog. */}
+          <button type="submit" className="btn btn-primary" aria-disabled={busy}>
             {t('searchPlaceholder')}
           </button>
         </div>
       </form>
-      {card && <DepositCard card={card} />}
+      <div aria-live="polite">{card && <DepositCard card={card} />}</div>
     </Dialog>
   );
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { MessageType } from '@kefu-im/sdk';
-import { useI18n, useImClient } from '@kefu-im/react';
+import { useI18n, useImClient, useSession } from '@kefu-im/react';
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useChat } from '../chat/conversation.js';
 import { Dialog, FormActions } from '../ui/dialog.js';
@@ -18,6 +18,8 @@ export default function LeaveMessageDialog({ onClose }: ChatDialogProps): ReactE
   const client = useImClient();
   const { info } = useChat();
   const toast = useToast();
+  // "No agent is online" only when the queue said so, never while an agent serves.
+  const queueBusy = useSession((s) => s.busy);
   const [name, setName] = useState('');
   const [contact, setContact] = useState('');
   const [content, setContent] = useState('');
@@ -60,7 +62,7 @@ export default function LeaveMessageDialog({ onClose }: ChatDialogProps): ReactE
   return (
     <Dialog title={t('leaveMessage')} onClose={onClose} closeLabel={t('close')} className="dialog-form" describedBy={ids.hint}>
       <p id={ids.hint} className="muted">
-        {t('leaveMessageHint')}
+        {queueBusy ? t('leaveMessageHint') : t('leaveMessageHintServing')}
       </p>
       <form onSubmit={submit} noValidate>
         <label className="field-label" htmlFor={ids.name}>

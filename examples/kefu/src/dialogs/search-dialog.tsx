@@ -67,7 +67,7 @@ export default function SearchDialog({ onClose }: ChatDialogProps): ReactElement
       <label className="visually-hidden" htmlFor={inputId}>
         {t('searchPlaceholder')}
       </label>
-      <input id={inputId} className="field" type="search" placeholder={t('searchPlaceholder')} value={keyword} maxLength={200} onChange={(e) => setKeyword(e.target.value)} />
+      <input id={inputId} className="field" type="search" data-autofocus placeholder={t('searchPlaceholder')} value={keyword} maxLength={200} onChange={(e) => setKeyword(e.target.value)} />
       <div className="search-results" aria-live="polite">
         {empty && <p className="muted">{t('noResults')}</p>}
         {questions.length > 0 && (

@@ -43,3 +43,12 @@ export async function loadPublicConfig(origin: string, fetchFn: typeof fetch = f
   }
   return envelope.data;
 }
+
+/**
+ * Whether the server has a translation provider (the reference server's `translate` flag of the
+ * public configuration; absent means no).
+ * @param config - the public configuration
+ */
+export function translationAvailable(config: PublicConfig): boolean {
+  return (config as PublicConfig & { translate?: unknown }).translate === true;
+}

@@ -10,7 +10,7 @@ import { ChatScreen } from '../chat/chat-screen.js';
 import type { ConversationInfo } from '../chat/conversation.js';
 import { faviconFor, setFavicon } from '../env/favicon.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
-import { conversationKey, prepareConversation, type ConversationSpec } from '../runtime/prepare.js';
+import { conversationKey, PlatformDisabledError, prepareConversation, type ConversationSpec } from '../runtime/prepare.js';
 import { StatusPage } from './status-page.js';
 
 /** Keeps the page icon on the merchant's kefuAvatar2 (or the default). */
@@ -44,7 +44,7 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   const key = conversationKey(spec);
   const client = useMemo(() => runtime.acquire(key), [runtime, key]);
   const search = useSearch();
-  const [state, setState] = useState<{ info: ConversationInfo } | { broken: true } | null>(null);
+  const [state, setState] = useState<{ info: ConversationInfo } | { broken: 'link' | 'platform' } | null>(null);
 
   useEffect(() => {
     runtime.retain(key);
@@ -55,7 +55,7 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
     let live = true;
     prepareConversation(client, runtime, spec, search ? `?${search}` : '').then(
       (info) => live && setState({ info }),
-      () => live && setState({ broken: true }),
+      (error: unknown) => live && setState({ broken: error instanceof PlatformDisabledError ? 'platform' : 'link' }),
     );
     return () => {
       live = false;
@@ -64,7 +64,7 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   }, [client]);
 
   if (!state) return <Loading />;
-  if ('broken' in state) return <StatusPage code="link" />;
+  if ('broken' in state) return <StatusPage code={state.broken} />;
   return (
     <ImProvider client={client}>
       <MerchantFavicon />

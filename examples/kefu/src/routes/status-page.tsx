@@ -8,19 +8,19 @@ import { useAppTexts } from '../runtime/context.js';
 
 /** Props of {@link StatusPage}. */
 export interface StatusPageProps {
-  /** 404 (not found), 401 (unauthorised) or a broken link. */
-  code: '404' | '401' | 'link';
+  /** 404 (not found), 401 (unauthorised), a broken link or a switched-off platform. */
+  code: '404' | '401' | 'link' | 'platform';
 }
 
 /** A full-page status message with a way back. */
 export function StatusPage({ code }: StatusPageProps): ReactElement {
   const { t } = useAppTexts();
-  const text = code === '404' ? t('notFound') : code === '401' ? t('unauthorised') : t('linkBroken');
+  const text = code === '404' ? t('notFound') : code === '401' ? t('unauthorised') : code === 'platform' ? t('platformDisabled') : t('linkBroken');
   return (
     <main className="status-page">
-      <h1>{code === 'link' ? '!' : code}</h1>
+      <h1>{code === 'link' || code === 'platform' ? '!' : code}</h1>
       <p>{text}</p>
-      {code !== '401' && (
+      {code !== '401' && code !== 'platform' && (
         <Link href="/" className="btn btn-primary">
           {t('backHome')}
         </Link>

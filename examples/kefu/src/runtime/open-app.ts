@@ -55,3 +55,45 @@ export function installOpenAppHelpers(win: Window, env: () => OpenAppHelperEnv):
     if (Reflect.get(win, OPEN_APP_GLOBAL) === helpers) Reflect.deleteProperty(win, OPEN_APP_GLOBAL);
   };
 }
+
+/** What {@link watchAppOpened} needs of the page. */
+export interface AppOpenWatchEnv {
+  /** The window: its `pagehide` and `blur` mean the app took over. */
+  window: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  /** The document: `visibilitychange` to hidden means the app took over. */
+  document: Pick<Document, 'addEventListener' | 'removeEventListener' | 'hidden'>;
+  /** Timers (injected in tests). */
+  timers: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(id: unknown): void };
+  /** How long to wait: the open-app fallback delay (spec §4: 3 000 ms). */
+  delay: number;
+}
+
+/**
+ * Watches whether an app opened after a deep link was followed: if the page is still visible
+ * and focused after `delay` ms (no `pagehide`, `blur` or hidden document, the same rule as the
+ * website fallback), `onNothingOpened` runs once.
+ * @returns a disposer that stops watching
+ */
+export function watchAppOpened(env: AppOpenWatchEnv, onNothingOpened: () => void): () => void {
+  let done = false;
+  const stop = (): void => {
+    if (done) return;
+    done = true;
+    env.timers.clearTimeout(timer);
+    env.window.removeEventListener('pagehide', stop);
+    env.window.removeEventListener('blur', stop);
+    env.document.removeEventListener('visibilitychange', onVisibility);
+  };
+  const onVisibility = (): void => {
+    if (env.document.hidden) stop();
+  };
+  const timer = env.timers.setTimeout(() => {
+    const hidden = env.document.hidden;
+    stop();
+    if (!hidden) onNothingOpened();
+  }, env.delay);
+  env.window.addEventListener('pagehide', stop);
+  env.window.addEventListener('blur', stop);
+  env.document.addEventListener('visibilitychange', onVisibility);
+  return stop;
+}

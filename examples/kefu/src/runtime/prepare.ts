@@ -7,6 +7,7 @@
 import { normalizeLanguage, type ImClient } from '@kefu-im/sdk';
 import type { ConversationInfo } from '../chat/conversation.js';
 import { entryGroupId, readEntryQuery, resolveEntry, type EntryQuery } from '../env/entry.js';
+import { languageChosen } from '../env/language-choice.js';
 import type { AppRuntime } from './runtime.js';
 
 /** Which conversation a route shows. */
@@ -48,6 +49,11 @@ export class BrokenLinkError extends Error {
   override name = 'BrokenLinkError';
 }
 
+/** The merchant's platform is switched off (`checkPlatform` answered `enabled: false`). */
+export class PlatformDisabledError extends Error {
+  override name = 'PlatformDisabledError';
+}
+
 function text(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
 }
@@ -71,11 +77,18 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
   const groupId = spec.route === 'group' ? (spec.id ?? entryGroupId(entry ?? { groupId: '0' })) : entryGroupId(entry ?? { groupId: '0' });
   if (spec.route === 'kefu' && (mchId === '' || platformId === '') && !groupId) throw new BrokenLinkError('The entry link names no merchant');
 
-  const language = normalizeLanguage(text(entry?.language));
+  // The visitor's own pick (kept in the client state) wins over the entry link's language.
+  const language = languageChosen() ? client.i18n.language : normalizeLanguage(text(entry?.language));
   if (language) await Promise.all([client.setLanguage(language), runtime.i18n.setLanguage(language)]).catch(() => undefined);
 
   if (entry && entry.source !== '') {
     client.state.setParamsData({ entry: entry.source, mchId, platformId, kefuId: entry.kefuId, groupId: entry.groupId, language: entry.language, isApp: query.isApp, cpay: query.cpay, json: query.json });
+  }
+  if (mchId !== '' && spec.route === 'kefu' && !groupId) {
+    // Spec §3 checkPlatform: a switched-off platform shows a message instead of a chat. An
+    // unknown platform or a failed check leaves the decision to the connect (as before).
+    const check = await client.api.checkPlatform({ mchId, platformId }).catch(() => null);
+    if (check && check.enabled === false) throw new PlatformDisabledError(`Platform ${String(platformId)} is not enabled`);
   }
   const name = text(query.json?.['name']).slice(0, 64);
   client.setConnectData({

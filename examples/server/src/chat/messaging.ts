@@ -121,6 +121,8 @@ export class Messaging {
     const session = this.sessions.ensureOpen(v);
     const to = session.state === 'active' && session.agentId ? session.agentId : session.state === 'robot' ? ROBOT_ID : '';
     const record = this.record(peer, frame, { to, clientId: v.clientId, mchId: v.mchId, platformId: v.platformId, sessionId: session.sessionId });
+    // The robot reads (and answers) a text at once, like a question asked from the list.
+    if (session.state === 'robot' && frame.type === T.Text) record.isRead = 1;
     this.ctx.store.chat.insertMessage(record);
     this.ctx.hub.sendTo(peer.userId, ackOf(record));
     if (session.state === 'active' && session.agentId) {

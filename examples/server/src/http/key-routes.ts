@@ -80,6 +80,7 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpDeps): void {
       socketUrl: `${baseUrl.replace(/^http/, 'ws')}/ws`,
       socketKey: socketKeyOf(deps.keys),
       aesSwitch: deps.ctx.config.aesSwitch,
+      translate: deps.ctx.config.translateUrl !== '',
     });
   });
 }
