@@ -10,18 +10,22 @@ import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { AgentDirectory } from './agents/directory.js';
+import { AgentLogin } from './agents/login.js';
+import { LoginThrottle } from './agents/throttle.js';
 import { MessageClock } from './chat/clock.js';
 import type { ChatContext } from './chat/context.js';
 import { Hub } from './chat/hub.js';
 import { Messaging } from './chat/messaging.js';
 import { Sessions } from './chat/sessions.js';
-import type { ServerConfig } from './config.js';
+import { checkDemoAgent, type ServerConfig } from './config.js';
 import { rsaPrivateKey } from './crypto.js';
 import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
 import { saltKeyOf } from './http/enc.js';
 import { installErrorHandlers, rateLimitedError } from './http/errors.js';
 import { FileStore } from './http/files.js';
+import { groupAliaser } from './identity/group-alias.js';
 import { registerKeyRoutes } from './http/key-routes.js';
 import { registerChatRoutes } from './http/permit-chat.js';
 import { registerDirectoryRoutes } from './http/permit-directory.js';
@@ -64,6 +68,8 @@ export interface CreateServerOptions {
   onError?: (error: unknown) => void;
   /** The fetch used for the translate provider (tests). */
   fetch?: typeof fetch;
+  /** The clock of the agent login throttle (tests); `Date.now` by default. */
+  now?: () => number;
 }
 
 const HOUSEKEEPING_MS = 10 * 60_000;
@@ -72,6 +78,7 @@ const STALE_UPLOAD_MS = 24 * 3_600_000;
 /** Creates, starts and returns the server. */
 export async function createServer(config: ServerConfig, options: CreateServerOptions = {}): Promise<RunningServer> {
   const onError = options.onError ?? ((error: unknown) => console.error('[kefu-server]', error));
+  checkDemoAgent(config);
   mkdirSync(config.dataDir, { recursive: true });
   const keys = loadOrCreateKeys(config.dataDir);
   const store = new SqliteStore(config.memoryDb ? ':memory:' : join(config.dataDir, 'kefu.db'));
@@ -80,9 +87,14 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
 
   const clock = new MessageClock(store.chat.maxCreateTime());
   const hub = new Hub();
-  const ctx: ChatContext = { store, hub, clock, config };
-  if (config.seed) seedDemoData(store, clock, config.agents);
-  const entryPath = demoEntryPath(config.agents[0]?.account ?? 'demo');
+  // agents added with the admin command replace the demo account
+  const storedAgents = store.identity.agents().length;
+  if (config.demoAgent && storedAgents > 0) config = { ...config, agents: [], demoAgent: false };
+  const agents = new AgentDirectory(config.agents, store);
+  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now));
+  const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: groupAliaser(store) };
+  if (config.seed) seedDemoData(store, clock, agents.list());
+  const entryPath = demoEntryPath(agents.list()[0]?.account ?? 'demo');
 
   const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx);
@@ -136,7 +148,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: rsaPrivateKey(keys.privateKeyPem), secret: keys.secret, onError, agentLogin });
 
   const housekeeping = setInterval(() => {
     try {

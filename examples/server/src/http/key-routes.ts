@@ -39,6 +39,7 @@ function sessionFor(deps: HttpDeps, requestKey: string): KeySession {
       token: randomAscii(32),
       createdAt: now,
       lastUsed: now,
+      boundTo: null,
     };
     store.keys.create(session);
     return session;

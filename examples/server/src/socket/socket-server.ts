@@ -14,8 +14,10 @@ import type { Peer } from '../chat/hub.js';
 import type { Messaging } from '../chat/messaging.js';
 import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
+import type { AgentLogin } from '../agents/login.js';
 import type { RsaPrivateKey } from '../crypto.js';
-import { checkConnect, ConnectRefused, CONNECT_REFUSED, type ConnectIdentity } from './connect-check.js';
+import { hashSecret } from '../identity/secrets.js';
+import { checkConnect, ConnectRefused, CONNECT_REFUSED, identityRefused, type ConnectIdentity } from './connect-check.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 
 /** The largest frame accepted (bytes); a larger one closes the connection with 1009. */
@@ -39,6 +41,8 @@ export interface SocketDeps {
   secret: string;
   /** Reports unexpected errors (never thrown to the client). */
   onError: (error: unknown) => void;
+  /** Agent logins (throttled). */
+  agentLogin: AgentLogin;
 }
 
 /** The running endpoint. */
@@ -82,17 +86,59 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     ws.on('error', () => {
       // oversize frames (1009) and broken sockets land here; the close handler cleans up
     });
-    let identity: ConnectIdentity;
+    const refuseConnect = (error: unknown): void => {
+      if (error instanceof ConnectRefused) ws.close(error.code, error.message);
+      else {
+        deps.onError(error);
+        ws.close(CONNECT_REFUSED, 'unauthorized');
+      }
+    };
+    let checked: ConnectIdentity | Promise<ConnectIdentity>;
     try {
       const params = new URL(req.url ?? '/', 'http://localhost').searchParams.get('params') ?? '';
-      identity = checkConnect(params, { rsa: deps.rsa, secret: deps.secret, store: ctx.store, config: ctx.config, now: Date.now() });
+      checked = checkConnect(params, {
+        rsa: deps.rsa,
+        secret: deps.secret,
+        store: ctx.store,
+        config: ctx.config,
+        now: Date.now(),
+        agentLogin: deps.agentLogin,
+        address: req.socket.remoteAddress ?? '',
+      });
     } catch (error) {
-      ws.close(CONNECT_REFUSED, error instanceof ConnectRefused ? error.message : 'unauthorized');
+      refuseConnect(error);
       return;
     }
+    if (!(checked instanceof Promise)) {
+      admit(ws, checked);
+      return;
+    }
+    // an agent's password check is asynchronous: hold its frames until it is admitted
+    const early: [WebSocket.RawData, boolean][] = [];
+    const hold = (data: WebSocket.RawData, isBinary: boolean): void => {
+      if (early.length < 32) early.push([data, isBinary]);
+    };
+    ws.on('message', hold);
+    checked.then(
+      (identity) => {
+        ws.off('message', hold);
+        if (ws.readyState !== WebSocket.OPEN) return;
+        const entry = admit(ws, identity);
+        if (entry) for (const [data, isBinary] of early) ws.emit('message', data, isBinary);
+      },
+      (error: unknown) => {
+        ws.off('message', hold);
+        if (ws.readyState === WebSocket.OPEN) refuseConnect(error);
+      },
+    );
+  }
+
+  /** Admits a checked connect: claim and binding (protocol §3a), presence, welcome. */
+  function admit(ws: WebSocket, identity: ConnectIdentity): Live | undefined {
     const userKey = ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
     const peer: Peer = {
       userId: identity.userId,
+      connectId: identity.connectId,
       role: identity.role,
       name: identity.name,
       avatar: identity.avatar,
@@ -124,11 +170,23 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
         createdAt: known?.createdAt ?? now,
         lastSeen: now,
       });
-      if (known?.banned) {
-        refuse(peer, 'banned', '');
-        ws.close(BANNED_CLOSE, 'banned');
-        return;
+      // claim on first use: the hash is stored before the welcome carries the secret
+      if (identity.claimSecret !== undefined && !ctx.store.identity.claim(identity.userId, hashSecret(identity.claimSecret))) {
+        const error = identityRefused();
+        ws.close(error.code, error.message);
+        return undefined;
       }
+    }
+    if (!ctx.store.identity.bindKeySession(identity.keySession.saltKey, identity.userId)) {
+      const error = identityRefused();
+      ws.close(error.code, error.message);
+      return undefined;
+    }
+    if (identity.role === 'visitor' && ctx.store.chat.visitor(identity.userId)?.banned) {
+      // the identity checks passed, so its calls answer 2003 (banned), not 4003
+      refuse(peer, 'banned', '');
+      ws.close(BANNED_CLOSE, 'banned');
+      return undefined;
     }
     const entry: Live = { peer, ws, lastFrame: now };
     live.add(entry);
@@ -151,7 +209,12 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       fp: randomUUID(),
       sm: Date.now(),
       createTime: Date.now(),
-      dataContent: JSON.stringify({ role: identity.role, userId: identity.userId, name: identity.name }),
+      dataContent: JSON.stringify({
+        role: identity.role,
+        userId: identity.userId,
+        name: identity.name,
+        ...(identity.claimSecret === undefined ? {} : { clientSecret: identity.claimSecret }),
+      }),
     });
     safely(() => {
       if (identity.role === 'agent') {
@@ -163,6 +226,7 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       if (identity.groupId !== '') joinGroup(identity, v.name, v.avatar);
       if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
     });
+    return entry;
   }
 
   function joinGroup(identity: ConnectIdentity, name: string, avatar: string): void {
