@@ -91,6 +91,7 @@ describe('"The state is persisted to local storage and restored on load"', () =>
     expect(second.getState()).toEqual({
       language: 'no',
       uuid: 'id-1',
+      clientSecret: null,
       paramsData: { mchId: 1 },
       merchantInfo: { kefuAvatar2: 'a.png', name: 'Shop' },
       leaveMessage: true,

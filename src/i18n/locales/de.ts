@@ -131,4 +131,6 @@ export const de: Catalogue = {
   online: 'Online',
   sessions: 'Unterhaltungen',
   waitingSince: 'Wartet seit {minutes} Min.',
+
+  identityReset: 'Ihre frühere Unterhaltung ist auf diesem Gerät nicht verfügbar.',
 };

@@ -131,4 +131,6 @@ export const en: Catalogue = {
   online: 'Online',
   sessions: 'Conversations',
   waitingSince: 'Waiting for {minutes} min',
+
+  identityReset: 'Your earlier conversation is not available on this device.',
 };

@@ -131,4 +131,6 @@ export const es: Catalogue = {
   online: 'En línea',
   sessions: 'Conversaciones',
   waitingSince: 'Esperando desde hace {minutes} min',
+
+  identityReset: 'Su conversación anterior no está disponible en este dispositivo.',
 };

@@ -131,4 +131,6 @@ export const fr: Catalogue = {
   online: 'En ligne',
   sessions: 'Conversations',
   waitingSince: 'En attente depuis {minutes} min',
+
+  identityReset: 'Votre conversation précédente n’est pas disponible sur cet appareil.',
 };

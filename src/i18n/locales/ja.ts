@@ -131,4 +131,6 @@ export const ja: Catalogue = {
   online: 'オンライン',
   sessions: '会話',
   waitingSince: '{minutes} 分待機中',
+
+  identityReset: '以前の会話はこの端末では利用できません。',
 };

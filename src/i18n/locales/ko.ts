@@ -131,4 +131,6 @@ export const ko: Catalogue = {
   online: '온라인',
   sessions: '대화',
   waitingSince: '{minutes}분 대기 중',
+
+  identityReset: '이전 대화는 이 기기에서 사용할 수 없습니다.',
 };

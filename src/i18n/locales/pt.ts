@@ -131,4 +131,6 @@ export const pt: Catalogue = {
   online: 'Online',
   sessions: 'Conversas',
   waitingSince: 'Aguardando há {minutes} min',
+
+  identityReset: 'Sua conversa anterior não está disponível neste dispositivo.',
 };

@@ -131,4 +131,6 @@ export const vi: Catalogue = {
   online: 'Trực tuyến',
   sessions: 'Cuộc trò chuyện',
   waitingSince: 'Đã chờ {minutes} phút',
+
+  identityReset: 'Cuộc trò chuyện trước đây của bạn không khả dụng trên thiết bị này.',
 };

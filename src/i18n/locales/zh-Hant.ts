@@ -131,4 +131,6 @@ export const zhHant: Catalogue = {
   online: '在線',
   sessions: '會話',
   waitingSince: '已等待 {minutes} 分鐘',
+
+  identityReset: '您先前的對話在此裝置上無法使用。',
 };

@@ -144,4 +144,6 @@ export const zh = {
   online: '在线',
   sessions: '会话',
   waitingSince: '已等待 {minutes} 分钟',
+
+  identityReset: '您之前的对话在此设备上不可用。',
 } as const;
