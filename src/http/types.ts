@@ -129,7 +129,10 @@ export interface GroupInfo {
 
 /** A member of a group. */
 export interface GroupUser {
-  /** The member's client id. */
+  /**
+   * The member's client id for the member itself; for every other visitor an opaque per-group
+   * alias (`m-<16 hex>`, protocol §3a: other visitors' client ids are never handed out).
+   */
   clientId: string;
   /** Display name. */
   name: string;

@@ -58,6 +58,14 @@ export const CLIENT_STATE_KEYS = Object.freeze({
 /** The value of `language` before start-up chose one (spec §3). */
 export const NO_LANGUAGE = 'no';
 
+/** The client id and its secret as storage holds them (`null` when absent). */
+export interface StoredIdentity {
+  /** The stored client id. */
+  uuid: string | null;
+  /** The stored secret of that client id (protocol §3a). */
+  clientSecret: string | null;
+}
+
 /** Options of {@link createClientState}. */
 export interface ClientStateOptions {
   /** Where the state is kept (see `resolveStorage`). */
@@ -85,7 +93,7 @@ export interface ClientStateStore extends Store<ClientState> {
    * The client id and secret as storage holds them now (another tab may have written them since
    * this state was restored).
    */
-  readStoredIdentity(): { uuid: string | null; clientSecret: string | null };
+  readStoredIdentity(): StoredIdentity;
   /** Stops persisting changes (the state stays readable). */
   destroy(): void;
 }
