@@ -373,6 +373,17 @@ describe('§3a.5 agents: key sessions bound to the agent, hashed passwords, thro
     }
   });
 
+  it('agents logging in together from one address are not throttled', async () => {
+    const logins = await Promise.all(
+      [['alice', 'secret1'], ['bob', 'secret2']].map(async ([account, password], i) => {
+        const session = await keyExchange(server.url);
+        return TestSocket.connect(server.socketUrl, server.socketKey, session, `desk-${i}`, { role: 'agent', account, password });
+      }),
+    );
+    expect(logins.map((l) => l.log[0]?.to)).toEqual(['agent:alice', 'agent:bob']);
+    await Promise.all(logins.map((l) => l.close()));
+  });
+
   it('the demo account (demo:demo) only on loopback: the server refuses to start on another interface with it', async () => {
     expect(() => checkDemoAgent({ demoAgent: true, host: '0.0.0.0' })).toThrow(ConfigError);
     expect(() => checkDemoAgent({ demoAgent: true, host: '192.168.1.20' })).toThrow(/only allowed when listening on loopback/);

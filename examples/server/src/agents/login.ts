@@ -1,9 +1,12 @@
 /**
  * Agent login at connect (`d = { role: "agent", account, password }`): the throttle first, then
  * the scrypt check (an unknown account is checked against a dummy hash, so timing does not tell
- * which accounts exist). Every attempt is charged as a failure before the (asynchronous) check,
- * so that many attempts sent at once cannot all pass the throttle; a success then clears the
- * account and takes the charge back from the address.
+ * which accounts exist), then the throttle is told the outcome.
+ *
+ * The check is asynchronous, so attempts sent at once would all pass the throttle before the first
+ * failure is counted. Hence at most one check per account runs at a time, and at most
+ * {@link ADDRESS_CONCURRENCY} per address (an office of agents logging in together still can);
+ * an attempt beyond that is refused like a throttled one, without a check.
  * @module
  */
 
@@ -12,11 +15,16 @@ import type { AgentDirectory } from './directory.js';
 import { dummyHash, verifyPassword } from './password.js';
 import type { LoginThrottle } from './throttle.js';
 
+/** Password checks that may run at once for one address. */
+export const ADDRESS_CONCURRENCY = 16;
+
 /** The outcome of a login. */
 export type LoginResult = { ok: true; agent: AgentAccount } | { ok: false; reason: 'unauthorized' | 'too many attempts' };
 
 /** Checks agent credentials with throttling. */
 export class AgentLogin {
+  private readonly inFlight = new Map<string, number>();
+
   constructor(
     private readonly agents: AgentDirectory,
     private readonly throttle: LoginThrottle,
@@ -24,14 +32,36 @@ export class AgentLogin {
 
   /** Tries a login from `address`. */
   async login(account: string, password: string, address: string): Promise<LoginResult> {
+    const accountKey = `account:${account.toLowerCase()}`;
+    const addressKey = `address:${address}`;
     const verdict = this.throttle.check(account, address);
-    if (!verdict.allowed) return { ok: false, reason: 'too many attempts' };
-    this.throttle.failed(account, address);
-    const agent = this.agents.find(account);
-    const matches = await verifyPassword(password, agent?.passwordHash ?? dummyHash());
-    if (!matches || !agent || password === '') return { ok: false, reason: 'unauthorized' };
-    this.throttle.succeeded(account);
-    this.throttle.forgive(address);
-    return { ok: true, agent };
+    if (!verdict.allowed || this.running(accountKey) >= 1 || this.running(addressKey) >= ADDRESS_CONCURRENCY) {
+      return { ok: false, reason: 'too many attempts' };
+    }
+    this.add(accountKey, 1);
+    this.add(addressKey, 1);
+    try {
+      const agent = this.agents.find(account);
+      const matches = await verifyPassword(password, agent?.passwordHash ?? dummyHash());
+      if (!matches || !agent || password === '') {
+        this.throttle.failed(account, address);
+        return { ok: false, reason: 'unauthorized' };
+      }
+      this.throttle.succeeded(account);
+      return { ok: true, agent };
+    } finally {
+      this.add(accountKey, -1);
+      this.add(addressKey, -1);
+    }
+  }
+
+  private running(key: string): number {
+    return this.inFlight.get(key) ?? 0;
+  }
+
+  private add(key: string, delta: number): void {
+    const next = this.running(key) + delta;
+    if (next <= 0) this.inFlight.delete(key);
+    else this.inFlight.set(key, next);
   }
 }

@@ -68,19 +68,6 @@ export class LoginThrottle {
     if (this.entries.size > 100_000) this.sweep();
   }
 
-  /**
-   * Takes back one failure of the address (a login that was charged up front and then
-   * succeeded; see `AgentLogin`).
-   */
-  forgive(address: string): void {
-    const key = `address:${address}`;
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    entry.failures -= 1;
-    if (entry.failures <= 0) this.entries.delete(key);
-    else entry.notBefore = entry.lastFailure + this.delayAfter(entry.failures);
-  }
-
   /** Records a success: the account's failures are forgotten. */
   succeeded(account: string): void {
     this.entries.delete(`account:${account.toLowerCase()}`);
