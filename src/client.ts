@@ -8,7 +8,7 @@ import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ErrorSource, ConnectionState, ImClientEvents } from './events.js';
 import { HttpClient } from './http/http-client.js';
-import { CloseCode, IdentityKeeper } from './identity.js';
+import { CloseCode, IdentityKeeper, untilWelcomed } from './identity.js';
 import { PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
@@ -125,6 +125,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private readonly inbound: InboundContext;
   /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
   private catchUpOnWelcome = false;
+  /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
+  private welcomedSalt: string | undefined;
   /** The client id's secret and refused identities (protocol §3a). */
   private readonly identity: IdentityKeeper;
 
@@ -601,6 +603,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     }
     if (message.type === MessageType.Welcome) {
       this.refusedInARow = 0; // the connect check passed
+      this.welcomedSalt = this.keys?.saltKey;
       if (this.catchUpOnWelcome) this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
       this.catchUpOnWelcome = false;
     }
@@ -616,7 +619,10 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     routeInbound(message, this.inbound);
   }
 
-  private fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {
+  private async fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {
+    if (this.connectData.role !== 'agent' && (this.keys === null || this.welcomedSalt !== this.keys.saltKey)) {
+      await untilWelcomed(this, () => this.connection.state);
+    }
     const groupId = this.connectData.groupId;
     if (groupId !== undefined && groupId !== 0 && groupId !== '0' && groupId !== '') {
       return this.api.clientGroupMsgList({ clientId: this.clientId, groupId: groupId as string | number, ...q });

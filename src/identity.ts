@@ -8,6 +8,7 @@
  * A server without identity binding never sends a secret: nothing here changes then.
  * @module
  */
+import type { ConnectionState } from './events.js';
 import type { ChatMessage } from './messages/types.js';
 import { MessageType } from './messages/types.js';
 import type { ClientState } from './state/client-state.js';
@@ -115,4 +116,38 @@ export class IdentityKeeper {
     this.deps.onReset({ oldId: uuid, newId });
     return 'new-identity';
   }
+}
+
+/** What {@link untilWelcomed} listens to. @internal */
+export interface WelcomeEvents {
+  on(event: 'socket message', fn: (ctx: { message: ChatMessage }) => void): unknown;
+  off(event: 'socket message', fn: (ctx: { message: ChatMessage }) => void): unknown;
+  on(event: 'state', fn: (ctx: { newState: ConnectionState }) => void): unknown;
+  off(event: 'state', fn: (ctx: { newState: ConnectionState }) => void): unknown;
+}
+
+/**
+ * Resolves at the next welcome, or at once when the connection is closed or failed (then the
+ * caller's request fails on its own). Visitor calls wait for it while a connect is under way:
+ * before the welcome the key session speaks for nobody (protocol §3a.3) and would get 4003.
+ * @internal
+ */
+export function untilWelcomed(events: WelcomeEvents, state: () => ConnectionState): Promise<void> {
+  const now = state();
+  if (now === 'closed' || now === 'failed') return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      events.off('socket message', onMessage);
+      events.off('state', onState);
+      resolve();
+    };
+    const onMessage = ({ message }: { message: ChatMessage }): void => {
+      if (message.type === MessageType.Welcome) stop();
+    };
+    const onState = ({ newState }: { newState: ConnectionState }): void => {
+      if (newState === 'closed' || newState === 'failed') stop();
+    };
+    events.on('socket message', onMessage);
+    events.on('state', onState);
+  });
 }

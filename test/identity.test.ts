@@ -29,14 +29,14 @@ function welcome(to: string, secret?: string): string {
   return JSON.stringify({ type: 60, to, sm: 1_700_000_000_000, dataContent: JSON.stringify({ role: 'visitor', userId: to, ...(secret ? { clientSecret: secret } : {}) }) });
 }
 
-function setup(options: Partial<ImClientOptions> = {}) {
+function setup(options: Partial<ImClientOptions> = {}, permit = createFakePermit()) {
   const storage = options.storage ?? memoryStorage();
   const client = new ImClient({
     baseUrl: 'http://im.test',
     socketUrl: 'ws://im.test/ws',
     socketKey: keys.socketKey,
     connectData: { mchId: 7, platformId: 9 },
-    fetch: createFakePermit().fetch,
+    fetch: permit.fetch,
     WebSocket: FakeWebSocket,
     window: new FakeNetwork(),
     document: null,
@@ -209,6 +209,26 @@ describe('protocol §3a.2: 4004 starts a new identity, once', () => {
     expect(notices.map((n) => n.key)).not.toContain('identityReset');
     await vi.advanceTimersByTimeAsync(0);
     expect(connectPayload(await socketNumber(2))).toMatchObject({ u: 'shared-id', d: { clientSecret: 'claimed-by-tab-1' } });
+    client.destroy();
+  });
+});
+
+describe('protocol §3a.3: history waits for the welcome while a connect is under way', () => {
+  it('loadOlder during the connect asks findMsgForCus only once the welcome bound the key session', async () => {
+    const history = vi.fn(() => ({ code: 0, message: 'ok', data: { list: [], hasMore: false } }));
+    const { client } = setup({}, createFakePermit({ routes: { '/im/api/permit/findMsgForCus': history } }));
+    client.connect();
+    const ws = await socketNumber(1);
+    ws.open();
+    const page = client.loadOlder(20);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(history).not.toHaveBeenCalled();
+    ws.receive(welcome(client.clientId, 's'));
+    await expect(page).resolves.toEqual({ list: [], hasMore: false });
+    expect(history).toHaveBeenCalledTimes(1);
+    // bound now: the next page goes at once
+    await client.loadOlder(20);
+    expect(history).toHaveBeenCalledTimes(2);
     client.destroy();
   });
 });

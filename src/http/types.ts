@@ -101,8 +101,11 @@ export interface ScoreResult {
 export interface GroupInfoQuery {
   /** Group id. */
   groupId: Id;
-  /** The visitor's client id. */
-  clientId: string;
+  /**
+   * The visitor's client id: joins it to an open group. Needs a key session bound to that
+   * visitor (protocol §3a); without it the call only reads the group's public info.
+   */
+  clientId?: string;
 }
 
 /** Payload of `getGroupUserList`. */

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_KEFU_AVATAR } from '../chat/context.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code, ok } from './envelope.js';
-import { forbidden } from './caller.js';
+import { forbidden, requireCaller } from './caller.js';
 import { boundRoute, encRoute, refuseBanned, requirePlatform } from './permit-common.js';
 import { optStr, reqStr } from './validate.js';
 
@@ -67,10 +67,11 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
     };
   });
 
-  boundRoute(app, deps, 'GET', 'getGroupInfo', (p, caller) => {
+  // without clientId it names no visitor (public group info); with it, it joins that visitor: bound only
+  encRoute(app, deps, 'GET', 'getGroupInfo', (p, request) => {
     const groupId = reqStr(p, 'groupId');
     const named = optStr(p, 'clientId');
-    const clientId = named === '' ? '' : caller.actFor(named);
+    const clientId = named === '' ? '' : requireCaller(request, deps).actFor(named);
     const group = store.directory.group(groupId);
     if (!group) throw new ApiError(Code.NotFound, 'Unknown group');
     if (clientId !== '') {
