@@ -21,6 +21,7 @@ export const RAISED_LIMITS = Object.freeze({
   RATE_SOCKET_WINDOW_MS: '1000',
   RATE_HTTP_MAX: '1000000',
   RATE_HTTP_WINDOW_MS: '60000',
+  AGENT_LOGIN_CONCURRENCY: '1000',
 });
 
 /** Where the bench reaches the server. */

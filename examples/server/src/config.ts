@@ -29,6 +29,8 @@ export interface LoginThrottleConfig {
   lockoutAfter: number;
   /** How long a lock lasts (ms). */
   lockoutMs: number;
+  /** Password checks that may run at once for one address (one per account always). */
+  concurrencyPerAddress: number;
 }
 
 /** Rate limits for HTTP calls and socket messages (per client). */
@@ -226,6 +228,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
       maxDelayMs: intVar(env, 'AGENT_LOGIN_MAX_DELAY_MS', 30_000, 0, 86_400_000),
       lockoutAfter: intVar(env, 'AGENT_LOCKOUT_FAILURES', 10, 1, 1_000_000),
       lockoutMs: intVar(env, 'AGENT_LOCKOUT_MS', 15 * 60_000, 0, 7 * 86_400_000),
+      concurrencyPerAddress: intVar(env, 'AGENT_LOGIN_CONCURRENCY', 16, 1, 1_000_000),
     },
     rate: {
       httpMax: intVar(env, 'RATE_HTTP_MAX', 300, 1, 1_000_000),

@@ -91,7 +91,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const storedAgents = store.identity.agents().length;
   if (config.demoAgent && storedAgents > 0) config = { ...config, agents: [], demoAgent: false };
   const agents = new AgentDirectory(config.agents, store);
-  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now));
+  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress);
   const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: groupAliaser(store) };
   if (config.seed) seedDemoData(store, clock, agents.list());
   const entryPath = demoEntryPath(agents.list()[0]?.account ?? 'demo');

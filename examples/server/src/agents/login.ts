@@ -5,8 +5,9 @@
  *
  * The check is asynchronous, so attempts sent at once would all pass the throttle before the first
  * failure is counted. Hence at most one check per account runs at a time, and at most
- * {@link ADDRESS_CONCURRENCY} per address (an office of agents logging in together still can);
- * an attempt beyond that is refused like a throttled one, without a check.
+ * `concurrencyPerAddress` (`AGENT_LOGIN_CONCURRENCY`, 16) per address (an office of agents
+ * logging in together still can); an attempt beyond that is refused like a throttled one, without
+ * a check.
  * @module
  */
 
@@ -14,9 +15,6 @@ import type { AgentAccount } from '../config.js';
 import type { AgentDirectory } from './directory.js';
 import { dummyHash, verifyPassword } from './password.js';
 import type { LoginThrottle } from './throttle.js';
-
-/** Password checks that may run at once for one address. */
-export const ADDRESS_CONCURRENCY = 16;
 
 /** The outcome of a login. */
 export type LoginResult = { ok: true; agent: AgentAccount } | { ok: false; reason: 'unauthorized' | 'too many attempts' };
@@ -28,6 +26,7 @@ export class AgentLogin {
   constructor(
     private readonly agents: AgentDirectory,
     private readonly throttle: LoginThrottle,
+    private readonly concurrencyPerAddress: number,
   ) {}
 
   /** Tries a login from `address`. */
@@ -35,7 +34,7 @@ export class AgentLogin {
     const accountKey = `account:${account.toLowerCase()}`;
     const addressKey = `address:${address}`;
     const verdict = this.throttle.check(account, address);
-    if (!verdict.allowed || this.running(accountKey) >= 1 || this.running(addressKey) >= ADDRESS_CONCURRENCY) {
+    if (!verdict.allowed || this.running(accountKey) >= 1 || this.running(addressKey) >= this.concurrencyPerAddress) {
       return { ok: false, reason: 'too many attempts' };
     }
     this.add(accountKey, 1);
