@@ -4,14 +4,13 @@
  * @module
  */
 
-import { ConfigError, DEMO_CREDENTIALS, checkDemoAgent, loadConfig } from './config.js';
+import { ConfigError, DEMO_CREDENTIALS, loadConfig } from './config.js';
 import { createServer } from './server.js';
 
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
-    checkDemoAgent(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
@@ -19,7 +18,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = await createServer(config);
+  let server;
+  try {
+    server = await createServer(config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
   const lines = [
     `kefu-im server listening on ${server.url}`,
     `  data directory:   ${config.dataDir}${config.memoryDb ? ' (database in memory)' : ''}`,

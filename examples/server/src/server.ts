@@ -78,7 +78,6 @@ const STALE_UPLOAD_MS = 24 * 3_600_000;
 /** Creates, starts and returns the server. */
 export async function createServer(config: ServerConfig, options: CreateServerOptions = {}): Promise<RunningServer> {
   const onError = options.onError ?? ((error: unknown) => console.error('[kefu-server]', error));
-  checkDemoAgent(config);
   mkdirSync(config.dataDir, { recursive: true });
   const keys = loadOrCreateKeys(config.dataDir);
   const store = new SqliteStore(config.memoryDb ? ':memory:' : join(config.dataDir, 'kefu.db'));
@@ -90,6 +89,12 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   // agents added with the admin command replace the demo account
   const storedAgents = store.identity.agents().length;
   if (config.demoAgent && storedAgents > 0) config = { ...config, agents: [], demoAgent: false };
+  try {
+    checkDemoAgent(config);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   const agents = new AgentDirectory(config.agents, store);
   const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress);
   const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: groupAliaser(store) };
