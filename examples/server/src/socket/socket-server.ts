@@ -170,12 +170,6 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
         createdAt: known?.createdAt ?? now,
         lastSeen: now,
       });
-      // claim on first use: the hash is stored before the welcome carries the secret
-      if (identity.claimSecret !== undefined && !ctx.store.identity.claim(identity.userId, hashSecret(identity.claimSecret))) {
-        const error = identityRefused();
-        ws.close(error.code, error.message);
-        return undefined;
-      }
     }
     if (!ctx.store.identity.bindKeySession(identity.keySession.saltKey, identity.userId)) {
       const error = identityRefused();
@@ -183,9 +177,15 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       return undefined;
     }
     if (identity.role === 'visitor' && ctx.store.chat.visitor(identity.userId)?.banned) {
-      // the identity checks passed, so its calls answer 2003 (banned), not 4003
+      // the identity checks passed, so its calls answer 2003 (banned), not 4003; nothing is claimed
       refuse(peer, 'banned', '');
       ws.close(BANNED_CLOSE, 'banned');
+      return undefined;
+    }
+    // claim on first use: the hash is stored before the welcome carries the secret
+    if (identity.claimSecret !== undefined && !ctx.store.identity.claim(identity.userId, hashSecret(identity.claimSecret))) {
+      const error = identityRefused();
+      ws.close(error.code, error.message);
       return undefined;
     }
     const entry: Live = { peer, ws, lastFrame: now };
