@@ -8,6 +8,7 @@ import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ErrorSource, ConnectionState, ImClientEvents } from './events.js';
 import { HttpClient } from './http/http-client.js';
+import { CloseCode, IdentityKeeper, untilWelcomed } from './identity.js';
 import { PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
@@ -30,7 +31,7 @@ import {
 } from './options.js';
 import { ReceiptManager } from './receipts/receipt-manager.js';
 import { VisibilityTracker } from './receipts/visibility.js';
-import { createSessionStore, type SessionState } from './session.js';
+import { createSessionStore, INITIAL_SESSION, type SessionState } from './session.js';
 import { Connection } from './socket/connection.js';
 import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
 import { Outbox } from './socket/outbox.js';
@@ -122,6 +123,12 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Connects refused with 4001 since the last welcome (the socket opens before the refusal). */
   private refusedInARow = 0;
   private readonly inbound: InboundContext;
+  /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
+  private catchUpOnWelcome = false;
+  /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
+  private welcomedSalt: string | undefined;
+  /** The client id's secret and refused identities (protocol §3a). */
+  private readonly identity: IdentityKeeper;
 
   /**
    * @param options - endpoints, socket key, and injectable transports, storage and timers
@@ -138,6 +145,12 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.connectData = { ...(options.connectData ?? {}) };
     this.state = createClientState({ storage: resolveStorage(options.storage), createId: randomUuid });
     this.session = createSessionStore();
+    this.identity = new IdentityKeeper({
+      state: this.state,
+      createId: randomUuid,
+      onReset: () => this.forgetConversation(),
+      onGiveUp: (error) => this.reportError(error, 'connect'),
+    });
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers: this.timers, tick: this.limits.clockTick });
     this.http = new HttpClient({
@@ -180,6 +193,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       reconnectPolicy: withCloseCodes(
         options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts),
         () => this.refusedInARow,
+        () => this.identity.givenUp,
       ),
       network: win,
       heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
@@ -208,6 +222,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
         this.forgetKeys();
         this.refusedInARow++;
       }
+      if (code === CloseCode.IdentityRefused) this.identity.onRefused();
     });
     this.connection.on('frame', ({ data }) => this.onFrame(data));
     this.connection.on('error', ({ error, source }) => this.reportError(error, source));
@@ -514,6 +529,17 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     return stored;
   }
 
+  /** A refused identity was replaced (4004): its conversation is not ours any more. */
+  private forgetConversation(): void {
+    this.outbox.clear();
+    this.messages.clear();
+    this.session.setState({ ...INITIAL_SESSION });
+    this.currentUserId = undefined;
+    this.oldestFetched = undefined;
+    this.forgetKeys(); // a fresh key session for the fresh identity
+    this.notify('identityReset', 'warning');
+  }
+
   private forgetKeys(): void {
     this.keys = null;
     this.token = null;
@@ -551,7 +577,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       socketKey: this.options.socketKey,
       clientId: this.clientId,
       saltKey: this.keys.saltKey,
-      data: this.connectData,
+      data: this.identity.connectData(this.connectData),
     });
     return buildSocketUrl(this.options.socketUrl, params);
   }
@@ -560,10 +586,10 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.emit('socket login', { reconnected });
     for (const m of this.outbox.pending()) this.connection.send(this.encode(m));
     // Visitors catch up through findMsgForCus / clientGroupMsgList; those are visitor calls, and the
-    // documents give an agent (connect data role 'agent') no history call to catch up with.
-    if (reconnected && this.connectData.role !== 'agent') {
-      this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
-    }
+    // documents give an agent (connect data role 'agent') no history call to catch up with. The
+    // catch-up waits for the welcome: only an accepted connect binds the key session to this
+    // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
+    this.catchUpOnWelcome = reconnected && this.connectData.role !== 'agent';
   }
 
   private onFrame(data: unknown): void {
@@ -575,7 +601,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       this.reportError(e instanceof FrameError ? e : asError(e), 'frame');
       return;
     }
-    if (message.type === MessageType.Welcome) this.refusedInARow = 0; // the connect check passed
+    if (message.type === MessageType.Welcome) {
+      this.refusedInARow = 0; // the connect check passed
+      this.welcomedSalt = this.keys?.saltKey;
+      if (this.catchUpOnWelcome) this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
+      this.catchUpOnWelcome = false;
+    }
+    this.identity.onFrame(message);
     if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
       if (typeof message.sm === 'number') this.clock.reset(message.sm);
       if (typeof message.to === 'string' && message.to && message.to !== this.currentUserId) {
@@ -587,7 +619,10 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     routeInbound(message, this.inbound);
   }
 
-  private fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {
+  private async fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {
+    if (this.connectData.role !== 'agent' && (this.keys === null || this.welcomedSalt !== this.keys.saltKey)) {
+      await untilWelcomed(this, () => this.connection.state);
+    }
     const groupId = this.connectData.groupId;
     if (groupId !== undefined && groupId !== 0 && groupId !== '0' && groupId !== '') {
       return this.api.clientGroupMsgList({ clientId: this.clientId, groupId: groupId as string | number, ...q });
@@ -610,19 +645,22 @@ export class ImClient extends EventEmitter<ImClientEvents> {
 }
 
 /** Close code of a refused connect check (protocol §3). */
-const CLOSE_UNAUTHORIZED = 4001;
+const CLOSE_UNAUTHORIZED = CloseCode.Unauthorized;
 /** Close code of a banned visitor: never reconnect (docs/protocol.md). */
-const CLOSE_BANNED = 4003;
+const CLOSE_BANNED = CloseCode.Banned;
 
 /**
- * Applies the close codes to a reconnect policy: after 4003 (banned) the client never reconnects.
+ * Applies the close codes to a reconnect policy: after 4003 (banned) the client never reconnects;
+ * after 4004 it connects again at once as a new visitor, unless that new visitor was refused too.
  * A refused connect (4001) opens the socket before the server closes it, and every open resets the
  * transport's attempt counter; so after 4001 the policy is given the number of refusals in a row
  * instead, and a wrong socket key gives up after `maxReconnectAttempts` like any failed attempt.
  */
-function withCloseCodes(policy: ReconnectPolicy, refusedInARow: () => number): ReconnectPolicy {
+function withCloseCodes(policy: ReconnectPolicy, refusedInARow: () => number, identityGivenUp: () => boolean): ReconnectPolicy {
   return (ctx) => {
     if (ctx.closeCode === CLOSE_BANNED) return null;
+    // 4004: a new identity connects at once; a refused fresh identity does not retry (protocol §3a)
+    if (ctx.closeCode === CloseCode.IdentityRefused) return identityGivenUp() ? null : 0;
     if (ctx.closeCode === CLOSE_UNAUTHORIZED) return policy({ ...ctx, attempt: Math.max(ctx.attempt, refusedInARow()) });
     return policy(ctx);
   };

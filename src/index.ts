@@ -152,7 +152,7 @@ export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';
 export { memoryStorage, resolveStorage } from './state/storage.js';
 export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/client-state.js';
-export type { ClientState, ClientStateOptions, ClientStateStore } from './state/client-state.js';
+export type { ClientState, ClientStateOptions, ClientStateStore, StoredIdentity } from './state/client-state.js';
 
 // i18n
 export { FALLBACK_LANGUAGE, I18n, interpolate, isLanguage, normalizeLanguage, SUPPORTED_LANGUAGES, zh } from './i18n/index.js';
@@ -160,3 +160,7 @@ export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18n
 
 // Uploads
 export * from './upload/index.js';
+
+// Identity (protocol §3a): the server's close codes, 4004 included
+export { CloseCode } from './identity.js';
+export type { ServerCloseCode } from './identity.js';

@@ -249,6 +249,9 @@ describe('outbox: messages wait while the socket is down and are resent after re
     ws2.open();
     const resent = ws2.sentJson() as ChatMessage[];
     expect(resent.map((m) => m.fp)).toContain(msg.fp);
+    // the catch-up waits for the welcome: only an accepted connect binds the key session (protocol §3a)
+    expect(history).not.toHaveBeenCalled();
+    ws2.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
     await vi.waitFor(() => expect(history).toHaveBeenCalled());
     const call = server.calls.find((c) => c.path.endsWith('findMsgForCus'))!;
     expect(call.payload).toMatchObject({ clientId: client.clientId, mchId: 7, platformId: 9, after: 800 });

@@ -24,6 +24,7 @@ export const RAISED_LIMITS = Object.freeze({
   // every bench client connects from 127.0.0.1: the per-address limits would refuse the ramp
   RATE_KEY_SESSIONS_MAX: '1000000',
   RATE_CONNECTS_MAX: '1000000',
+  AGENT_LOGIN_CONCURRENCY: '1000',
 });
 
 /** Where the bench reaches the server. */

@@ -101,8 +101,11 @@ export interface ScoreResult {
 export interface GroupInfoQuery {
   /** Group id. */
   groupId: Id;
-  /** The visitor's client id. */
-  clientId: string;
+  /**
+   * The visitor's client id: joins it to an open group. Needs a key session bound to that
+   * visitor (protocol §3a); without it the call only reads the group's public info.
+   */
+  clientId?: string;
 }
 
 /** Payload of `getGroupUserList`. */
@@ -129,7 +132,10 @@ export interface GroupInfo {
 
 /** A member of a group. */
 export interface GroupUser {
-  /** The member's client id. */
+  /**
+   * The member's client id for the member itself; for every other visitor an opaque per-group
+   * alias (`m-<16 hex>`, protocol §3a: other visitors' client ids are never handed out).
+   */
   clientId: string;
   /** Display name. */
   name: string;

@@ -91,6 +91,7 @@ describe('"The state is persisted to local storage and restored on load"', () =>
     expect(second.getState()).toEqual({
       language: 'no',
       uuid: 'id-1',
+      clientSecret: null,
       paramsData: { mchId: 1 },
       merchantInfo: { kefuAvatar2: 'a.png', name: 'Shop' },
       leaveMessage: true,
@@ -144,5 +145,29 @@ describe('"The state is persisted to local storage and restored on load"', () =>
     state.subscribe(listener);
     state.setMerchantInfo({ a: 1 });
     expect(listener).toHaveBeenCalledWith(expect.objectContaining({ merchantInfo: { a: 1 } }), expect.objectContaining({ merchantInfo: null }));
+  });
+});
+
+describe('the client secret (protocol §3a) is kept beside the uuid', () => {
+  it('persists it under `clientSecret`, restores it with its uuid, and removes it with a new uuid', () => {
+    const storage = memoryStorage();
+    const first = createClientState({ storage, createId: ids() });
+    expect(first.getState().clientSecret).toBeNull();
+    first.setState({ clientSecret: 'sec-1' });
+    expect(storage.getItem('clientSecret')).toBe('sec-1');
+    const second = createClientState({ storage, createId: ids() });
+    expect(second.getState()).toMatchObject({ uuid: 'id-1', clientSecret: 'sec-1' });
+    expect(second.readStoredIdentity()).toEqual({ uuid: 'id-1', clientSecret: 'sec-1' });
+    second.setState({ uuid: 'id-2', clientSecret: null });
+    expect(storage.getItem('uuid')).toBe('id-2');
+    expect(storage.getItem('clientSecret')).toBeNull();
+  });
+
+  it('a secret left in storage without its uuid is dropped when a new uuid is made', () => {
+    const storage = memoryStorage();
+    storage.setItem('clientSecret', 'orphan');
+    const state = createClientState({ storage, createId: ids() });
+    expect(state.getState().clientSecret).toBeNull();
+    expect(storage.getItem('clientSecret')).toBeNull();
   });
 });

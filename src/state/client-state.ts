@@ -6,6 +6,7 @@
  * | key | value |
  * |---|---|
  * | `uuid` | the client id, a plain string |
+ * | `clientSecret` | the secret the server gave when this client id was claimed (protocol §3a), a plain string |
  * | `paramsData` | JSON of the entry parameters object |
  * | `language` | the chosen language code, a plain string (e.g. `en`) |
  * | `kefu-im:state` | JSON `{ merchantInfo, leaveMessage }` |
@@ -27,6 +28,11 @@ export interface ClientState {
   language: string;
   /** The client id, kept in storage under `uuid` (the `u` of the connect payload). */
   uuid: string;
+  /**
+   * The secret that proves `uuid` is ours (protocol §3a), kept in storage under `clientSecret`;
+   * `null` while the server gave none (a server without identity binding never does).
+   */
+  clientSecret: string | null;
   /** The entry parameters, kept in storage as JSON under `paramsData`; `null` when none. */
   paramsData: Record<string, unknown> | null;
   /** The merchant info from `getMerchantById`; `null` until loaded. */
@@ -39,6 +45,8 @@ export interface ClientState {
 export const CLIENT_STATE_KEYS = Object.freeze({
   /** The client id (spec §3). */
   uuid: 'uuid',
+  /** The client id's secret (protocol §3a). */
+  clientSecret: 'clientSecret',
   /** The entry parameters, as JSON (spec §3). */
   paramsData: 'paramsData',
   /** The chosen language. */
@@ -49,6 +57,14 @@ export const CLIENT_STATE_KEYS = Object.freeze({
 
 /** The value of `language` before start-up chose one (spec §3). */
 export const NO_LANGUAGE = 'no';
+
+/** The client id and its secret as storage holds them (`null` when absent). */
+export interface StoredIdentity {
+  /** The stored client id. */
+  uuid: string | null;
+  /** The stored secret of that client id (protocol §3a). */
+  clientSecret: string | null;
+}
 
 /** Options of {@link createClientState}. */
 export interface ClientStateOptions {
@@ -73,6 +89,11 @@ export interface ClientStateStore extends Store<ClientState> {
   setMerchantInfo(merchantInfo: Record<string, unknown> | null): void;
   /** Sets the leave-message flag (persisted). */
   setLeaveMessage(leaveMessage: boolean): void;
+  /**
+   * The client id and secret as storage holds them now (another tab may have written them since
+   * this state was restored).
+   */
+  readStoredIdentity(): StoredIdentity;
   /** Stops persisting changes (the state stays readable). */
   destroy(): void;
 }
@@ -100,7 +121,9 @@ function restore(storage: StorageLike, createId: () => string): ClientState {
     uuid = createId();
     if (typeof uuid !== 'string' || uuid === '') throw new TypeError('createClientState: createId must return a non-empty string');
     storage.setItem(CLIENT_STATE_KEYS.uuid, uuid);
+    storage.removeItem(CLIENT_STATE_KEYS.clientSecret); // a secret left without its id proves nothing
   }
+  const secret = storage.getItem(CLIENT_STATE_KEYS.clientSecret);
   const paramsData = readJson(storage, CLIENT_STATE_KEYS.paramsData);
   const saved = readJson(storage, CLIENT_STATE_KEYS.state);
   const merchantInfo = isRecord(saved) && isRecord(saved.merchantInfo) ? saved.merchantInfo : null;
@@ -108,6 +131,7 @@ function restore(storage: StorageLike, createId: () => string): ClientState {
   return {
     language: NO_LANGUAGE,
     uuid,
+    clientSecret: typeof secret === 'string' && secret !== '' ? secret : null,
     paramsData: isRecord(paramsData) ? paramsData : null,
     merchantInfo,
     leaveMessage,
@@ -154,6 +178,10 @@ export function createClientState(options: ClientStateOptions): ClientStateStore
 
   const unsubscribe = store.subscribe((state, prev) => {
     if (state.uuid !== prev.uuid && typeof state.uuid === 'string' && state.uuid !== '') storage.setItem(CLIENT_STATE_KEYS.uuid, state.uuid);
+    if (state.clientSecret !== prev.clientSecret || state.uuid !== prev.uuid) {
+      if (typeof state.clientSecret === 'string' && state.clientSecret !== '') storage.setItem(CLIENT_STATE_KEYS.clientSecret, state.clientSecret);
+      else storage.removeItem(CLIENT_STATE_KEYS.clientSecret);
+    }
     if (state.paramsData !== prev.paramsData) writeJson(storage, CLIENT_STATE_KEYS.paramsData, state.paramsData, onError);
     if (state.language !== prev.language && isLanguage(state.language)) storage.setItem(CLIENT_STATE_KEYS.language, state.language);
     if (state.merchantInfo !== prev.merchantInfo || state.leaveMessage !== prev.leaveMessage) {
@@ -167,6 +195,7 @@ export function createClientState(options: ClientStateOptions): ClientStateStore
     setParamsData: (paramsData) => store.setState({ paramsData: isRecord(paramsData) ? paramsData : null }),
     setMerchantInfo: (merchantInfo) => store.setState({ merchantInfo: isRecord(merchantInfo) ? merchantInfo : null }),
     setLeaveMessage: (leaveMessage) => store.setState({ leaveMessage: leaveMessage === true }),
+    readStoredIdentity: () => ({ uuid: storage.getItem(CLIENT_STATE_KEYS.uuid), clientSecret: storage.getItem(CLIENT_STATE_KEYS.clientSecret) }),
     destroy: unsubscribe,
   };
 }

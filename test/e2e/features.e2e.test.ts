@@ -23,7 +23,7 @@ let browser: Browser;
 
 useE2eEnvironment((env) => ({ server, browser } = env), {
   rate: { httpMax: 1_000, httpWindowMs: 60_000, socketMax: 3, socketWindowMs: 2_000 },
-  upload: { maxBytes: 4_000, allowedMime: ['image/*', 'video/mp4'] },
+  upload: { maxBytes: 4_000, allowedMime: ['image/*', 'video/mp4'], quotaBytesPerDay: 200 * 1024 * 1024 },
 });
 
 function toast(page: Page, text: string | RegExp) {

@@ -21,7 +21,7 @@ import {
   type UploadTransport,
 } from '../../src/index.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, DEMO, download, pngBytes } from './harness.js';
+import { Clients, DEMO, download, open, pngBytes } from './harness.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 const clients = new Clients();
@@ -36,11 +36,13 @@ afterAll(async () => {
   expect(server.errors).toEqual([]);
 });
 
-/** A started visitor (the key exchange is done, so uploads and (enc) calls carry its salt key). */
+/**
+ * A connected visitor: uploads and visitor-scoped (enc) calls carry its salt key, which the
+ * accepted connect bound to it (protocol §3a).
+ */
 async function startedVisitor() {
   const rec = clients.make(server, { connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId } });
-  const result = await rec.client.start();
-  expect(result.errors).toEqual([]);
+  await open(rec);
   return rec;
 }
 

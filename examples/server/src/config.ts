@@ -6,15 +6,32 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hashPassword, isPasswordHash } from './agents/password.js';
 
 /** One human agent account. */
 export interface AgentAccount {
   /** Login name; the agent's user id is `agent:<account>`. */
   account: string;
-  /** Password, compared in constant time. */
-  password: string;
+  /** The scrypt hash of the password (`scrypt$N$r$p$salt$hash`, see `agents/password.ts`). */
+  passwordHash: string;
   /** Display name. */
   name: string;
+}
+
+/** Agent login throttling (protocol §3a.5). */
+export interface LoginThrottleConfig {
+  /** Failures (per account and per address) that cost no wait. */
+  freeFailures: number;
+  /** The first wait (ms) after the free failures; it doubles with each further failure. */
+  baseDelayMs: number;
+  /** The longest wait (ms). */
+  maxDelayMs: number;
+  /** Failures that lock the account (or address). */
+  lockoutAfter: number;
+  /** How long a lock lasts (ms). */
+  lockoutMs: number;
+  /** Password checks that may run at once for one address (one per account always). */
+  concurrencyPerAddress: number;
 }
 
 /** Rate limits for HTTP calls and socket messages (per client). */
@@ -40,6 +57,8 @@ export interface UploadLimits {
    * Accepted MIME types; an entry ending in `/*` accepts the whole family (`image/*`).
    */
   allowedMime: string[];
+  /** Bytes one identity (visitor or agent) may upload per UTC day. */
+  quotaBytesPerDay: number;
 }
 
 /**
@@ -77,6 +96,8 @@ export interface ServerConfig {
   agents: AgentAccount[];
   /** True when {@link ServerConfig.agents} is the built-in demo account (printed at start). */
   demoAgent: boolean;
+  /** Agent login throttling. */
+  loginThrottle: LoginThrottleConfig;
   /** Rate limits. */
   rate: RateLimits;
   /** Upload limits. */
@@ -152,7 +173,9 @@ function boolVar(env: EnvLike, name: string, fallback: boolean): boolean {
 }
 
 /**
- * Parses `AGENTS`: comma-separated `account:password[:Display name]` entries.
+ * Parses `AGENTS`: comma-separated `account:password[:Display name]` entries, where `password`
+ * is either the plain password (hashed here, at load) or a stored hash `scrypt$N$r$p$salt$hash`
+ * (as printed by `npm run admin -- hash`).
  * @internal
  */
 export function parseAgents(raw: string): AgentAccount[] {
@@ -169,7 +192,11 @@ export function parseAgents(raw: string): AgentAccount[] {
     if (agents.some((a) => a.account === account)) {
       throw new ConfigError(`AGENTS names the account "${account}" twice`);
     }
-    agents.push({ account, password, name: rest.join(':').trim() || account });
+    if (password.startsWith('scrypt$') && !isPasswordHash(password)) {
+      throw new ConfigError(`AGENTS entry "${account}": "${password.slice(0, 12)}..." is not a valid scrypt$N$r$p$salt$hash`);
+    }
+    const passwordHash = isPasswordHash(password) ? password : hashPassword(password);
+    agents.push({ account, passwordHash, name: rest.join(':').trim() || account });
   }
   return agents;
 }
@@ -208,8 +235,34 @@ export function parseTrustProxy(raw: string): string[] {
   return out;
 }
 
-/** The built-in demo agent used when `AGENTS` is not set. */
-export const DEMO_AGENT: AgentAccount = { account: 'demo', password: 'demo', name: 'Demo Agent' };
+/** The built-in demo agent's credentials, used only when no agent is configured and only on loopback. */
+export const DEMO_CREDENTIALS = { account: 'demo', password: 'demo', name: 'Demo Agent' } as const;
+
+let demoAgent: AgentAccount | undefined;
+/** The built-in demo agent (hashed on first use). */
+export function demoAgentAccount(): AgentAccount {
+  demoAgent ??= { account: DEMO_CREDENTIALS.account, name: DEMO_CREDENTIALS.name, passwordHash: hashPassword(DEMO_CREDENTIALS.password) };
+  return demoAgent;
+}
+
+/** Whether `host` is a loopback interface (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+/**
+ * Refuses the demo account on anything but loopback: `demo:demo` is public knowledge.
+ * @throws ConfigError when the configuration uses the demo agent on another interface.
+ */
+export function checkDemoAgent(config: Pick<ServerConfig, 'demoAgent' | 'host'>): void {
+  if (config.demoAgent && !isLoopbackHost(config.host)) {
+    throw new ConfigError(
+      `the demo agent account (demo:demo) is only allowed when listening on loopback, but HOST is "${config.host}": ` +
+        'set AGENTS (e.g. AGENTS=alice:<password>) or add an agent with "npm run admin -w @kefu-im/server -- agent add <account>"',
+    );
+  }
+}
 
 /**
  * Reads the configuration from environment variables (see the README for the list).
@@ -219,7 +272,7 @@ export const DEMO_AGENT: AgentAccount = { account: 'demo', password: 'demo', nam
  */
 export function loadConfig(env: EnvLike = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const agentsRaw = env['AGENTS']?.trim() ?? '';
-  const agents = agentsRaw === '' ? [DEMO_AGENT] : parseAgents(agentsRaw);
+  const agents = agentsRaw === '' ? [demoAgentAccount()] : parseAgents(agentsRaw);
   if (agents.length === 0) throw new ConfigError('AGENTS names no account');
   const mimeRaw = env['UPLOAD_ALLOWED_MIME']?.trim() ?? '';
   const publicUrl = (env['PUBLIC_URL'] ?? '').trim().replace(/\/+$/, '');
@@ -238,6 +291,14 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     aesSwitch: boolVar(env, 'AES_SWITCH', true),
     agents,
     demoAgent: agentsRaw === '',
+    loginThrottle: {
+      freeFailures: intVar(env, 'AGENT_LOGIN_FREE_FAILURES', 3, 0, 1000),
+      baseDelayMs: intVar(env, 'AGENT_LOGIN_DELAY_MS', 500, 0, 3_600_000),
+      maxDelayMs: intVar(env, 'AGENT_LOGIN_MAX_DELAY_MS', 30_000, 0, 86_400_000),
+      lockoutAfter: intVar(env, 'AGENT_LOCKOUT_FAILURES', 10, 1, 1_000_000),
+      lockoutMs: intVar(env, 'AGENT_LOCKOUT_MS', 15 * 60_000, 0, 7 * 86_400_000),
+      concurrencyPerAddress: intVar(env, 'AGENT_LOGIN_CONCURRENCY', 16, 1, 1_000_000),
+    },
     rate: {
       httpMax: intVar(env, 'RATE_HTTP_MAX', 300, 1, 1_000_000),
       httpWindowMs: intVar(env, 'RATE_HTTP_WINDOW_MS', 60_000, 100, 86_400_000),
@@ -246,6 +307,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     },
     upload: {
       maxBytes: intVar(env, 'UPLOAD_MAX_BYTES', 50 * 1024 * 1024, 1, 4 * 1024 * 1024 * 1024),
+      quotaBytesPerDay: intVar(env, 'UPLOAD_QUOTA_BYTES_PER_DAY', 200 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
       allowedMime:
         mimeRaw === ''
           ? [...DEFAULT_MIME]

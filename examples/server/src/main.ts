@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEMO_CREDENTIALS, loadConfig } from './config.js';
 import { createServer } from './server.js';
 
 async function main(): Promise<void> {
@@ -18,7 +18,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = await createServer(config);
+  let server;
+  try {
+    server = await createServer(config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
   const lines = [
     `kefu-im server listening on ${server.url}`,
     `  data directory:   ${config.dataDir}${config.memoryDb ? ' (database in memory)' : ''}`,
@@ -28,11 +37,12 @@ async function main(): Promise<void> {
     `  visitor entry:    ${server.url}${server.entryPath}`,
     `  agent desk:       ${server.url}/agent`,
   ];
-  if (config.demoAgent) {
-    const agent = config.agents[0];
-    lines.push(`  demo agent:       account "${agent?.account ?? ''}", password "${agent?.password ?? ''}" (set AGENTS to replace it)`);
+  if (server.config.demoAgent) {
+    lines.push(`  demo agent:       account "${DEMO_CREDENTIALS.account}", password "${DEMO_CREDENTIALS.password}"`);
+    lines.push('  WARNING:          the demo agent account is public knowledge; it works on loopback only.');
+    lines.push('                    Set AGENTS or run "npm run admin -w @kefu-im/server -- agent add <account>".');
   } else {
-    lines.push(`  agents:           ${config.agents.map((a) => a.account).join(', ')}`);
+    lines.push(`  agents:           ${server.config.agents.map((a) => a.account).join(', ') || '(from the store)'}`);
   }
   if (config.translateUrl === '') lines.push('  translation:      not configured (set TRANSLATE_URL)');
   console.log(lines.join('\n'));

@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { AgentDirectory } from './agents/directory.js';
+import { AgentLogin } from './agents/login.js';
+import { LoginThrottle } from './agents/throttle.js';
 import { MessageClock } from './chat/clock.js';
 import type { ChatContext } from './chat/context.js';
 import { Hub } from './chat/hub.js';
 import { Messaging } from './chat/messaging.js';
 import { Sessions } from './chat/sessions.js';
-import type { ServerConfig } from './config.js';
+import { checkDemoAgent, type ServerConfig } from './config.js';
 import { rsaPrivateKey, type RsaPrivateKey } from './crypto.js';
 import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
@@ -24,6 +27,7 @@ import { trustProxyOf } from './http/client-address.js';
 import { installErrorHandlers, rateLimitedError } from './http/errors.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { FileStore } from './http/files.js';
+import { groupAliaser } from './identity/group-alias.js';
 import { registerKeyRoutes } from './http/key-routes.js';
 import { registerChatRoutes } from './http/permit-chat.js';
 import { registerDirectoryRoutes } from './http/permit-directory.js';
@@ -68,6 +72,8 @@ export interface CreateServerOptions {
   fetch?: typeof fetch;
   /** Builds the RSA decryptor from the private key PEM: native by default ({@link rsaPrivateKey}); benches pass `rsaPrivateKeyJs` to compare. */
   rsaKey?: (privateKeyPem: string) => RsaPrivateKey;
+  /** The clock of the agent login throttle (tests); `Date.now` by default. */
+  now?: () => number;
 }
 
 const HOUSEKEEPING_MS = 10 * 60_000;
@@ -84,9 +90,20 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
 
   const clock = new MessageClock(store.chat.maxCreateTime());
   const hub = new Hub();
-  const ctx: ChatContext = { store, hub, clock, config };
-  if (config.seed) seedDemoData(store, clock, config.agents);
-  const entryPath = demoEntryPath(config.agents[0]?.account ?? 'demo');
+  // agents added with the admin command replace the demo account
+  const storedAgents = store.identity.agents().length;
+  if (config.demoAgent && storedAgents > 0) config = { ...config, agents: [], demoAgent: false };
+  try {
+    checkDemoAgent(config);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const agents = new AgentDirectory(config.agents, store);
+  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress);
+  const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: groupAliaser(store) };
+  if (config.seed) seedDemoData(store, clock, agents.list());
+  const entryPath = demoEntryPath(agents.list()[0]?.account ?? 'demo');
 
   const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx);
@@ -142,7 +159,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin });
 
   const housekeeping = setInterval(() => {
     try {

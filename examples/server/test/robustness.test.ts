@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { verifyPassword } from '../src/agents/password.js';
 import { content, enc, isEvent, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
 import { removeDir, startServer } from './helpers/start.js';
 
@@ -21,6 +22,7 @@ afterAll(async () => {
 describe('a bad frame never crashes a handler', () => {
   it('refuses odd frames as bad-frame or not-allowed and keeps serving the connection', async () => {
     const id = randomUUID();
+    const session = await keyExchange(server.url); // a key session speaks for one identity (protocol §3a)
     const v = await TestSocket.connect(server.socketUrl, server.socketKey, session, id, where);
     const frames: unknown[] = [
       [],
@@ -62,6 +64,7 @@ describe('a bad frame never crashes a handler', () => {
 describe('the robot', () => {
   it('answers what it does not understand with a hint and the suggested questions again', async () => {
     const id = randomUUID();
+    const session = await keyExchange(server.url); // a key session speaks for one identity (protocol §3a)
     const v = await TestSocket.connect(server.socketUrl, server.socketKey, session, id, { ...where, language: 'en' });
     await v.next((m) => m.type === 201);
     const mark = v.log.length;
@@ -78,6 +81,7 @@ describe('the robot', () => {
 describe('triggerUpdate: restart the chat', () => {
   it('re-sends the open session state and suggestions, and starts a new session after the end', async () => {
     const id = randomUUID();
+    const session = await keyExchange(server.url); // a key session speaks for one identity (protocol §3a)
     const v = await TestSocket.connect(server.socketUrl, server.socketKey, session, id, where);
     const first = content<{ sessionId: string }>(await v.next(isEvent('created'))).sessionId;
     const open = await enc<{ session: { sessionId: string; state: string } }>(server.url, session, 'POST', 'triggerUpdate', { clientId: id, ...where });
@@ -108,10 +112,15 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ TRANSLATE_URL: 'ftp://x' })).toThrow(ConfigError);
   });
 
-  it('reads agent accounts as account:password[:name]', () => {
-    expect(loadConfig({ AGENTS: 'alice:s1:Alice Wang,bob:s2' }).agents).toEqual([
-      { account: 'alice', password: 's1', name: 'Alice Wang' },
-      { account: 'bob', password: 's2', name: 'bob' },
+  it('reads agent accounts as account:password[:name], keeping only scrypt hashes of the passwords', async () => {
+    const agents = loadConfig({ AGENTS: 'alice:s1:Alice Wang,bob:s2' }).agents;
+    expect(agents.map((a) => [a.account, a.name])).toEqual([
+      ['alice', 'Alice Wang'],
+      ['bob', 'bob'],
     ]);
+    for (const a of agents) expect(a.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
+    expect(JSON.stringify(agents)).not.toMatch(/"s1"|"s2"/);
+    expect(await verifyPassword('s1', agents[0]?.passwordHash ?? '')).toBe(true);
+    expect(await verifyPassword('s2', agents[0]?.passwordHash ?? '')).toBe(false);
   });
 });

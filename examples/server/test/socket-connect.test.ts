@@ -62,6 +62,7 @@ describe('protocol §3: the connect check closes with 4001 on any failure', () =
   });
 
   it('refuses an agent with a wrong password and accepts the configured one as agent:<account>', async () => {
+    const session = await keyExchange(server.url); // the suite's session is bound to a visitor by now
     const bad = connectUrl(server.socketUrl, server.socketKey, session.saltKey, 'desk', { role: 'agent', account: 'alice', password: 'nope' });
     expect((await refusedWith(bad)).code).toBe(4001);
     const agent = await TestSocket.connect(server.socketUrl, server.socketKey, session, 'desk', { role: 'agent', account: 'alice', password: 'secret1' });

@@ -2,16 +2,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enc, http, keyExchange, type Envelope, type Session } from './helpers/protocol-client.js';
+import { boundSession, enc, http, type Envelope, type Session } from './helpers/protocol-client.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 let server: Server;
-let session: Session;
+let session: Session & { clientId: string };
 
 beforeAll(async () => {
   server = await startServer({}, { UPLOAD_MAX_BYTES: String(200 * 1024), UPLOAD_ALLOWED_MIME: 'image/*,video/mp4,application/pdf' });
-  session = await keyExchange(server.url);
+  session = await boundSession(server);
 });
 afterAll(async () => {
   await server.close();
@@ -58,7 +58,7 @@ describe('docs/protocol.md §4: single upload', () => {
     expect(big.message).toMatch(/too large|larger than/);
     const html = await post('/oss/aws/upload', fileForm(Buffer.from('<script>'), 'x.html', 'text/html'));
     expect(html).toMatchObject({ code: 3001, message: 'Upload failed: the file type "text/html" is not allowed' });
-    const none = await fetch(`${server.url}/oss/aws/upload`, { method: 'POST', body: JSON.stringify({}), headers: { 'content-type': 'application/json' } });
+    const none = await fetch(`${server.url}/oss/aws/upload`, { method: 'POST', body: JSON.stringify({}), headers: { 'content-type': 'application/json', 'x-salt-key': session.saltKey } });
     expect(((await none.json()) as Envelope).code).toBe(3001);
     // nothing was left behind
     expect(readdirSync(join(server.dataDir, 'files')).length).toBe(1);
@@ -125,7 +125,7 @@ describe('spec §3: complaint with attachments and leave messages (createMsg)', 
       images.push((await post<Uploaded>('/oss/aws/upload', fileForm(randomBytes(100), `p${i}.jpg`, 'image/jpeg'))).data.url);
     }
     const video = (await post<Uploaded>('/oss/aws/upload', fileForm(randomBytes(100), 'v.mp4', 'video/mp4'))).data.url;
-    const clientId = randomUUID();
+    const clientId = session.clientId;
     const fp = randomUUID();
     const complaint = { account: 'member001', description: 'The deposit did not arrive', occurredAt: Date.now() - 60_000, images, video };
     const message = { type: 400, from: clientId, fp, mchId: 'M1001', platformId: 'P01', dataContent: JSON.stringify(complaint) };
@@ -142,14 +142,14 @@ describe('spec §3: complaint with attachments and leave messages (createMsg)', 
   it('refuses a sixth image, a second video, and missing required fields', async () => {
     const base = { account: 'm', description: 'd', occurredAt: Date.now() };
     const send = (c: Record<string, unknown>) =>
-      enc(server.url, session, 'POST', 'createMsg', { type: 400, from: randomUUID(), fp: randomUUID(), mchId: 'M1001', dataContent: JSON.stringify(c) });
+      enc(server.url, session, 'POST', 'createMsg', { type: 400, from: session.clientId, fp: randomUUID(), mchId: 'M1001', dataContent: JSON.stringify(c) });
     expect((await send({ ...base, images: Array.from({ length: 6 }, () => '/files/x.png') })).message).toBe('At most 5 images allowed');
     expect((await send({ ...base, video: ['/files/a.mp4', '/files/b.mp4'] })).message).toBe('At most 1 video allowed');
     expect((await send({ account: 'm', occurredAt: Date.now() })).message).toBe('description is required');
   });
 
   it('stores a left message', async () => {
-    const clientId = randomUUID();
+    const clientId = session.clientId;
     const res = await enc(server.url, session, 'POST', 'createMsg', {
       type: 401,
       from: clientId,

@@ -146,4 +146,5 @@ export const de: Catalogue = {
   moreSuggestions: 'Weitere Fragen',
   leaveMessageHintServing: 'Hinterlassen Sie Ihre Kontaktdaten und eine Nachricht, wir antworten so bald wie möglich',
   cannotOpenFaq: 'Die Fragen konnten nicht geladen werden',
+  identityReset: 'Ihre frühere Unterhaltung ist auf diesem Gerät nicht verfügbar.',
 };

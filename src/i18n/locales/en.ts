@@ -146,4 +146,5 @@ export const en: Catalogue = {
   moreSuggestions: 'More questions',
   leaveMessageHintServing: 'Leave your contact details and a message, and we will reply as soon as possible',
   cannotOpenFaq: 'The questions could not be loaded',
+  identityReset: 'Your earlier conversation is not available on this device.',
 };

@@ -146,4 +146,5 @@ export const es: Catalogue = {
   moreSuggestions: 'Más preguntas',
   leaveMessageHintServing: 'Deje sus datos de contacto y un mensaje, y le responderemos lo antes posible',
   cannotOpenFaq: 'No se pudieron cargar las preguntas',
+  identityReset: 'Su conversación anterior no está disponible en este dispositivo.',
 };

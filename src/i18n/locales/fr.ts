@@ -146,4 +146,5 @@ export const fr: Catalogue = {
   moreSuggestions: 'Plus de questions',
   leaveMessageHintServing: 'Laissez vos coordonnées et un message, nous vous répondrons dès que possible',
   cannotOpenFaq: "Les questions n'ont pas pu être chargées",
+  identityReset: 'Votre conversation précédente n’est pas disponible sur cet appareil.',
 };

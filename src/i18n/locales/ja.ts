@@ -146,4 +146,5 @@ export const ja: Catalogue = {
   moreSuggestions: 'その他の質問',
   leaveMessageHintServing: '連絡先とメッセージを残してください。できるだけ早くご返信します',
   cannotOpenFaq: '質問を読み込めませんでした',
+  identityReset: '以前の会話はこの端末では利用できません。',
 };

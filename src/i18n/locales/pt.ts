@@ -146,4 +146,5 @@ export const pt: Catalogue = {
   moreSuggestions: 'Mais perguntas',
   leaveMessageHintServing: 'Deixe seu contato e uma mensagem e responderemos o mais rápido possível',
   cannotOpenFaq: 'Não foi possível carregar as perguntas',
+  identityReset: 'Sua conversa anterior não está disponível neste dispositivo.',
 };

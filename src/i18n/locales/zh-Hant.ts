@@ -146,4 +146,5 @@ export const zhHant: Catalogue = {
   moreSuggestions: '更多問題',
   leaveMessageHintServing: '請留下您的聯絡方式和留言，我們會盡快回覆您',
   cannotOpenFaq: '常見問題載入失敗',
+  identityReset: '您先前的對話在此裝置上無法使用。',
 };

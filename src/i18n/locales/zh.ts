@@ -159,4 +159,5 @@ export const zh = {
   moreSuggestions: '更多问题',
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   cannotOpenFaq: '常见问题加载失败',
+  identityReset: '您之前的对话在此设备上不可用。',
 } as const;

@@ -103,7 +103,9 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
   const info: ConversationInfo = { kind: 'service', mchId, platformId, kefuId: entry?.kefuId ?? '', groupId, title: '', notice: '', query };
   if (mchId !== '') client.loadMerchantInfo().catch(() => undefined);
   if (!groupId) return info;
-  const group = await client.api.getGroupInfo({ groupId, clientId: client.clientId }).catch(() => null);
+  // before the socket connects the key session speaks for nobody (protocol §3a): read the group's
+  // public info here; the connect (d.groupId) joins the visitor to an open group
+  const group = await client.api.getGroupInfo({ groupId }).catch(() => null);
   if (!group) throw new BrokenLinkError('The group does not exist');
   return { ...info, kind: group.kind === 'channel' ? 'channel' : 'group', title: spec.name || group.name, notice: group.notice ?? '' };
 }

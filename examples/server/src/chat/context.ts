@@ -5,7 +5,9 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import type { AgentDirectory } from '../agents/directory.js';
 import type { AgentAccount, ServerConfig } from '../config.js';
+import type { GroupAliaser } from '../identity/group-alias.js';
 import type { MessageRecord, Store } from '../store/types.js';
 import type { MessageClock } from './clock.js';
 import type { Hub, Peer } from './hub.js';
@@ -22,6 +24,10 @@ export interface ChatContext {
   readonly clock: MessageClock;
   /** Configuration. */
   readonly config: ServerConfig;
+  /** Agent accounts (`AGENTS` and the store). */
+  readonly agents: AgentDirectory;
+  /** What a group member's client id looks like to another reader (protocol §3a). */
+  readonly groupAlias: GroupAliaser;
 }
 
 /** A visitor in one merchant's conversation. */
@@ -76,7 +82,7 @@ export function agentUserId(account: string): string {
 
 /** The configured agent behind a user id, if any. */
 export function agentByUserId(ctx: ChatContext, userId: string): AgentAccount | undefined {
-  return ctx.config.agents.find((a) => agentUserId(a.account) === userId);
+  return ctx.agents.byUserId(userId);
 }
 
 /** The robot's name and avatar for a merchant. */

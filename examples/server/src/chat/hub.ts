@@ -12,6 +12,8 @@ export type Role = 'visitor' | 'agent';
 export interface Peer {
   /** The user id: the visitor's client id, or `agent:<account>`. */
   readonly userId: string;
+  /** The connect's `u` (equal to {@link Peer.userId} for visitors; an agent's may differ). */
+  readonly connectId?: string;
   /** Visitor or agent. */
   readonly role: Role;
   /** Display name. */

@@ -8,6 +8,7 @@
 import type { MessageRecord } from '../store/types.js';
 import { ackOf, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
 import type { Peer } from './hub.js';
+import { groupViewFor } from './group-view.js';
 import type { Sessions } from './sessions.js';
 import { CONTENT_TYPES, T, toWire, type WireMessage } from './wire.js';
 
@@ -44,6 +45,13 @@ function blank(type: number, content: string): boolean | 'bad' {
   }
 }
 
+/** Whether the frame's `from` (when given) is the connection's own identity. */
+function sentBySelf(peer: Peer, frame: ClientFrame): boolean {
+  const from = frame.from;
+  if (from === undefined || from === null || from === '') return true;
+  return from === peer.userId || (peer.connectId !== undefined && from === peer.connectId);
+}
+
 function isGroupFrame(frame: ClientFrame): boolean {
   return frame.isGroup === 1 || frame.isGroup === true || frame.isGroup === '1';
 }
@@ -56,9 +64,17 @@ export class Messaging {
     private readonly allowSend: RateCheck,
   ) {}
 
-  /** Dispatches one frame (the heartbeat is answered by the socket layer). */
+  /**
+   * Dispatches one frame (the heartbeat is answered by the socket layer). A frame whose `from`
+   * names anyone but the connection's own identity (protocol §3a) is refused `not-allowed` and
+   * nothing is stored (a receipt is dropped silently).
+   */
   handle(peer: Peer, frame: ClientFrame): void {
     const type = frame.type;
+    if (!sentBySelf(peer, frame)) {
+      if (type !== T.Receipt) refuse(peer, 'not-allowed', typeof frame.fp === 'string' ? frame.fp : '');
+      return;
+    }
     if (type === T.Receipt) return this.receipt(peer, frame);
     if (CONTENT_TYPES.has(type)) return this.content(peer, frame);
     if (type === T.Transfer || type === T.End) return this.control(peer, frame);
@@ -199,7 +215,7 @@ export class Messaging {
     const recipients = new Set(this.ctx.store.directory.members(groupId).map((m) => m.clientId));
     for (const agentId of this.ctx.hub.onlineAgents()) recipients.add(agentId);
     recipients.delete(peer.userId);
-    for (const userId of recipients) this.ctx.hub.sendTo(userId, wire);
+    for (const userId of recipients) this.ctx.hub.sendTo(userId, groupViewFor(wire, userId, this.ctx.groupAlias));
   }
 
   private control(peer: Peer, frame: ClientFrame): void {
@@ -288,13 +304,18 @@ export class Messaging {
       createTime: now,
     };
     if (!this.ctx.store.chat.insertMessage(record)) return;
-    if (read.from !== ROBOT_ID && read.from !== SYSTEM_ID) this.ctx.hub.sendTo(read.from, toWire(record));
+    if (read.from !== ROBOT_ID && read.from !== SYSTEM_ID) {
+      const wire = toWire(record);
+      // a group receipt tells the sender who read it only by the reader's alias
+      if (read.isGroup === 1 && read.groupId) wire.from = this.ctx.groupAlias(read.groupId, peer.userId, read.from);
+      this.ctx.hub.sendTo(read.from, wire);
+    }
   }
 
-  /** The wire form of a stored message, with its group read list. */
+  /** The wire form of a stored message for its sender, with its group read list. */
   private wireOf(record: MessageRecord): WireMessage {
     if (record.isGroup !== 1) return toWire(record);
-    return toWire(record, this.ctx.store.chat.groupReads([record.fp]).get(record.fp) ?? []);
+    return groupViewFor(toWire(record, this.ctx.store.chat.groupReads([record.fp]).get(record.fp) ?? []), record.from, this.ctx.groupAlias);
   }
 
   /** A record of a client's message with the server's fields filled in. */

@@ -65,14 +65,6 @@ export function decodeEnc(value: unknown, session: KeySession): Payload {
   return asPayload(parsed);
 }
 
-/** The (enc) payload of a request: `?data=` for GET, `{"data": ...}` for POST. */
-export function encPayload(request: FastifyRequest, store: Store, ttlMs: number): Payload {
-  const session = requireSession(request, store, ttlMs);
-  const source = request.method === 'GET' ? request.query : request.body;
-  const data = typeof source === 'object' && source !== null ? (source as { data?: unknown }).data : undefined;
-  return decodeEnc(data, session);
-}
-
 /** The first language tag of `Accept-Language`, or 'zh'. */
 export function languageOf(request: FastifyRequest): string {
   const header = request.headers['accept-language'];

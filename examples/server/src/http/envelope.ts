@@ -15,6 +15,8 @@ export const Code = {
   Banned: 2003,
   Translate: 2004,
   Upload: 3001,
+  UploadQuota: 3002,
+  Forbidden: 4003,
   TooFrequent: 413,
 } as const;
 

@@ -46,6 +46,7 @@ function sessionFor(deps: HttpDeps, requestKey: string, mayCreate: () => boolean
       token: randomAscii(32),
       createdAt: now,
       lastUsed: now,
+      boundTo: null,
     };
     store.keys.create(session);
     return session;

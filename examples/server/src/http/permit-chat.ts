@@ -14,7 +14,7 @@ import type { MessageRecord } from '../store/types.js';
 import type { HttpDeps } from './deps.js';
 import { languageOf } from './enc.js';
 import { ApiError, Code } from './envelope.js';
-import { encRoute, page, refuseBanned, requirePlatform, visitorRef } from './permit-common.js';
+import { boundRoute, encRoute, page, refuseBanned, requirePlatform, visitorRef } from './permit-common.js';
 import { registerCreateMsg } from './permit-create-msg.js';
 import { optStr, reqInt, reqStr } from './validate.js';
 
@@ -22,8 +22,8 @@ import { optStr, reqInt, reqStr } from './validate.js';
 export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { store } = deps.ctx;
 
-  encRoute(app, deps, 'POST', 'findMsgForCus', (p) => {
-    const clientId = reqStr(p, 'clientId');
+  boundRoute(app, deps, 'POST', 'findMsgForCus', (p, caller) => {
+    const clientId = caller.actFor(reqStr(p, 'clientId'));
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
     refuseBanned(deps, clientId);
@@ -31,8 +31,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
     return page(deps, p, (q) => store.chat.conversation(clientId, mchId, platformId, q));
   });
 
-  encRoute(app, deps, 'POST', 'clientGroupMsgList', (p) => {
-    const clientId = reqStr(p, 'clientId');
+  boundRoute(app, deps, 'POST', 'clientGroupMsgList', (p, caller) => {
+    const clientId = caller.actFor(reqStr(p, 'clientId'));
     const groupId = reqStr(p, 'groupId');
     refuseBanned(deps, clientId);
     const group = store.directory.group(groupId);
@@ -43,8 +43,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
     return page(deps, p, (q) => store.chat.groupMessages(groupId, q), clientId);
   });
 
-  encRoute(app, deps, 'POST', 'markScore', (p) => {
-    const clientId = reqStr(p, 'clientId');
+  boundRoute(app, deps, 'POST', 'markScore', (p, caller) => {
+    const clientId = caller.actFor(reqStr(p, 'clientId'));
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
     const score = reqInt(p, 'score', 1, 5);
@@ -86,8 +86,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
     }));
   });
 
-  encRoute(app, deps, 'POST', 'question', (p, request) => {
-    const clientId = reqStr(p, 'clientId');
+  boundRoute(app, deps, 'POST', 'question', (p, caller, request) => {
+    const clientId = caller.actFor(reqStr(p, 'clientId'));
     const v = visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
     refuseBanned(deps, clientId);
     const question = store.directory.question(reqStr(p, 'questionId'));
@@ -130,8 +130,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
     return questionsLike(keyword, store.directory.questions(mchId, platformId), 20);
   });
 
-  encRoute(app, deps, 'POST', 'triggerUpdate', (p, request) => {
-    const clientId = reqStr(p, 'clientId');
+  boundRoute(app, deps, 'POST', 'triggerUpdate', (p, caller, request) => {
+    const clientId = caller.actFor(reqStr(p, 'clientId'));
     const v = visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
     refuseBanned(deps, clientId);
     const open = deps.sessions.open(v);

@@ -8,11 +8,13 @@ import { DEFAULT_VISITOR_AVATAR, type VisitorRef } from '../chat/context.js';
 import { type ReadEntry, type WireMessage, toWire } from '../chat/wire.js';
 import type { MessageRecord, Platform } from '../store/types.js';
 import type { HttpDeps } from './deps.js';
-import { encPayload, languageOf } from './enc.js';
+import { groupViewFor } from '../chat/group-view.js';
+import { callerOf, type Caller } from './caller.js';
+import { decodeEnc, languageOf, requireSession } from './enc.js';
 import { ApiError, Code, ok } from './envelope.js';
 import { optInt, type Payload } from './validate.js';
 
-/** Registers an (enc) permit call whose handler returns the envelope's `data`. */
+/** Registers an (enc) permit call that names no visitor: any live key session may call it. */
 export function encRoute(
   app: FastifyInstance,
   deps: HttpDeps,
@@ -23,8 +25,39 @@ export function encRoute(
   app.route({
     method,
     url: `/im/api/permit/${name}`,
-    handler: async (request) => ok(handler(encPayload(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs), request)),
+    handler: async (request) => {
+      const session = requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
+      return ok(handler(decodeEnc(dataOf(request), session), request));
+    },
   });
+}
+
+/**
+ * Registers a visitor-scoped (enc) permit call (protocol §3a.3): the key session must be bound
+ * to an identity (else code 4003 before anything is read or changed); the handler checks every
+ * visitor it names with {@link Caller.actFor}.
+ */
+export function boundRoute(
+  app: FastifyInstance,
+  deps: HttpDeps,
+  method: 'GET' | 'POST',
+  name: string,
+  handler: (payload: Payload, caller: Caller, request: FastifyRequest) => unknown,
+): void {
+  app.route({
+    method,
+    url: `/im/api/permit/${name}`,
+    handler: async (request) => {
+      const session = requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
+      const payload = decodeEnc(dataOf(request), session);
+      return ok(handler(payload, callerOf(deps, session), request));
+    },
+  });
+}
+
+function dataOf(request: FastifyRequest): unknown {
+  const source = request.method === 'GET' ? request.query : request.body;
+  return typeof source === 'object' && source !== null ? (source as { data?: unknown }).data : undefined;
 }
 
 /**
@@ -85,12 +118,12 @@ export function page(
     if (r.isGroup !== 1) return toWire(r);
     const readers = reads.get(r.fp) ?? [];
     const wire = toWire(r, readers);
-    if (reader !== undefined) {
-      // the sender sees whether anyone read it; a member sees whether it read it itself
-      const read = r.from === reader ? readers.length > 0 : readers.some((x) => x.clientId === reader);
-      wire.isRead = read ? 1 : 0;
-    }
-    return wire;
+    if (reader === undefined) return wire;
+    // the sender sees whether anyone read it; a member sees whether it read it itself
+    const read = r.from === reader ? readers.length > 0 : readers.some((x) => x.clientId === reader);
+    wire.isRead = read ? 1 : 0;
+    // other visitors appear by their per-group alias (protocol §3a)
+    return groupViewFor(wire, reader, deps.ctx.groupAlias);
   });
   return { list, hasMore };
 }

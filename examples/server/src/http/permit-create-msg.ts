@@ -9,7 +9,7 @@ import { validFp } from '../chat/messaging.js';
 import { T } from '../chat/wire.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code } from './envelope.js';
-import { encRoute, refuseBanned } from './permit-common.js';
+import { boundRoute, refuseBanned } from './permit-common.js';
 import { asPayload, optStr, reqInt, reqStr, reqTime, type Payload } from './validate.js';
 
 /** Complaint limits (spec §5 and §9). */
@@ -44,9 +44,9 @@ function urls(value: unknown, key: string, max: number): string[] {
 /** Registers `POST /im/api/permit/createMsg`. */
 export function registerCreateMsg(app: FastifyInstance, deps: HttpDeps): void {
   const { store, clock } = deps.ctx;
-  encRoute(app, deps, 'POST', 'createMsg', (p) => {
+  boundRoute(app, deps, 'POST', 'createMsg', (p, caller) => {
     const type = reqInt(p, 'type', 0, 100_000);
-    const from = reqStr(p, 'from');
+    const from = caller.actFor(reqStr(p, 'from'));
     const fp = p['fp'];
     if (!validFp(fp)) throw new ApiError(Code.BadRequest, 'fp must be a message id (8-100 letters, digits, - _ . :)');
     refuseBanned(deps, from);

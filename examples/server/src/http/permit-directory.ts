@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_KEFU_AVATAR } from '../chat/context.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code, ok } from './envelope.js';
-import { encRoute, refuseBanned, requirePlatform } from './permit-common.js';
+import { forbidden, requireCaller } from './caller.js';
+import { boundRoute, encRoute, refuseBanned, requirePlatform } from './permit-common.js';
 import { optStr, reqStr } from './validate.js';
 
 const LAYOUT = /^(data|data2|data3):/;
@@ -66,9 +67,11 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
     };
   });
 
-  encRoute(app, deps, 'GET', 'getGroupInfo', (p) => {
+  // without clientId it names no visitor (public group info); with it, it joins that visitor: bound only
+  encRoute(app, deps, 'GET', 'getGroupInfo', (p, request) => {
     const groupId = reqStr(p, 'groupId');
-    const clientId = optStr(p, 'clientId');
+    const named = optStr(p, 'clientId');
+    const clientId = named === '' ? '' : requireCaller(request, deps).actFor(named);
     const group = store.directory.group(groupId);
     if (!group) throw new ApiError(Code.NotFound, 'Unknown group');
     if (clientId !== '') {
@@ -97,10 +100,19 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
     };
   });
 
-  encRoute(app, deps, 'GET', 'getGroupUserList', (p) => {
+  // members only; other visitors appear by their per-group alias, never by client id (protocol §3a)
+  boundRoute(app, deps, 'GET', 'getGroupUserList', (p, caller) => {
     const groupId = reqStr(p, 'groupId');
     if (!store.directory.group(groupId)) throw new ApiError(Code.NotFound, 'Unknown group');
-    return store.directory.members(groupId).map((m) => ({ clientId: m.clientId, name: m.name, avatar: m.avatar, role: m.role }));
+    if (caller.role !== 'agent' && !store.directory.member(groupId, caller.identity)) {
+      throw forbidden('Forbidden: only members see who is in this group');
+    }
+    return store.directory.members(groupId).map((m) => ({
+      clientId: deps.ctx.groupAlias(groupId, m.clientId, caller.identity),
+      name: m.name,
+      avatar: m.avatar,
+      role: m.role,
+    }));
   });
 
   app.get('/im/api/permit/decodeParam', async (request) => {

@@ -6,18 +6,17 @@
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { forbidden, requireCaller } from './caller.js';
 import type { HttpDeps } from './deps.js';
-import { saltKeyOf } from './enc.js';
 import { ApiError, Code, malformedBody, ok } from './envelope.js';
 import { checkMime, cleanName, FileStore, type UploadedFile } from './files.js';
+import { UploadQuota } from './upload-quota.js';
 import { asPayload, reqInt, reqStr, type Payload } from './validate.js';
 
 /** Smallest and largest chunk sizes; a requested size outside is clamped (the answer says which). */
 export const CHUNK_BOUNDS = { min: 1024, max: 16 * 1024 * 1024 } as const;
-
-function clientKeyOf(request: FastifyRequest): string {
-  return saltKeyOf(request) || `ip:${request.ip}`;
-}
 
 /**
  * Runs a step that reads a multipart body; the parser's own failures (no or bad boundary, a body
@@ -49,14 +48,22 @@ async function multipartFields(request: FastifyRequest, maxFile: number): Promis
   return data === undefined ? { fields } : { fields, data };
 }
 
-/** Registers the upload routes; files are served by the static plugin at `/files/`. */
+/**
+ * Registers the upload routes; files are served by the static plugin at `/files/`. Every route
+ * needs a bound key session (protocol §3a: 4003 otherwise); a chunked upload belongs to the
+ * identity that started it (resumable from any of its key sessions, invisible to others), and
+ * every upload counts toward the identity's daily quota ({@link UploadQuota}).
+ */
 export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files: FileStore): void {
   const { store, config } = deps.ctx;
   const limits = config.upload;
+  const quota = new UploadQuota(store, limits.quotaBytesPerDay);
   const urlOf = (request: FastifyRequest, stored: string): string => `${deps.baseUrl(request)}/files/${stored}`;
   const uploadConfig = { rateLimit: { max: Math.max(config.rate.httpMax, 1000), timeWindow: config.rate.httpWindowMs } };
 
   app.post('/oss/aws/upload', { config: uploadConfig }, async (request) => {
+    const caller = requireCaller(request, deps);
+    quota.requireSome(caller.identity);
     if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field', 415);
     const part = await readingMultipart(() => request.file({ limits: { fileSize: limits.maxBytes, files: 1 } }));
     if (!part) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
@@ -69,11 +76,18 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     }
     const name = cleanName(part.filename);
     const saved = await readingMultipart(() => files.saveStream(part.file, name, () => part.file.truncated, limits.maxBytes));
+    try {
+      quota.charge(caller.identity, saved.size);
+    } catch (error) {
+      await unlink(join(files.filesDir, saved.stored)).catch(() => undefined);
+      throw error;
+    }
     const answer: UploadedFile = { url: urlOf(request, saved.stored), name, size: saved.size, mime };
     return ok(answer);
   });
 
   app.post('/oss/unifiedOss/chunk/init', { config: uploadConfig }, async (request) => {
+    const caller = requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
     const fileName = cleanName(reqStr(p, 'fileName', 255));
     const fileSize = reqInt(p, 'fileSize', 1, Number.MAX_SAFE_INTEGER);
@@ -82,13 +96,14 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     }
     const mime = checkMime(limits, reqStr(p, 'mime', 255));
     const requested = reqInt(p, 'chunkSize', 1, Number.MAX_SAFE_INTEGER);
-    const clientKey = clientKeyOf(request);
+    const clientKey = caller.identity;
     const existing = store.records.resumableUpload(clientKey, fileName, fileSize, mime);
     if (existing) {
       const held = await files.parts(existing.uploadId);
       const uploaded = [...held.keys()].filter((i) => i < existing.chunkCount);
       return ok({ uploadId: existing.uploadId, chunkSize: existing.chunkSize, chunkCount: existing.chunkCount, uploaded });
     }
+    quota.charge(caller.identity, fileSize);
     const chunkSize = Math.min(Math.max(requested, CHUNK_BOUNDS.min), CHUNK_BOUNDS.max);
     const upload = {
       uploadId: randomUUID(),
@@ -106,15 +121,18 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   });
 
   const completing = new Map<string, Promise<string>>();
-  const known = (uploadId: string) => {
+  /** The upload, when it belongs to the caller (someone else's upload id is refused 4003). */
+  const known = (uploadId: string, owner: string) => {
     const upload = store.records.upload(uploadId);
     if (!upload) throw new ApiError(Code.Upload, 'Upload failed: unknown or aborted upload');
+    if (upload.clientKey !== owner) throw forbidden('Forbidden: this upload belongs to someone else');
     return upload;
   };
 
   app.post('/oss/unifiedOss/chunk/upload', { config: uploadConfig }, async (request) => {
+    const caller = requireCaller(request, deps);
     const { fields, data } = await multipartFields(request, CHUNK_BOUNDS.max);
-    const upload = known(reqStr(fields, 'uploadId'));
+    const upload = known(reqStr(fields, 'uploadId'), caller.identity);
     if (upload.fileUrl !== null) throw new ApiError(Code.Upload, 'Upload failed: this upload is already complete');
     const index = reqInt(fields, 'index', 0, upload.chunkCount - 1);
     if (!data) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
@@ -127,8 +145,9 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   });
 
   app.post('/oss/unifiedOss/chunk/complete', { config: uploadConfig }, async (request) => {
+    const caller = requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
-    const upload = known(reqStr(p, 'uploadId'));
+    const upload = known(reqStr(p, 'uploadId'), caller.identity);
     if (upload.fileUrl === null) {
       const held = await files.parts(upload.uploadId);
       const missing: number[] = [];
@@ -155,10 +174,12 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   });
 
   app.post('/oss/unifiedOss/chunk/abort', { config: uploadConfig }, async (request) => {
+    const caller = requireCaller(request, deps);
     const p = request.isMultipart() ? (await multipartFields(request, 1)).fields : asPayload(request.body, 'body');
-    const upload = known(reqStr(p, 'uploadId'));
+    const upload = known(reqStr(p, 'uploadId'), caller.identity);
     await files.deleteParts(upload.uploadId);
     store.records.deleteUpload(upload.uploadId);
+    if (upload.fileUrl === null) quota.refund(caller.identity, upload.fileSize);
     return ok(null);
   });
 }

@@ -6,17 +6,33 @@
  * @module
  */
 
+import type { AgentLogin } from '../agents/login.js';
 import type { ServerConfig } from '../config.js';
 import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId } from '../chat/context.js';
 import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '../crypto.js';
+import { newClientSecret, secretMatches } from '../identity/secrets.js';
 import type { KeySession, Store } from '../store/types.js';
 
 /** The close code of a refused connect. */
 export const CONNECT_REFUSED = 4001;
+/** The close code of a refused identity (protocol §3a): a claimed id without its secret, or a key session bound to another identity. */
+export const IDENTITY_REFUSED = 4004;
 
-/** A refused connect: the socket is closed with {@link CONNECT_REFUSED} and this short reason. */
+/** A refused connect: the socket is closed with {@link ConnectRefused.code} and this short reason. */
 export class ConnectRefused extends Error {
   override name = 'ConnectRefused';
+  constructor(
+    message: string,
+    /** The close code. */
+    readonly code: number = CONNECT_REFUSED,
+  ) {
+    super(message);
+  }
+}
+
+/** A refused identity: closed with 4004 before any welcome. */
+export function identityRefused(): ConnectRefused {
+  return new ConnectRefused('identity refused', IDENTITY_REFUSED);
 }
 
 /** Who connected. */
@@ -39,6 +55,10 @@ export interface ConnectIdentity {
   groupId: string;
   /** The key session named by `t`. */
   keySession: KeySession;
+  /** The connect's `u` (for agents it differs from the user id). */
+  connectId: string;
+  /** A fresh secret when this connect claims an unseen client id (protocol §3a.1), else undefined. */
+  claimSecret?: string;
 }
 
 /** What the check needs. */
@@ -53,6 +73,10 @@ export interface ConnectDeps {
   config: ServerConfig;
   /** The clock. */
   now: number;
+  /** Agent logins (throttled). */
+  agentLogin: AgentLogin;
+  /** The peer's address (login throttling). */
+  address: string;
 }
 
 const UNAUTHORIZED = 'unauthorized';
@@ -98,37 +122,49 @@ function decodePayload(params: string, deps: ConnectDeps): { d: Record<string, u
 }
 
 /**
- * Runs the whole check.
+ * Runs the whole check. Visitors are checked synchronously (so that claiming an unseen id cannot
+ * race); only an agent's password check waits (scrypt runs off the event loop).
  * @param params - the `params` query value, URL-decoded once.
- * @throws ConnectRefused on any failure.
+ * @throws ConnectRefused on any failure (4001, or 4004 for a refused identity).
  */
-export function checkConnect(params: string, deps: ConnectDeps): ConnectIdentity {
+export function checkConnect(params: string, deps: ConnectDeps): ConnectIdentity | Promise<ConnectIdentity> {
   const { d, u, t } = decodePayload(params, deps);
   const keySession = deps.store.keys.bySaltKey(t);
   if (!keySession || keySession.lastUsed + deps.config.keySessionTtlMs < deps.now) throw new ConnectRefused(UNAUTHORIZED);
   deps.store.keys.touch(t, deps.now);
+  if (d['role'] === 'agent') return checkAgent(d, u, keySession, deps);
+  return checkVisitor(d, u, keySession, deps);
+}
 
-  if (d['role'] === 'agent') {
-    const account = text(d['account'], 64);
-    const password = typeof d['password'] === 'string' ? d['password'] : '';
-    const agent = deps.config.agents.find((a) => a.account === account);
-    // compare even for an unknown account so that timing does not tell which accounts exist
-    const ok = safeEqual(agent?.password ?? '\u0000invalid', password) && agent !== undefined;
-    if (!ok || !agent) throw new ConnectRefused(UNAUTHORIZED);
-    return {
-      role: 'agent',
-      userId: agentUserId(agent.account),
-      name: agent.name,
-      avatar: DEFAULT_AGENT_AVATAR,
-      mchId: '',
-      platformId: '',
-      language: text(d['language'], 16) || 'zh',
-      groupId: '',
-      keySession,
-    };
-  }
+async function checkAgent(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
+  const account = text(d['account'], 64);
+  const password = typeof d['password'] === 'string' ? d['password'].slice(0, 1024) : '';
+  const result = await deps.agentLogin.login(account, password, deps.address);
+  if (!result.ok) throw new ConnectRefused(result.reason);
+  const agent = result.agent;
+  const userId = agentUserId(agent.account);
+  if (keySession.boundTo !== null && keySession.boundTo !== userId) throw identityRefused();
+  return {
+    role: 'agent',
+    userId,
+    name: agent.name,
+    avatar: DEFAULT_AGENT_AVATAR,
+    mchId: '',
+    platformId: '',
+    language: text(d['language'], 16) || 'zh',
+    groupId: '',
+    keySession,
+    connectId: u,
+  };
+}
+
+function checkVisitor(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): ConnectIdentity {
   if (d['role'] !== undefined && d['role'] !== 'visitor') throw new ConnectRefused('unknown role');
   if (!CLIENT_ID.test(u) || RESERVED.has(u)) throw new ConnectRefused('bad client id');
+  // protocol §3a: a key session speaks for one identity; a claimed id needs its secret
+  if (keySession.boundTo !== null && keySession.boundTo !== u) throw identityRefused();
+  const storedHash = deps.store.identity.secretHash(u);
+  if (storedHash !== undefined && !secretMatches(d['clientSecret'], storedHash)) throw identityRefused();
 
   let mchId = text(d['mchId'], 64);
   let platformId = text(d['platformId'], 64);
@@ -154,5 +190,7 @@ export function checkConnect(params: string, deps: ConnectDeps): ConnectIdentity
     language,
     groupId,
     keySession,
+    connectId: u,
+    ...(storedHash === undefined ? { claimSecret: newClientSecret() } : {}),
   };
 }

@@ -14,10 +14,12 @@ import type { Peer } from '../chat/hub.js';
 import type { Messaging } from '../chat/messaging.js';
 import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
+import type { AgentLogin } from '../agents/login.js';
 import type { RsaPrivateKey } from '../crypto.js';
-import { checkConnect, ConnectRefused, CONNECT_REFUSED, type ConnectIdentity } from './connect-check.js';
 import { clientAddress, type TrustProxy } from '../http/client-address.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
+import { hashSecret } from '../identity/secrets.js';
+import { checkConnect, ConnectRefused, CONNECT_REFUSED, identityRefused, type ConnectIdentity } from './connect-check.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 
 /** The largest frame accepted (bytes); a larger one closes the connection with 1009. */
@@ -49,6 +51,8 @@ export interface SocketDeps {
   onError: (error: unknown) => void;
   /** Which peers are trusted proxies (their `X-Forwarded-For` names the client); nobody by default. */
   trustProxy?: TrustProxy;
+  /** Agent logins (throttled). */
+  agentLogin: AgentLogin;
 }
 
 /** The running endpoint. */
@@ -100,21 +104,63 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     ws.on('error', () => {
       // oversize frames (1009) and broken sockets land here; the close handler cleans up
     });
-    let identity: ConnectIdentity;
+    const refuseConnect = (error: unknown): void => {
+      if (error instanceof ConnectRefused) ws.close(error.code, error.message);
+      else {
+        deps.onError(error);
+        ws.close(CONNECT_REFUSED, 'unauthorized');
+      }
+    };
+    let checked: ConnectIdentity | Promise<ConnectIdentity>;
     try {
       const params = new URL(req.url ?? '/', 'http://localhost').searchParams.get('params') ?? '';
-      identity = checkConnect(params, { rsa: deps.rsa, secret: deps.secret, store: ctx.store, config: ctx.config, now: Date.now() });
+      checked = checkConnect(params, {
+        rsa: deps.rsa,
+        secret: deps.secret,
+        store: ctx.store,
+        config: ctx.config,
+        now: Date.now(),
+        agentLogin: deps.agentLogin,
+        address: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustProxy ?? (() => false)),
+      });
     } catch (error) {
-      ws.close(CONNECT_REFUSED, error instanceof ConnectRefused ? error.message : 'unauthorized');
+      refuseConnect(error);
       return;
     }
+    if (!(checked instanceof Promise)) {
+      admit(ws, checked);
+      return;
+    }
+    // an agent's password check is asynchronous: hold its frames until it is admitted
+    const early: [WebSocket.RawData, boolean][] = [];
+    const hold = (data: WebSocket.RawData, isBinary: boolean): void => {
+      if (early.length < 32) early.push([data, isBinary]);
+    };
+    ws.on('message', hold);
+    checked.then(
+      (identity) => {
+        ws.off('message', hold);
+        if (ws.readyState !== WebSocket.OPEN) return;
+        const entry = admit(ws, identity);
+        if (entry) for (const [data, isBinary] of early) ws.emit('message', data, isBinary);
+      },
+      (error: unknown) => {
+        ws.off('message', hold);
+        if (ws.readyState === WebSocket.OPEN) refuseConnect(error);
+      },
+    );
+  }
+
+  /** Admits a checked connect: claim and binding (protocol §3a), presence, welcome. */
+  function admit(ws: WebSocket, identity: ConnectIdentity): Live | undefined {
     if (ctx.hub.connectionsOf(identity.userId) >= socketsPerIdentity) {
       ws.close(TOO_MANY_CONNECTIONS_CLOSE, 'too many connections');
-      return;
+      return undefined;
     }
     const userKey = ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
     const peer: Peer = {
       userId: identity.userId,
+      connectId: identity.connectId,
       role: identity.role,
       name: identity.name,
       avatar: identity.avatar,
@@ -147,11 +193,23 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
         createdAt: known?.createdAt ?? now,
         lastSeen: now,
       });
-      if (known?.banned) {
-        refuse(peer, 'banned', '');
-        ws.close(BANNED_CLOSE, 'banned');
-        return;
-      }
+    }
+    if (!ctx.store.identity.bindKeySession(identity.keySession.saltKey, identity.userId)) {
+      const error = identityRefused();
+      ws.close(error.code, error.message);
+      return undefined;
+    }
+    if (identity.role === 'visitor' && ctx.store.chat.visitor(identity.userId)?.banned) {
+      // the identity checks passed, so its calls answer 2003 (banned), not 4003; nothing is claimed
+      refuse(peer, 'banned', '');
+      ws.close(BANNED_CLOSE, 'banned');
+      return undefined;
+    }
+    // claim on first use: the hash is stored before the welcome carries the secret
+    if (identity.claimSecret !== undefined && !ctx.store.identity.claim(identity.userId, hashSecret(identity.claimSecret))) {
+      const error = identityRefused();
+      ws.close(error.code, error.message);
+      return undefined;
     }
     const entry: Live = { peer, ws, lastFrame: now };
     live.add(entry);
@@ -174,7 +232,12 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       fp: randomUUID(),
       sm: Date.now(),
       createTime: Date.now(),
-      dataContent: JSON.stringify({ role: identity.role, userId: identity.userId, name: identity.name }),
+      dataContent: JSON.stringify({
+        role: identity.role,
+        userId: identity.userId,
+        name: identity.name,
+        ...(identity.claimSecret === undefined ? {} : { clientSecret: identity.claimSecret }),
+      }),
     });
     safely(() => {
       if (identity.role === 'agent') {
@@ -187,6 +250,7 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
       else deps.sessions.resumed(v, (message) => peer.send(message));
     });
+    return entry;
   }
 
   function joinGroup(identity: ConnectIdentity, name: string, avatar: string): void {

@@ -176,6 +176,24 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX sessions_agent ON sessions (agent_id, state);
   `,
+  // 3: identity binding (protocol §3a), agents kept in the store, per-identity upload quota
+  `
+  ALTER TABLE visitors ADD COLUMN secret_hash TEXT;
+  ALTER TABLE key_sessions ADD COLUMN bound_to TEXT;
+  CREATE INDEX sessions_agent_client ON sessions (agent_id, client_id);
+  CREATE TABLE agents (
+    account TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE upload_usage (
+    identity TEXT NOT NULL,
+    day TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    PRIMARY KEY (identity, day)
+  );
+  `,
 ];
 
 /**

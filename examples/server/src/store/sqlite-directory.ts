@@ -23,6 +23,7 @@ interface KeyRow {
   token: string;
   created_at: number;
   last_used: number;
+  bound_to?: string | null;
 }
 
 function toKeySession(row: KeyRow): KeySession {
@@ -33,6 +34,7 @@ function toKeySession(row: KeyRow): KeySession {
     token: row.token,
     createdAt: row.created_at,
     lastUsed: row.last_used,
+    boundTo: row.bound_to ?? null,
   };
 }
 

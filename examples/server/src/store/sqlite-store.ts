@@ -10,11 +10,13 @@ import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
 import { sqliteChatRepo } from './sqlite-chat.js';
 import { sqliteDirectoryRepo, sqliteKeySessionRepo } from './sqlite-directory.js';
+import { sqliteIdentityRepo } from './sqlite-identity.js';
 import { sqliteRecordRepo } from './sqlite-records.js';
-import type { ChatRepo, DirectoryRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
+import type { ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
 
 /** A {@link Store} on SQLite. */
 export class SqliteStore implements Store {
+  readonly identity: IdentityRepo;
   readonly keys: KeySessionRepo;
   readonly directory: DirectoryRepo;
   readonly chat: ChatRepo;
@@ -40,6 +42,7 @@ export class SqliteStore implements Store {
     this.directory = sqliteDirectoryRepo(this.db);
     this.chat = sqliteChatRepo(this.db);
     this.records = sqliteRecordRepo(this.db);
+    this.identity = sqliteIdentityRepo(this.db);
     this.getMeta = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
     this.putMeta = this.db.prepare<[string, string]>(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',

@@ -19,6 +19,8 @@ export interface KeySession {
   createdAt: number;
   /** Last use (ms); the session expires a TTL after it. */
   lastUsed: number;
+  /** The identity (client id or `agent:<account>`) the key session is bound to (protocol §3a), or null. */
+  boundTo: string | null;
 }
 
 /** A merchant. */
@@ -244,7 +246,8 @@ export interface UploadRecord {
 
 /** Key sessions. */
 export interface KeySessionRepo {
-  create(session: KeySession): void;
+  /** Stores a new key session (unbound). */
+  create(session: Omit<KeySession, 'boundTo'>): void;
   byRequestKey(requestKey: string): KeySession | undefined;
   bySaltKey(saltKey: string): KeySession | undefined;
   touch(saltKey: string, now: number): void;
@@ -322,8 +325,45 @@ export interface RecordRepo {
   staleUploads(before: number): UploadRecord[];
 }
 
+/** An agent account kept in the store (added with the admin command). */
+export interface StoredAgent {
+  /** Login name. */
+  account: string;
+  /** Display name. */
+  name: string;
+  /** `scrypt$N$r$p$salt$hash` (see `agents/password.ts`). */
+  passwordHash: string;
+  /** When it was added (ms). */
+  createdAt: number;
+}
+
+/**
+ * Identity binding (protocol §3a): visitors' secret hashes, key-session bindings, agents in the
+ * store and per-identity upload usage.
+ */
+export interface IdentityRepo {
+  /** The stored secret hash of a visitor, or undefined when it is unclaimed (or unknown). */
+  secretHash(clientId: string): string | undefined;
+  /** Stores the hash for an existing, unclaimed visitor; false when it was already claimed. */
+  claim(clientId: string, secretHash: string): boolean;
+  /** Binds a key session to `identity`; false when it is bound to another identity. */
+  bindKeySession(saltKey: string, identity: string): boolean;
+  /** Whether a conversation of `clientId` was ever assigned to `agentId`. */
+  assigned(agentId: string, clientId: string): boolean;
+  /** Bytes uploaded by `identity` on `day` (`YYYY-MM-DD`, UTC). */
+  uploadBytes(identity: string, day: string): number;
+  /** Adds (or, negative, refunds) uploaded bytes. */
+  addUploadBytes(identity: string, day: string, bytes: number): void;
+  agent(account: string): StoredAgent | undefined;
+  agents(): StoredAgent[];
+  putAgent(agent: StoredAgent): void;
+  /** False when there was no such agent. */
+  removeAgent(account: string): boolean;
+}
+
 /** The whole storage. */
 export interface Store {
+  readonly identity: IdentityRepo;
   readonly keys: KeySessionRepo;
   readonly directory: DirectoryRepo;
   readonly chat: ChatRepo;

@@ -133,6 +133,19 @@ export function connectUrl(
   return `${socketUrl}?params=${encodeURIComponent(params)}`;
 }
 
+/** The client secrets held by {@link TestSocket.connect}, per `socketKey|clientId`. */
+export const heldSecrets = new Map<string, string>();
+
+/** The `clientSecret` of a welcome (type 60), if it carries one. */
+export function welcomeSecret(welcome: Msg): string | undefined {
+  try {
+    const value = (JSON.parse(String(welcome.dataContent)) as { clientSecret?: unknown }).clientSecret;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A message as the test sees it. */
 export type Msg = Record<string, unknown> & { type: number };
 
@@ -178,10 +191,18 @@ export class TestSocket {
     });
   }
 
-  /** Connects as a visitor or agent. */
+  /**
+   * Connects as a visitor or agent, like a well-behaved client (protocol §3a): the secret of a
+   * welcome is kept (per socket key and client id) and sent as `d.clientSecret` on the next
+   * connects of that id. Attacks build their URL with {@link connectUrl} and {@link TestSocket.open}.
+   */
   static async connect(socketUrl: string, socketKey: string, session: Session, clientId: string, d: Record<string, unknown> = {}): Promise<TestSocket> {
-    const socket = await TestSocket.open(connectUrl(socketUrl, socketKey, session.saltKey, clientId, d), session);
-    await socket.next((m) => m.type === 60);
+    const held = d['role'] === 'agent' ? undefined : heldSecrets.get(`${socketKey}|${clientId}`);
+    const data = held === undefined || 'clientSecret' in d ? d : { ...d, clientSecret: held };
+    const socket = await TestSocket.open(connectUrl(socketUrl, socketKey, session.saltKey, clientId, data), session);
+    const welcome = await socket.next((m) => m.type === 60);
+    const secret = welcomeSecret(welcome);
+    if (secret !== undefined) heldSecrets.set(`${socketKey}|${clientId}`, secret);
     return socket;
   }
 
@@ -236,4 +257,19 @@ export function content<T = Record<string, unknown>>(m: Msg): T {
 /** Whether `m` is a session event named `event`. */
 export function isEvent(event: string): (m: Msg) => boolean {
   return (m) => m.type === 300 && (JSON.parse(String(m.dataContent)) as { event?: string }).event === event;
+}
+
+/**
+ * A key session bound to a visitor (protocol §3a): the key exchange, then one accepted connect
+ * of `clientId` (its socket closed again). Visitor-scoped calls need such a session.
+ */
+export async function boundSession(
+  server: { url: string; socketUrl: string; socketKey: string },
+  clientId: string = randomUUID(),
+  d: Record<string, unknown> = {},
+): Promise<Session & { clientId: string }> {
+  const session = await keyExchange(server.url);
+  const socket = await TestSocket.connect(server.socketUrl, server.socketKey, session, clientId, d);
+  await socket.close();
+  return { ...session, clientId };
 }

@@ -1,0 +1,143 @@
+/**
+ * The admin command, working on the store of `DATA_DIR` (the server may be running: SQLite in WAL
+ * mode takes both). `npm run admin -w @kefu-im/server -- <command>`:
+ *
+ * - `agent add <account> [--name <display name>]`: the password comes from `AGENT_PASSWORD` or the
+ *   first line of stdin; stored as a scrypt hash. Adding an existing account replaces its
+ *   password and name.
+ * - `agent remove <account>`, `agent list`
+ * - `visitor blacklist <clientId>`, `visitor unblacklist <clientId>`
+ * - `visitor ban <clientId>`, `visitor unban <clientId>`
+ * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
+ * @module
+ */
+
+import { join, resolve } from 'node:path';
+import { hashPassword } from './agents/password.js';
+import { SqliteStore } from './store/sqlite-store.js';
+import type { Store } from './store/types.js';
+
+/** What the command reads and writes (injectable for tests). */
+export interface AdminIo {
+  /** The environment (`DATA_DIR`, `AGENT_PASSWORD`). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads the password when `AGENT_PASSWORD` is not set (the first line of stdin). */
+  readPassword: () => Promise<string>;
+  /** Output lines. */
+  out: (line: string) => void;
+  /** Opens the store; by default `DATA_DIR/kefu.db`. */
+  openStore?: (dataDir: string) => Store;
+}
+
+/** A usage error: the command is printed with the usage and exits with 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
+  agent add <account> [--name <display name>]   password from AGENT_PASSWORD or stdin
+  agent remove <account>
+  agent list
+  visitor blacklist|unblacklist <clientId>
+  visitor ban|unban <clientId>
+  hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
+the store is DATA_DIR/kefu.db (DATA_DIR defaults to ./data)`;
+
+const ACCOUNT = /^[A-Za-z0-9_.-]{1,32}$/;
+
+async function password(io: AdminIo): Promise<string> {
+  const value = io.env['AGENT_PASSWORD'] ?? (await io.readPassword());
+  const trimmed = value.replace(/\r?\n$/, '');
+  if (trimmed.length < 8) throw new UsageError('the password must have at least 8 characters');
+  if (trimmed.length > 1024) throw new UsageError('the password is longer than 1024 characters');
+  return trimmed;
+}
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  if (value === undefined) throw new UsageError(`${name} needs a value`);
+  args.splice(i, 2);
+  return value;
+}
+
+/**
+ * Runs one admin command.
+ * @returns the exit code.
+ */
+export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<number> {
+  const args = [...argv];
+  const [group, command] = args;
+  if (group === 'hash') {
+    io.out(hashPassword(await password(io)));
+    return 0;
+  }
+  if (group === undefined || group === 'help' || group === '--help') {
+    io.out(USAGE);
+    return group === undefined ? 2 : 0;
+  }
+  const dataDir = resolve(io.env['DATA_DIR']?.trim() || './data');
+  const store = (io.openStore ?? ((dir) => new SqliteStore(join(dir, 'kefu.db'))))(dataDir);
+  try {
+    if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
+    if (group === 'visitor') return visitorCommand(command, args.slice(2), store, io);
+    throw new UsageError(`unknown command "${group}"`);
+  } finally {
+    store.close();
+  }
+}
+
+async function agentCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {
+  if (command === 'list') {
+    const agents = store.identity.agents();
+    if (agents.length === 0) io.out('no agents in the store (agents of AGENTS are not listed here)');
+    for (const a of agents) io.out(`${a.account}\t${a.name}\tadded ${new Date(a.createdAt).toISOString()}`);
+    return 0;
+  }
+  const name = option(rest, '--name');
+  const account = rest[0] ?? '';
+  if (!ACCOUNT.test(account)) throw new UsageError('the account is 1-32 letters, digits, _ . -');
+  if (command === 'add') {
+    const passwordHash = hashPassword(await password(io));
+    const existing = store.identity.agent(account);
+    store.identity.putAgent({ account, name: name?.trim() || existing?.name || account, passwordHash, createdAt: existing?.createdAt ?? Date.now() });
+    io.out(`${existing ? 'updated' : 'added'} agent "${account}" (the password is stored as a scrypt hash)`);
+    return 0;
+  }
+  if (command === 'remove') {
+    if (!store.identity.removeAgent(account)) {
+      io.out(`no agent "${account}" in the store`);
+      return 1;
+    }
+    io.out(`removed agent "${account}"`);
+    return 0;
+  }
+  throw new UsageError(`unknown agent command "${command ?? ''}"`);
+}
+
+function visitorCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): number {
+  const clientId = rest[0] ?? '';
+  const flags: Record<string, { blacklisted?: boolean; banned?: boolean }> = {
+    blacklist: { blacklisted: true },
+    unblacklist: { blacklisted: false },
+    ban: { banned: true },
+    unban: { banned: false },
+  };
+  const change = command === undefined ? undefined : flags[command];
+  if (!change) throw new UsageError(`unknown visitor command "${command ?? ''}"`);
+  if (clientId === '') throw new UsageError('name the visitor by its clientId');
+  if (!store.chat.visitor(clientId)) {
+    io.out(`no visitor "${clientId}" in the store`);
+    return 1;
+  }
+  store.chat.setVisitorFlags(clientId, change);
+  const v = store.chat.visitor(clientId);
+  io.out(`visitor "${clientId}": blacklisted=${String(v?.blacklisted)} banned=${String(v?.banned)}`);
+  return 0;
+}
+
+/** The usage text. */
+export function usage(): string {
+  return USAGE;
+}

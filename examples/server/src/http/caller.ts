@@ -1,0 +1,61 @@
+/**
+ * Who calls (protocol §3a.3): the identity a key session is bound to, and whether it may name a
+ * given visitor. A visitor may name only itself; an agent only the visitors whose conversations
+ * were assigned to it. Anything else is code 4003 and nothing is read or changed.
+ * @module
+ */
+
+import type { FastifyRequest } from 'fastify';
+import type { KeySession } from '../store/types.js';
+import type { HttpDeps } from './deps.js';
+import { requireSession, saltKeyOf } from './enc.js';
+import { ApiError, Code } from './envelope.js';
+
+/** The bound identity behind a request. */
+export interface Caller {
+  /** The client id, or `agent:<account>`. */
+  readonly identity: string;
+  /** Visitor or agent. */
+  readonly role: 'visitor' | 'agent';
+  /**
+   * Checks that the caller may act for `clientId`.
+   * @throws ApiError 4003 otherwise.
+   * @returns `clientId`.
+   */
+  actFor(clientId: string): string;
+}
+
+/** The refusal of protocol §3a: code 4003. */
+export function forbidden(message = 'Forbidden: this key session may not act for that visitor'): ApiError {
+  return new ApiError(Code.Forbidden, message);
+}
+
+/**
+ * The caller of a key session.
+ * @throws ApiError 4003 when the key session is not bound (no accepted socket connect yet).
+ */
+export function callerOf(deps: HttpDeps, session: KeySession): Caller {
+  const identity = session.boundTo;
+  if (identity === null || identity === '') {
+    throw forbidden('Forbidden: connect the socket first (this key session speaks for nobody yet)');
+  }
+  const role = identity.startsWith('agent:') ? 'agent' : 'visitor';
+  return {
+    identity,
+    role,
+    actFor: (clientId) => {
+      const allowed = role === 'visitor' ? clientId === identity : clientId !== '' && deps.ctx.store.identity.assigned(identity, clientId);
+      if (!allowed) throw forbidden();
+      return clientId;
+    },
+  };
+}
+
+/**
+ * The caller of a host-root request (uploads): the live, bound key session of `X-Salt-Key`.
+ * @throws ApiError 4003 without `X-Salt-Key` or when unbound; 1002 when unknown or expired.
+ */
+export function requireCaller(request: FastifyRequest, deps: HttpDeps): Caller {
+  if (saltKeyOf(request) === '') throw forbidden('Forbidden: uploads need a key session (X-Salt-Key) bound by a socket connect');
+  return callerOf(deps, requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs));
+}

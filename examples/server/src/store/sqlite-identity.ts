@@ -1,0 +1,67 @@
+/**
+ * {@link IdentityRepo} on better-sqlite3: visitor secret hashes, key-session bindings, agents
+ * kept in the store, and per-identity upload usage.
+ * @module
+ */
+
+import type Database from 'better-sqlite3';
+import type { IdentityRepo, StoredAgent } from './types.js';
+
+interface AgentRow {
+  account: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+}
+
+const toAgent = (r: AgentRow): StoredAgent => ({ account: r.account, name: r.name, passwordHash: r.password_hash, createdAt: r.created_at });
+
+/**
+ * Creates the identity repository.
+ * @internal
+ */
+export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
+  const q = {
+    secretHash: db.prepare<[string], { secret_hash: string | null }>('SELECT secret_hash FROM visitors WHERE client_id = ?'),
+    claim: db.prepare<[string, string]>('UPDATE visitors SET secret_hash = ? WHERE client_id = ? AND secret_hash IS NULL'),
+    bind: db.prepare<[string, string, string]>(
+      'UPDATE key_sessions SET bound_to = ? WHERE salt_key = ? AND (bound_to IS NULL OR bound_to = ?)',
+    ),
+    assigned: db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM sessions WHERE agent_id = ? AND client_id = ? LIMIT 1'),
+    usage: db.prepare<[string, string], { bytes: number }>('SELECT bytes FROM upload_usage WHERE identity = ? AND day = ?'),
+    addUsage: db.prepare<[string, string, number]>(
+      `INSERT INTO upload_usage (identity, day, bytes) VALUES (?, ?, ?)
+       ON CONFLICT (identity, day) DO UPDATE SET bytes = MAX(0, bytes + excluded.bytes)`,
+    ),
+    pruneUsage: db.prepare<[string]>('DELETE FROM upload_usage WHERE day < ?'),
+    agent: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE account = ?'),
+    agents: db.prepare<[], AgentRow>('SELECT * FROM agents ORDER BY account'),
+    putAgent: db.prepare<AgentRow>(
+      `INSERT INTO agents (account, name, password_hash, created_at) VALUES (@account, @name, @password_hash, @created_at)
+       ON CONFLICT (account) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash`,
+    ),
+    removeAgent: db.prepare<[string]>('DELETE FROM agents WHERE account = ?'),
+  };
+  return {
+    secretHash: (clientId) => q.secretHash.get(clientId)?.secret_hash ?? undefined,
+    claim: (clientId, hash) => q.claim.run(hash, clientId).changes === 1,
+    bindKeySession: (saltKey, identity) => q.bind.run(identity, saltKey, identity).changes === 1,
+    assigned: (agentId, clientId) => q.assigned.get(agentId, clientId) !== undefined,
+    uploadBytes: (identity, day) => q.usage.get(identity, day)?.bytes ?? 0,
+    addUploadBytes: (identity, day, bytes) => {
+      db.transaction(() => {
+        q.addUsage.run(identity, day, Math.trunc(bytes));
+        q.pruneUsage.run(day); // only today's usage counts: older days are dropped
+      })();
+    },
+    agent: (account) => {
+      const r = q.agent.get(account);
+      return r ? toAgent(r) : undefined;
+    },
+    agents: () => q.agents.all().map(toAgent),
+    putAgent: (a) => {
+      q.putAgent.run({ account: a.account, name: a.name, password_hash: a.passwordHash, created_at: a.createdAt });
+    },
+    removeAgent: (account) => q.removeAgent.run(account).changes === 1,
+  };
+}

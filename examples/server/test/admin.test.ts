@@ -1,0 +1,118 @@
+/**
+ * The admin command on the store of DATA_DIR: agents added with it log in (scrypt hash stored,
+ * replacing the demo account), removed ones do not; visitors are blacklisted and banned.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAdmin } from '../src/admin.js';
+import { loadConfig } from '../src/config.js';
+import { createServer, type RunningServer } from '../src/server.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
+import { connectUrl, heldSecrets, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { removeDir, tempDir } from './helpers/start.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+async function admin(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string[] }> {
+  const out: string[] = [];
+  const code = await runAdmin(args, { env: { DATA_DIR: dataDir, ...env }, readPassword: async () => 'from-stdin-password\n', out: (l) => out.push(l) });
+  return { code, out };
+}
+
+async function start(dataDir: string): Promise<RunningServer> {
+  return createServer(loadConfig({}, { port: 0, host: '127.0.0.1', dataDir, appDir: join(dataDir, 'none') }), { onError: () => undefined });
+}
+
+async function agentConnect(server: RunningServer, account: string, password: string): Promise<{ code: number; to?: unknown }> {
+  const session = await keyExchange(server.url);
+  const socket = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, 'desk', { role: 'agent', account, password }), session);
+  const result = await Promise.race([
+    socket.closed.then((c) => ({ code: c.code })),
+    socket.next((m) => m.type === 60, 5000).then((m) => ({ code: 0, to: m.to }), () => ({ code: -1 })),
+  ]);
+  if (result.code === 0) await socket.close();
+  return result;
+}
+
+describe('npm run admin -- agent add/remove/list', () => {
+  it('adds agents with scrypt hashes (password from AGENT_PASSWORD or stdin); they replace the demo account and log in; removed ones do not', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    expect((await admin(dir, ['agent', 'add', 'carol', '--name', 'Carol Chen'], { AGENT_PASSWORD: 'carol-password' })).code).toBe(0);
+    expect((await admin(dir, ['agent', 'add', 'dave'])).code).toBe(0); // the password comes from stdin
+    await expect(admin(dir, ['agent', 'add', 'eve'], { AGENT_PASSWORD: 'short' })).rejects.toThrow(/at least 8/);
+    await expect(admin(dir, ['agent', 'add', 'bad name!'], { AGENT_PASSWORD: 'long-enough' })).rejects.toThrow(/account/);
+    const listed = await admin(dir, ['agent', 'list']);
+    expect(listed.out.map((l) => l.split('\t').slice(0, 2).join(' '))).toEqual(['carol Carol Chen', 'dave dave']);
+
+    const store = new SqliteStore(join(dir, 'kefu.db'));
+    const carol = store.identity.agent('carol');
+    store.close();
+    expect(carol?.passwordHash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(carol)).not.toContain('carol-password');
+
+    const server = await start(dir);
+    try {
+      expect(server.config.demoAgent).toBe(false);
+      expect(await agentConnect(server, 'carol', 'carol-password')).toEqual({ code: 0, to: 'agent:carol' });
+      expect(await agentConnect(server, 'dave', 'from-stdin-password')).toEqual({ code: 0, to: 'agent:dave' });
+      expect((await agentConnect(server, 'demo', 'demo')).code).toBe(4001);
+      expect((await admin(dir, ['agent', 'remove', 'dave'])).code).toBe(0);
+      expect((await agentConnect(server, 'dave', 'from-stdin-password')).code).toBe(4001);
+      expect((await admin(dir, ['agent', 'remove', 'dave'])).code).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('hash prints a scrypt hash that AGENTS accepts as account:scrypt$...', async () => {
+    const { out } = await admin('unused', ['hash'], { AGENT_PASSWORD: 'hashed-password' });
+    const hash = out[0] ?? '';
+    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    const config = loadConfig({ AGENTS: `frank:${hash}:Frank` });
+    expect(config.agents).toEqual([{ account: 'frank', name: 'Frank', passwordHash: hash }]);
+    expect(() => loadConfig({ AGENTS: 'frank:scrypt$1$2$3$x$y' })).toThrow(/not a valid scrypt/);
+  });
+});
+
+describe('npm run admin -- visitor blacklist/ban', () => {
+  it('bans and blacklists a visitor in the store; the server refuses it from then on', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    await admin(dir, ['agent', 'add', 'carol'], { AGENT_PASSWORD: 'carol-password' });
+    const server = await start(dir);
+    try {
+      const id = randomUUID();
+      const session = await keyExchange(server.url);
+      const first = await TestSocket.connect(server.socketUrl, server.socketKey, session, id, {});
+      await first.close();
+      expect((await admin(dir, ['visitor', 'ban', 'nobody-known'])).code).toBe(1);
+      expect((await admin(dir, ['visitor', 'blacklist', id])).out).toEqual([`visitor "${id}": blacklisted=true banned=false`]);
+      expect((await admin(dir, ['visitor', 'ban', id])).code).toBe(0);
+      const again = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, id, { clientSecret: secretOf(server, id) }), session);
+      expect((await again.closed).code).toBe(4003);
+      expect((await admin(dir, ['visitor', 'unban', id])).out).toEqual([`visitor "${id}": blacklisted=true banned=false`]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('runs as an npm script', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const run = promisify(execFile);
+    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'agent', 'list'], { cwd: join(__dirname, '..'), env: { ...process.env, DATA_DIR: dir } });
+    expect(stdout).toContain('no agents in the store');
+  }, 30_000);
+});
+
+/** The secret the test helper holds for `id` (it kept the welcome's secret). */
+function secretOf(server: RunningServer, id: string): string {
+  return heldSecrets.get(`${server.socketKey}|${id}`) ?? '';
+}

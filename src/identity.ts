@@ -1,0 +1,153 @@
+/**
+ * The visitor's identity on the socket (protocol §3a): the secret a server hands out when a client
+ * id is first claimed, sent back as `d.clientSecret` on every later connect, and what happens when
+ * the server refuses the identity (close code 4004): forget the id and its secret, make a new id,
+ * tell the user, drop the old conversation, and connect as a new visitor, once. A second 4004
+ * before any welcome is an error state, not a loop.
+ *
+ * A server without identity binding never sends a secret: nothing here changes then.
+ * @module
+ */
+import type { ConnectionState } from './events.js';
+import type { ChatMessage } from './messages/types.js';
+import { MessageType } from './messages/types.js';
+import type { ClientState } from './state/client-state.js';
+import type { Store } from './state/store.js';
+
+/** Close codes the server uses (docs/protocol.md). */
+export const CloseCode = Object.freeze({
+  /** The connect check failed (crypto, HMAC, key session, agent credentials): renew the keys and retry. */
+  Unauthorized: 4001,
+  /** Idle for too long: reconnect. */
+  Idle: 4002,
+  /** Banned: never reconnect. */
+  Banned: 4003,
+  /** Identity refused (protocol §3a): a claimed client id without its secret; start a new identity. */
+  IdentityRefused: 4004,
+} as const);
+
+/** A close code the server uses. */
+export type ServerCloseCode = (typeof CloseCode)[keyof typeof CloseCode];
+
+/** What {@link IdentityKeeper.onRefused} decided. */
+export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up';
+
+/** What the identity keeper needs from the client (narrow on purpose). @internal */
+export interface IdentityDeps {
+  /** The persisted client state (`uuid`, `clientSecret`). */
+  state: Store<Pick<ClientState, 'uuid' | 'clientSecret'>> & {
+    readStoredIdentity(): { uuid: string | null; clientSecret: string | null };
+  };
+  /** Makes a new client id. */
+  createId: () => string;
+  /** Called once a new identity replaced a refused one: clear the old conversation, tell the user. */
+  onReset: (ctx: { oldId: string; newId: string }) => void;
+  /** Called when even a fresh identity was refused: the client stops reconnecting. */
+  onGiveUp: (error: Error) => void;
+}
+
+/** The `clientSecret` of a welcome (type 60), or undefined when it carries none. @internal */
+export function secretOfWelcome(message: ChatMessage): string | undefined {
+  if (message.type !== MessageType.Welcome || typeof message.dataContent !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(message.dataContent);
+    const secret = typeof parsed === 'object' && parsed !== null ? (parsed as { clientSecret?: unknown }).clientSecret : undefined;
+    return typeof secret === 'string' && secret !== '' && secret.length <= 256 ? secret : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the client id's secret and handles refused identities. @internal */
+export class IdentityKeeper {
+  /** The secret sent with the connect in flight (`null`: none). */
+  private sent: string | null = null;
+  /** True from a reset until the next welcome: another 4004 then means give up. */
+  private freshSinceReset = false;
+  private gaveUp = false;
+
+  constructor(private readonly deps: IdentityDeps) {}
+
+  /** True once a fresh identity was refused as well (reconnecting would loop). */
+  get givenUp(): boolean {
+    return this.gaveUp;
+  }
+
+  /** The connect data with `clientSecret` added when one is held; unchanged otherwise. */
+  connectData(data: Readonly<Record<string, unknown>>): Record<string, unknown> {
+    const { clientSecret } = this.deps.state.getState();
+    this.sent = clientSecret;
+    if (data.role === 'agent' || clientSecret === null) {
+      const { clientSecret: _drop, ...rest } = data;
+      return rest;
+    }
+    return { ...data, clientSecret };
+  }
+
+  /** A frame arrived: a welcome ends any reset, and its secret (if any) is kept. */
+  onFrame(message: ChatMessage): void {
+    if (message.type !== MessageType.Welcome) return;
+    this.freshSinceReset = false;
+    this.gaveUp = false;
+    const secret = secretOfWelcome(message);
+    if (secret !== undefined) this.deps.state.setState({ clientSecret: secret });
+  }
+
+  /**
+   * The server refused the identity (4004). Another tab of the same storage may have claimed the
+   * id meanwhile: its secret is adopted and the connect retried. Otherwise a new identity replaces
+   * the refused one (once); a refusal of that fresh identity gives up.
+   */
+  onRefused(): IdentityOutcome {
+    const { uuid } = this.deps.state.getState();
+    const stored = this.deps.state.readStoredIdentity();
+    if (stored.uuid === uuid && stored.clientSecret !== null && stored.clientSecret !== this.sent) {
+      this.deps.state.setState({ clientSecret: stored.clientSecret });
+      return 'retry';
+    }
+    if (this.freshSinceReset) {
+      this.gaveUp = true;
+      this.deps.onGiveUp(new Error('The server refused a new visitor identity (close code 4004) as well; not retrying.'));
+      return 'give-up';
+    }
+    const newId = this.deps.createId();
+    this.freshSinceReset = true;
+    this.deps.state.setState({ uuid: newId, clientSecret: null });
+    this.deps.onReset({ oldId: uuid, newId });
+    return 'new-identity';
+  }
+}
+
+/** What {@link untilWelcomed} listens to. @internal */
+export interface WelcomeEvents {
+  on(event: 'socket message', fn: (ctx: { message: ChatMessage }) => void): unknown;
+  off(event: 'socket message', fn: (ctx: { message: ChatMessage }) => void): unknown;
+  on(event: 'state', fn: (ctx: { newState: ConnectionState }) => void): unknown;
+  off(event: 'state', fn: (ctx: { newState: ConnectionState }) => void): unknown;
+}
+
+/**
+ * Resolves at the next welcome, or at once when the connection is closed or failed (then the
+ * caller's request fails on its own). Visitor calls wait for it while a connect is under way:
+ * before the welcome the key session speaks for nobody (protocol §3a.3) and would get 4003.
+ * @internal
+ */
+export function untilWelcomed(events: WelcomeEvents, state: () => ConnectionState): Promise<void> {
+  const now = state();
+  if (now === 'closed' || now === 'failed') return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = (): void => {
+      events.off('socket message', onMessage);
+      events.off('state', onState);
+      resolve();
+    };
+    const onMessage = ({ message }: { message: ChatMessage }): void => {
+      if (message.type === MessageType.Welcome) stop();
+    };
+    const onState = ({ newState }: { newState: ConnectionState }): void => {
+      if (newState === 'closed' || newState === 'failed') stop();
+    };
+    events.on('socket message', onMessage);
+    events.on('state', onState);
+  });
+}
