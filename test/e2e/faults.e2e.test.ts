@@ -173,11 +173,22 @@ describe('issue 10: the visitor page recovers by itself and loses nothing', () =
     await waitDelivered(page, [texts[0]!]);
     await up.kill();
     await send(page, texts[1]!);
+    // Headless Chromium keeps a visible page running through Page.setWebLifecycleState (timers
+    // keep firing), so the freeze is also made real: the Page Lifecycle 'freeze' event, then a main
+    // thread that runs nothing (no timer, no socket event) while the server comes back.
     await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
-    await new Promise((r) => setTimeout(r, 3_000));
+    await page.evaluate(() => document.dispatchEvent(new Event('freeze')));
+    const frozen = page.evaluate(() => {
+      const until = Date.now() + 10_000;
+      while (Date.now() < until) {
+        // frozen: nothing else runs
+      }
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
     await server.start();
-    await new Promise((r) => setTimeout(r, 5_000));
+    await frozen;
     await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+    await page.evaluate(() => document.dispatchEvent(new Event('resume')));
     const resumedAt = Date.now();
     const delivered = await waitDelivered(page, texts, 30_000);
     report('frozen page during an outage (from resume)', delivered - resumedAt);
