@@ -10,6 +10,7 @@
 // The client and its options and events
 export { ImClient, ImError } from './client.js';
 export type { SendInput } from './client.js';
+export type { ImErrorCode } from './errors.js';
 export {
   DEFAULT_DEEP_LINKS,
   DEFAULT_LIMITS,
@@ -130,6 +131,8 @@ export type {
   SuggestedQuestion,
 } from './messages/types.js';
 export { MessageList } from './messages/message-list.js';
+export { HistoryPager } from './messages/history.js';
+export type { PagingSnapshot } from './messages/history.js';
 export { formatDateTime, formatReceiptTime, toMillis } from './messages/time.js';
 export type { TimeInput } from './messages/time.js';
 export { EMOJI_NAMES, EMOJI_SIZE, emojiIndex, emojiToken, parseEmoji } from './messages/emoji.js';

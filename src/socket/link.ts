@@ -1,0 +1,114 @@
+/**
+ * The socket link of a client (socket.io's Manager to the client's Socket): the connection, the
+ * key session that encrypts its frames and builds its URL, and the close-code rules.
+ * @module
+ */
+import type { ServerClock } from '../clock.js';
+import { ImError } from '../errors.js';
+import type { PermitApi } from '../http/permit-api.js';
+import { KeyRing } from '../key-ring.js';
+import { MessageType, type ChatMessage } from '../messages/types.js';
+import { fixedDelayPolicy, type ImClientLimits, type ReconnectPolicy, type WebSocketConstructor } from '../options.js';
+import type { TimerProvider } from '../timers.js';
+import { CloseCodeHandler } from './close-codes.js';
+import { Connection, type NetworkTarget } from './connection.js';
+
+/** What the link needs from the client. @internal */
+export interface SocketLinkOptions {
+  socketKey: string;
+  socketUrl: string;
+  WebSocket: WebSocketConstructor;
+  timers: TimerProvider;
+  limits: Readonly<ImClientLimits>;
+  reconnectPolicy?: ReconnectPolicy;
+  network: NetworkTarget | null;
+  api: PermitApi;
+  clock: ServerClock;
+  /** Runs start-up (the key exchange) if it has not run. */
+  start(): Promise<unknown>;
+  clientId(): string;
+  connectData(): Record<string, unknown>;
+  /** The `from` of heartbeats. */
+  selfId(): string;
+}
+
+/** A decoded frame. @internal */
+export interface DecodedFrame {
+  message: ChatMessage;
+  encrypted: boolean;
+}
+
+/** The connection, its keys and its close codes. @internal */
+export class SocketLink {
+  /** The transport: state machine, heartbeat, reconnect. */
+  readonly connection: Connection;
+  /** The key session. */
+  readonly keys: KeyRing;
+  /** The close-code rules (4001 re-key, 4003 never reconnect). */
+  readonly closeCodes: CloseCodeHandler;
+
+  /** @param o - transports, limits and the client's identity */
+  constructor(private readonly o: SocketLinkOptions) {
+    const { limits } = o;
+    this.keys = new KeyRing({ api: o.api, clock: o.clock, timers: o.timers });
+    this.closeCodes = new CloseCodeHandler({ forgetKeys: () => this.keys.forget() });
+    this.connection = new Connection({
+      createUrl: () => this.createUrl(),
+      WebSocket: o.WebSocket,
+      timers: o.timers,
+      heartbeatInterval: limits.heartbeatInterval,
+      reconnectPolicy: this.closeCodes.wrap(o.reconnectPolicy ?? fixedDelayPolicy(limits.reconnectDelay, limits.maxReconnectAttempts)),
+      network: o.network,
+      heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() }),
+      maxFrameSize: limits.maxFrameSize,
+    });
+    this.connection.on('close', ({ code }) => this.closeCodes.handleClose(code));
+    this.connection.on('network', ({ online }) => {
+      if (online) this.closeCodes.reset();
+    });
+  }
+
+  /** True while the socket is open. */
+  get isOpen(): boolean {
+    return this.connection.state === 'open';
+  }
+
+  /** Opens the socket (a manual connect: refusals are counted afresh). */
+  connect(): void {
+    this.closeCodes.reset();
+    this.connection.connect();
+  }
+
+  /** Encodes a message into a frame (encrypted when the AES switch is on). */
+  encode(message: ChatMessage): string {
+    return this.keys.encode(message);
+  }
+
+  /** Writes a frame on the open socket. */
+  write(frame: string): boolean {
+    return this.connection.send(frame);
+  }
+
+  /** Encodes and writes a message when the socket is open. */
+  send(message: ChatMessage): boolean {
+    return this.isOpen && this.connection.send(this.keys.encode(message));
+  }
+
+  /**
+   * Decodes a frame; a welcome means the connect check passed.
+   * @throws FrameError when it neither parses nor decrypts
+   */
+  decode(data: unknown): DecodedFrame {
+    const decoded = this.keys.decode(data);
+    if (decoded.message.type === MessageType.Welcome) this.closeCodes.reset();
+    return decoded;
+  }
+
+  private async createUrl(): Promise<string> {
+    await this.o.start();
+    const { socketKey, socketUrl } = this.o;
+    const url = await this.keys.socketUrl({ socketKey, socketUrl, clientId: this.o.clientId(), data: this.o.connectData() });
+    if (url === null) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
+    return url;
+  }
+}
