@@ -6,6 +6,8 @@
 import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
+import type { ClientContext } from './client-context.js';
+import { rateConversation, loadMerchantInfo } from './conversation.js';
 import { asError, ImError } from './errors.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
@@ -13,9 +15,9 @@ import { PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { InboundRouter } from './inbound.js';
-import { fetchHistoryPage, HistoryPager } from './messages/history.js';
+import { HistoryPager } from './messages/history.js';
 import { MessageList } from './messages/message-list.js';
-import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from './messages/types.js';
+import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
 import { MessageSender, type SendInput } from './outbox/sender.js';
 import { globalDocument, globalWebSocket, globalWindow } from './platform.js';
@@ -73,10 +75,10 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Read receipts: immediate when visible, queued while hidden. */
   readonly receipts: ReceiptManager;
 
-  private readonly options: ImClientOptions;
   private readonly link: SocketLink;
   private readonly sender: MessageSender;
   private readonly router: InboundRouter;
+  private readonly ctx: ClientContext;
   private get connection(): Connection {
     return this.link.connection;
   }
@@ -91,7 +93,6 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     if (!options || typeof options.baseUrl !== 'string' || typeof options.socketUrl !== 'string' || typeof options.socketKey !== 'string') {
       throw new TypeError('ImClient needs the string options baseUrl, socketUrl and socketKey.');
     }
-    this.options = options;
     const timers = options.timers ?? defaultTimers;
     const limits = (this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }));
     this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
@@ -110,60 +111,31 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       notify: (key, level, serverText) => this.notify(key, level, serverText),
     });
     this.api = new PermitApi(this.http);
-    const win = options.window === undefined ? globalWindow() : options.window;
-    ({ visibility: this.visibility, receipts: this.receipts } = createReadTracking({
-      receipts: options.receipts,
-      document: options.document === undefined ? globalDocument() : options.document,
-      window: win,
-      timers,
-      socket: { send: (message) => this.link.send(message) },
+    const { messages, session, i18n, clock, api } = this;
+    const ctx: ClientContext = {
+      ...{ messages, session, i18n, clock, api, limits, timers, events: this },
       selfId: () => this.userId,
-    }));
-    this.link = new SocketLink({
-      ...options,
-      WebSocket: options.WebSocket ?? globalWebSocket(),
-      timers,
-      limits,
-      network: win,
-      api: this.api,
-      clock: this.clock,
-      start: () => this.start(),
       clientId: () => this.clientId,
       connectData: () => this.connectData,
-      selfId: () => this.userId ?? this.clientId,
-    });
-    this.sender = new MessageSender({
-      messages: this.messages,
-      events: this,
-      maxFrameSize: limits.maxFrameSize,
-      socket: this.link,
-      wireDefaults: () => ({
-        from: this.userId ?? this.clientId,
-        to: stringOr(this.connectData.kefuId),
-        mchId: this.connectData.mchId as string | number | undefined,
-        uuid: this.clientId,
-        times: this.clock.now(),
-      }),
       notify: (key, level) => this.notify(key, level),
-      i18n: this.i18n,
-    });
-    this.router = new InboundRouter({
-      messages: this.messages,
-      outbox: this.sender.outbox,
-      session: this.session,
-      receipts: this.receipts,
-      clock: this.clock,
-      events: this,
-      decode: (data) => this.link.decode(data),
-      notify: (key, level) => this.notify(key, level),
-      markFailed: (fp, reason) => this.sender.markFailed(fp, reason),
       reportError: (error, source) => this.reportError(error, source),
+    };
+    this.ctx = ctx;
+    const win = options.window === undefined ? globalWindow() : options.window;
+    const document = options.document === undefined ? globalDocument() : options.document;
+    const socket = { send: (message: ChatMessage) => this.link.send(message) };
+    ({ visibility: this.visibility, receipts: this.receipts } = createReadTracking({ ...options, document, window: win, timers, socket, selfId: ctx.selfId }));
+    const WebSocket = options.WebSocket ?? globalWebSocket();
+    this.link = new SocketLink({ ...options, ...ctx, WebSocket, network: win, start: () => this.start() });
+    this.sender = new MessageSender({ ...ctx, socket: this.link });
+    this.router = new InboundRouter({
+      ...ctx,
+      outbox: this.sender.outbox,
+      receipts: this.receipts,
+      decode: (data) => this.link.decode(data),
+      markFailed: (fp, reason) => this.sender.markFailed(fp, reason),
     });
-    this.history = new HistoryPager({
-      messages: this.messages,
-      fetchPage: (q) => fetchHistoryPage(this.api, this.clientId, this.connectData, q),
-      route: (message) => this.router.route(message),
-    });
+    this.history = new HistoryPager({ ...ctx, route: (message) => this.router.route(message) });
     this.connection.on('state', (ctx) => {
       this.emit('state', ctx);
       if (ctx.newState === 'failed') this.sender.failPending('network');
@@ -272,9 +244,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param kind - which message type to use
    */
   sendFile(file: UploadedFile, kind: 'image' | 'file' | 'video', options: Omit<SendInput, 'dataContent' | 'type'> = {}): StoredMessage {
-    const content: FileContent = { name: file.name, size: file.size, url: file.url, mime: file.mime };
-    if (kind === 'image') return this.send({ ...options, type: MessageType.Image, dataContent: file.url });
-    return this.send({ ...options, type: kind === 'video' ? MessageType.Video : MessageType.File, dataContent: JSON.stringify(content) });
+    return this.send({ ...options, ...MessageSender.fileInput(file, kind) });
   }
 
   /**
@@ -301,32 +271,21 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param score - 1 (very dissatisfied) to 5 (very satisfied)
    * @param remark - optional comment
    */
-  async rate(score: number, remark?: string): Promise<void> {
-    if (!Number.isInteger(score) || score < 1 || score > 5) {
-      this.notify('rateRequired', 'warning');
-      throw new ImError('invalid-score', this.i18n.t('rateRequired'));
-    }
-    const { sessionId } = this.session.getState();
-    const { mchId, platformId } = this.connectData as { mchId: string | number; platformId: string | number };
-    await this.api.markScore({ clientId: this.clientId, mchId, platformId, ...(sessionId ? { sessionId } : {}), score, ...(remark ? { remark } : {}) });
-    this.session.setState({ rateInvited: false });
+  rate(score: number, remark?: string): Promise<void> {
+    return rateConversation(this.ctx, score, remark);
   }
 
   /**
    * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
    * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
    */
-  async loadMerchantInfo(): Promise<MerchantInfo> {
-    const { mchId, platformId } = this.connectData as { mchId: string | number; platformId: string | number };
-    const info = await this.api.getMerchantById({ mchId, platformId });
-    this.state.setMerchantInfo(info as Record<string, unknown>);
-    return info;
+  loadMerchantInfo(): Promise<MerchantInfo> {
+    return loadMerchantInfo(this.ctx, this.state);
   }
 
   /**
-   * Loads older history (before the oldest message held or fetched) into
-   * {@link ImClient.messages}. Only chat content is added: old session events and suggestions
-   * are history, not the current state. Calls made while a page loads share it.
+   * Loads the page of history before the oldest message held into {@link ImClient.messages}
+   * (chat content only); see {@link HistoryPager.loadOlder}.
    * @param size - page size (default 20)
    */
   loadOlder(size = 20): Promise<MessagePage> {
@@ -334,10 +293,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   /**
-   * Fetches what was missed while away (history newer than the newest `createTime` held), page by
-   * page, and handles it as if it had arrived on the socket: chat messages join the list (and get
-   * their receipts), session events and suggestions update the session. Called automatically
-   * after every reconnect.
+   * Fetches what was missed while away and handles it as if it had arrived on the socket (see
+   * {@link HistoryPager.fetchMissed}). Called automatically after every reconnect.
    * @param maxPages - how many pages of 100 at most
    * @returns how many messages were fetched
    */
@@ -412,8 +369,4 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private reportError(error: Error, source: ErrorSource): void {
     this.emit('error', { error, source });
   }
-}
-
-function stringOr(v: unknown): string {
-  return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
 }

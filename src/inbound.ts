@@ -4,7 +4,7 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import type { ServerClock } from './clock.js';
+import type { ClientContext } from './client-context.js';
 import { asError } from './errors.js';
 import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
 import type { I18nKey } from './i18n/index.js';
@@ -92,8 +92,7 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
 }
 
 /** What the {@link InboundRouter} needs besides the routing context. @internal */
-export interface InboundRouterDeps extends Omit<InboundContext, 'selfId'> {
-  clock: ServerClock;
+export interface InboundRouterDeps extends Omit<InboundContext, 'selfId'>, Pick<ClientContext, 'clock'> {
   /** Decodes a raw frame. @throws FrameError when it neither parses nor decrypts */
   decode(data: unknown): DecodedFrame;
 }

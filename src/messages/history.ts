@@ -3,11 +3,10 @@
  * (`fetchMissed`), and the paging state as a subscribable snapshot.
  * @module
  */
-import type { PermitApi } from '../http/permit-api.js';
+import type { ClientContext } from '../client-context.js';
 import type { MessagePage } from '../http/types.js';
 import { createStore, type Store } from '../state/store.js';
 import { isChatType, messageTimeMs } from './content.js';
-import type { MessageList } from './message-list.js';
 import type { ChatMessage } from './types.js';
 
 /** The history paging state (`client.history.getSnapshot()`). */
@@ -28,20 +27,20 @@ export interface PageWindowQuery {
 }
 
 /** What the pager needs from the client. @internal */
-export interface HistoryDeps {
-  messages: MessageList;
-  /** Fetches one page of the conversation's history. */
-  fetchPage(q: PageWindowQuery): Promise<MessagePage>;
+export type HistoryDeps = Pick<ClientContext, 'messages' | 'api' | 'clientId' | 'connectData'> & {
   /** Handles a missed message as if it had arrived on the socket. */
   route(message: ChatMessage): void;
-}
+};
 
 /**
  * Fetches a page of the visitor's history: the group's (`clientGroupMsgList`) when the connect
  * data names a group, otherwise the visitor's own (`findMsgForCus`).
  * @internal
  */
-export function fetchHistoryPage(api: PermitApi, clientId: string, connectData: Readonly<Record<string, unknown>>, q: PageWindowQuery): Promise<MessagePage> {
+export function fetchHistoryPage(deps: Pick<ClientContext, 'api' | 'clientId' | 'connectData'>, q: PageWindowQuery): Promise<MessagePage> {
+  const { api } = deps;
+  const clientId = deps.clientId();
+  const connectData = deps.connectData();
   const groupId = connectData.groupId;
   if (groupId !== undefined && groupId !== 0 && groupId !== '0' && groupId !== '') {
     return api.clientGroupMsgList({ clientId, groupId: groupId as string | number, ...q });
@@ -84,7 +83,7 @@ export class HistoryPager {
     const run = async (): Promise<MessagePage> => {
       try {
         const before = minDefined(this.deps.messages.oldestTime(), this.oldestFetched);
-        const page = await this.deps.fetchPage({ ...(before === undefined ? {} : { before }), size });
+        const page = await fetchHistoryPage(this.deps, { ...(before === undefined ? {} : { before }), size });
         this.oldestFetched = minDefined(this.oldestFetched, ...page.list.map(messageTimeMs));
         this.deps.messages.upsertMany(page.list.filter((m) => isChatType(m.type)));
         this.store.setState({ loading: false, hasMore: page.hasMore === true, error: null });
@@ -110,7 +109,7 @@ export class HistoryPager {
     let fetched = 0;
     let after = this.deps.messages.newestTime();
     for (let i = 0; i < maxPages; i++) {
-      const page = await this.deps.fetchPage({ ...(after === undefined ? {} : { after }), size: 100 });
+      const page = await fetchHistoryPage(this.deps, { ...(after === undefined ? {} : { after }), size: 100 });
       for (const message of page.list) this.deps.route(message);
       fetched += page.list.length;
       const newest = page.list.map(messageTimeMs).filter((t): t is number => t !== undefined);

@@ -3,14 +3,12 @@
  * server echoes them, resends what is pending after every (re)connect, and marks failures.
  * @module
  */
-import type { EventEmitter } from 'eventemitter3';
+import type { ClientContext } from '../client-context.js';
 import { randomUuid } from '../crypto/random.js';
 import { ImError } from '../errors.js';
-import type { ImClientEvents, NoticeLevel } from '../events.js';
-import type { I18nKey } from '../i18n/index.js';
 import { isChatType } from '../messages/content.js';
-import type { MessageList } from '../messages/message-list.js';
-import { MessageType, type ChatMessage, type StoredMessage } from '../messages/types.js';
+import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from '../messages/types.js';
+import type { UploadedFile } from '../upload/types.js';
 import { Outbox } from './outbox.js';
 
 /** What to send with `ImClient.send`. */
@@ -27,15 +25,6 @@ export interface SendInput {
   extra?: Record<string, unknown>;
 }
 
-/** The wire fields the client fills in for every message it composes. @internal */
-export interface WireDefaults {
-  from: string;
-  to: string;
-  mchId: string | number | undefined;
-  uuid: string;
-  times: number;
-}
-
 /** The socket as the sender sees it. @internal */
 export interface SenderSocket {
   /** True while the socket is open. */
@@ -47,17 +36,9 @@ export interface SenderSocket {
 }
 
 /** What the sender needs from the client. @internal */
-export interface SenderDeps {
-  messages: MessageList;
-  events: Pick<EventEmitter<ImClientEvents>, 'emit'>;
-  /** Largest frame the socket may carry, bytes. */
-  maxFrameSize: number;
+export type SenderDeps = Pick<ClientContext, 'messages' | 'events' | 'limits' | 'clock' | 'i18n' | 'notify' | 'selfId' | 'clientId' | 'connectData'> & {
   socket: SenderSocket;
-  /** The sender, recipient, merchant, client id and time of a new message. */
-  wireDefaults(): WireDefaults;
-  notify(key: I18nKey, level: NoticeLevel): void;
-  i18n: { t(key: I18nKey): string };
-}
+};
 
 /** Types the server acknowledges by echoing them (protocol §4, Delivery): these wait in the outbox. */
 const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
@@ -93,17 +74,18 @@ export class MessageSender {
       this.deps.notify('blankMessage', 'warning');
       throw new ImError('blank', this.deps.i18n.t('blankMessage'));
     }
-    const { from, to, mchId, uuid, times } = this.deps.wireDefaults();
+    const { deps } = this;
+    const data = deps.connectData();
     return this.dispatch({
       ...input.extra,
       type,
-      from,
-      to: input.to ?? to,
+      from: deps.selfId() ?? deps.clientId(),
+      to: input.to ?? stringOr(data.kefuId),
       fp: randomUuid(),
-      mchId,
+      mchId: data.mchId as string | number | undefined,
       dataContent: input.dataContent,
-      times,
-      uuid,
+      times: deps.clock.now(),
+      uuid: deps.clientId(),
       ...(input.isGroup ? { isGroup: 1 } : {}),
     });
   }
@@ -120,6 +102,16 @@ export class MessageSender {
     return this.dispatch({ ...wire, fp });
   }
 
+  /**
+   * The message of an uploaded file: an image (101, the URL), a file (102) or a video (103, the
+   * JSON {@link FileContent}).
+   */
+  static fileInput(file: UploadedFile, kind: 'image' | 'file' | 'video'): SendInput {
+    if (kind === 'image') return { type: MessageType.Image, dataContent: file.url };
+    const content: FileContent = { name: file.name, size: file.size, url: file.url, mime: file.mime };
+    return { type: kind === 'video' ? MessageType.Video : MessageType.File, dataContent: JSON.stringify(content) };
+  }
+
   /** Sends a message now or keeps it in the outbox until the next open. */
   dispatch(wire: ChatMessage & { fp: string }): StoredMessage {
     const { deps } = this;
@@ -127,14 +119,14 @@ export class MessageSender {
     const frame = socket.encode(wire);
     if (!ACKNOWLEDGED_TYPES.has(wire.type)) {
       // Not acknowledged by the server (e.g. an agent's accept, 311): sent now or not at all.
-      const sent = frame.length <= deps.maxFrameSize && socket.isOpen && socket.write(frame);
+      const sent = frame.length <= deps.limits.maxFrameSize && socket.isOpen && socket.write(frame);
       return { ...wire, sendState: sent ? 'sent' : 'failed', ...(sent ? {} : { failReason: 'not-open' }) };
     }
     // Chat content goes into the conversation list; control messages (301, 302) only into the outbox.
     const pending: StoredMessage = { ...wire, sendState: 'pending', failReason: undefined };
     const stored = isChatType(wire.type) ? deps.messages.upsert(pending) : pending;
     deps.events.emit('send state', { fp: wire.fp, state: 'pending', message: stored });
-    if (frame.length > deps.maxFrameSize) {
+    if (frame.length > deps.limits.maxFrameSize) {
       this.markFailed(wire.fp, 'too-large');
       return deps.messages.get(wire.fp) ?? stored;
     }
@@ -164,4 +156,8 @@ export class MessageSender {
     const { socket } = this.deps;
     for (const m of this.outbox.pending()) socket.write(socket.encode(m));
   }
+}
+
+function stringOr(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
 }

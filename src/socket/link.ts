@@ -3,34 +3,22 @@
  * key session that encrypts its frames and builds its URL, and the close-code rules.
  * @module
  */
-import type { ServerClock } from '../clock.js';
+import type { ClientContext } from '../client-context.js';
 import { ImError } from '../errors.js';
-import type { PermitApi } from '../http/permit-api.js';
 import { KeyRing } from '../key-ring.js';
 import { MessageType, type ChatMessage } from '../messages/types.js';
-import { fixedDelayPolicy, type ImClientLimits, type ReconnectPolicy, type WebSocketConstructor } from '../options.js';
-import type { TimerProvider } from '../timers.js';
+import { fixedDelayPolicy, type ImClientOptions, type WebSocketConstructor } from '../options.js';
 import { CloseCodeHandler } from './close-codes.js';
 import { Connection, type NetworkTarget } from './connection.js';
 
 /** What the link needs from the client. @internal */
-export interface SocketLinkOptions {
-  socketKey: string;
-  socketUrl: string;
-  WebSocket: WebSocketConstructor;
-  timers: TimerProvider;
-  limits: Readonly<ImClientLimits>;
-  reconnectPolicy?: ReconnectPolicy;
-  network: NetworkTarget | null;
-  api: PermitApi;
-  clock: ServerClock;
-  /** Runs start-up (the key exchange) if it has not run. */
-  start(): Promise<unknown>;
-  clientId(): string;
-  connectData(): Record<string, unknown>;
-  /** The `from` of heartbeats. */
-  selfId(): string;
-}
+export type SocketLinkOptions = Pick<ClientContext, 'api' | 'clock' | 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData'> &
+  Pick<ImClientOptions, 'socketKey' | 'socketUrl' | 'reconnectPolicy'> & {
+    WebSocket: WebSocketConstructor;
+    network: NetworkTarget | null;
+    /** Runs start-up (the key exchange) if it has not run. */
+    start(): Promise<unknown>;
+  };
 
 /** A decoded frame. @internal */
 export interface DecodedFrame {
@@ -59,7 +47,7 @@ export class SocketLink {
       heartbeatInterval: limits.heartbeatInterval,
       reconnectPolicy: this.closeCodes.wrap(o.reconnectPolicy ?? fixedDelayPolicy(limits.reconnectDelay, limits.maxReconnectAttempts)),
       network: o.network,
-      heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() }),
+      heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() ?? o.clientId() }),
       maxFrameSize: limits.maxFrameSize,
     });
     this.connection.on('close', ({ code }) => this.closeCodes.handleClose(code));
@@ -107,7 +95,7 @@ export class SocketLink {
   private async createUrl(): Promise<string> {
     await this.o.start();
     const { socketKey, socketUrl } = this.o;
-    const url = await this.keys.socketUrl({ socketKey, socketUrl, clientId: this.o.clientId(), data: this.o.connectData() });
+    const url = await this.keys.socketUrl({ socketKey, socketUrl, clientId: this.o.clientId(), data: { ...this.o.connectData() } });
     if (url === null) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
     return url;
   }
