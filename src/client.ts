@@ -18,8 +18,10 @@ import { InboundRouter } from './inbound.js';
 import { HistoryPager } from './messages/history.js';
 import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
-import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
+import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, DEFAULT_OUTBOX_FILE_CAP, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
+import { DurableOutbox, outboxScope } from './outbox/durable.js';
 import { MessageSender, type SendInput } from './outbox/sender.js';
+import { resolveOutboxStorage } from './outbox/storage.js';
 import { globalDocument, globalWebSocket, globalWindow } from './platform.js';
 import { createReadTracking } from './receipts/read-tracking.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
@@ -127,7 +129,14 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     ({ visibility: this.visibility, receipts: this.receipts } = createReadTracking({ ...options, document, window: win, timers, socket, selfId: ctx.selfId }));
     const WebSocket = options.WebSocket ?? globalWebSocket();
     this.link = new SocketLink({ ...options, ...ctx, WebSocket, network: win, start: () => this.start() });
-    this.sender = new MessageSender({ ...ctx, socket: this.link });
+    const durable = new DurableOutbox({
+      storage: resolveOutboxStorage(options.outboxStorage),
+      scope: () => outboxScope(this.clientId, this.connectData),
+      now: () => Date.now(),
+      fileCap: options.outboxFileCap ?? DEFAULT_OUTBOX_FILE_CAP,
+      onError: (error) => this.reportError(error, 'send'),
+    });
+    this.sender = new MessageSender({ ...ctx, socket: this.link, durable });
     this.router = new InboundRouter({
       ...ctx,
       outbox: this.sender.outbox,
@@ -200,7 +209,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     return this.link.keys.load(
       () => {
         this.visibility.start();
-        return this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
+        const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
+        return Promise.all([language, this.sender.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
       },
       (errors) => errors.forEach((error) => this.reportError(error, 'start')),
     );
@@ -252,6 +262,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param fp - the message's fingerprint
    */
   retry(fp: string): StoredMessage {
+    if (this.connection.state === 'failed') this.connect(); // a retry is a reason to try the network again
     return this.sender.retry(fp);
   }
 

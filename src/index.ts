@@ -14,6 +14,7 @@ export type { ImErrorCode } from './errors.js';
 export {
   DEFAULT_DEEP_LINKS,
   DEFAULT_LIMITS,
+  DEFAULT_OUTBOX_FILE_CAP,
   DEFAULT_RECEIPT_OPTIONS,
   fixedDelayPolicy,
 } from './options.js';
@@ -124,6 +125,7 @@ export type {
   QueueEntry,
   AgentInfo,
   RefusalReason,
+  SendFailReason,
   SendState,
   SessionEvent,
   SessionEventName,
@@ -131,6 +133,8 @@ export type {
   SuggestedQuestion,
 } from './messages/types.js';
 export { MessageList } from './messages/message-list.js';
+export { indexedDbOutboxStorage, memoryOutboxStorage, OUTBOX_DB, resolveOutboxStorage } from './outbox/storage.js';
+export type { OutboxRecord, OutboxStorage, PendingFile } from './outbox/storage.js';
 export { HistoryPager } from './messages/history.js';
 export type { PagingSnapshot } from './messages/history.js';
 export { formatDateTime, formatReceiptTime, toMillis } from './messages/time.js';

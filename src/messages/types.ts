@@ -152,6 +152,14 @@ export type RefusalReason =
   | 'bad-frame'
   | (string & {});
 
+/**
+ * Why sending a message failed: a refusal reason of the server, or `network` (the connection
+ * gave up; sent again after the next open), `too-large` (over the frame limit), `not-open` (a
+ * type the server does not acknowledge, sent while the socket was down), `too-large-to-keep` (a
+ * file over the outbox's cap, not kept across the reload), `upload-failed` (the file's upload failed).
+ */
+export type SendFailReason = RefusalReason | 'network' | 'not-open' | 'too-large-to-keep' | 'upload-failed';
+
 /** A suggested question (type 201 entries). */
 export interface SuggestedQuestion {
   /** Question id (for the `question` permit call). */

@@ -7,7 +7,8 @@ import type { ClientContext } from '../client-context.js';
 import { randomUuid } from '../crypto/random.js';
 import { ImError } from '../errors.js';
 import { isChatType } from '../messages/content.js';
-import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from '../messages/types.js';
+import { MessageType, type ChatMessage, type FileContent, type SendFailReason, type StoredMessage } from '../messages/types.js';
+import type { DurableOutbox } from './durable.js';
 import type { UploadedFile } from '../upload/types.js';
 import { Outbox } from './outbox.js';
 
@@ -29,6 +30,8 @@ export interface SendInput {
 export interface SenderSocket {
   /** True while the socket is open. */
   readonly isOpen: boolean;
+  /** True while the connection has given up (state `failed`) until something reconnects it. */
+  readonly gaveUp: boolean;
   /** Encodes a message into a frame (encrypted when the AES switch is on). */
   encode(message: ChatMessage): string;
   /** Writes a frame on the open socket. */
@@ -38,6 +41,8 @@ export interface SenderSocket {
 /** What the sender needs from the client. @internal */
 export type SenderDeps = Pick<ClientContext, 'messages' | 'events' | 'limits' | 'clock' | 'i18n' | 'notify' | 'selfId' | 'clientId' | 'connectData'> & {
   socket: SenderSocket;
+  /** Where pending chat messages are kept across reloads. */
+  durable: DurableOutbox;
 };
 
 /** Types the server acknowledges by echoing them (protocol §4, Delivery): these wait in the outbox. */
@@ -58,10 +63,48 @@ const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
  */
 export class MessageSender {
   /** The messages waiting for the server's echo, in composition order. */
-  readonly outbox = new Outbox();
+  readonly outbox: Outbox;
+  private restoring: Promise<void> | null = null;
 
-  /** @param deps - the socket, the list and the events */
-  constructor(private readonly deps: SenderDeps) {}
+  /** @param deps - the socket, the list, the events and the durable store */
+  constructor(private readonly deps: SenderDeps) {
+    this.outbox = new Outbox((fp) => deps.durable.drop(fp));
+  }
+
+  /**
+   * Restores the pending messages kept by an earlier page of this visitor (once): they join the
+   * list as `pending` and the outbox in composition order, and go out after the next open.
+   */
+  restore(): Promise<void> {
+    this.restoring ??= this.deps.durable.restore().then((records) => {
+      const { messages, durable } = this.deps;
+      const restored: (ChatMessage & { fp: string })[] = [];
+      for (const { fp, message } of records) {
+        const held = messages.get(fp);
+        if (this.outbox.has(fp)) continue;
+        if (held && held.sendState !== 'pending' && held.sendState !== 'failed') {
+          durable.drop(fp); // already delivered (in the history, or echoed)
+          continue;
+        }
+        restored.push({ ...message, fp });
+      }
+      if (restored.length === 0) return;
+      // Messages composed while the store was read come after the restored ones, in the outbox and in the list.
+      const all = [...restored, ...(this.outbox.pending() as (ChatMessage & { fp: string })[])];
+      all.sort((a, b) => durable.seqOf(a.fp) - durable.seqOf(b.fp));
+      this.outbox.clear();
+      const rows = all.map((m) => messages.get(m.fp) ?? { ...m, sendState: 'pending' as const });
+      for (const m of all) messages.remove(m.fp);
+      messages.upsertMany(rows);
+      for (const m of all) {
+        this.outbox.add(m);
+        const message = messages.get(m.fp);
+        if (message && restored.includes(m)) this.deps.events.emit('send state', { fp: m.fp, state: 'pending', message });
+      }
+      if (this.deps.socket.isOpen) this.resendPending();
+    });
+    return this.restoring;
+  }
 
   /**
    * Composes and sends a message.
@@ -131,13 +174,20 @@ export class MessageSender {
       return deps.messages.get(wire.fp) ?? stored;
     }
     this.outbox.add(wire);
+    if (isChatType(wire.type)) deps.durable.keep(wire);
     if (socket.isOpen) socket.write(frame);
-    return stored;
+    // Nothing is trying to connect: say so now; the message goes out after the next open.
+    else if (socket.gaveUp) this.markFailed(wire.fp, 'network');
+    return deps.messages.get(wire.fp) ?? stored;
   }
 
-  /** The message will not be delivered: out of the outbox, `failed` in the list. */
-  markFailed(fp: string, reason: string): void {
-    this.outbox.fail(fp);
+  /**
+   * The message failed: `failed` in the list. A refused or oversized message leaves the outbox
+   * (and the durable store); a chat message failed by the network stays and is sent again after
+   * the next open, when it turns `pending` again.
+   */
+  markFailed(fp: string, reason: SendFailReason): void {
+    if (reason !== 'network' || !this.deps.messages.has(fp)) this.outbox.fail(fp);
     const { messages, events } = this.deps;
     if (!messages.has(fp)) return;
     const message = messages.patch(fp, { sendState: 'failed', failReason: reason });
@@ -145,16 +195,27 @@ export class MessageSender {
   }
 
   /** Fails every pending message (e.g. the connection gave up) with one `sendFailed` notice. */
-  failPending(reason: string): void {
-    const pending = this.outbox.pending();
-    for (const m of pending) if (m.fp) this.markFailed(m.fp, reason);
+  failPending(reason: SendFailReason): void {
+    const { messages } = this.deps;
+    const pending = this.outbox.pending().filter((m) => m.fp && messages.get(m.fp)?.sendState !== 'failed');
+    for (const m of pending) this.markFailed(m.fp as string, reason);
     if (pending.length > 0) this.deps.notify('sendFailed', 'error');
   }
 
-  /** Writes every pending message again, in composition order (after an open). */
+  /**
+   * Writes every message of the outbox again, in composition order (after an open); those the
+   * network had failed turn `pending` again.
+   */
   resendPending(): void {
-    const { socket } = this.deps;
-    for (const m of this.outbox.pending()) socket.write(socket.encode(m));
+    const { socket, messages, events } = this.deps;
+    for (const m of this.outbox.pending()) {
+      const fp = m.fp as string;
+      if (messages.get(fp)?.sendState === 'failed') {
+        const message = messages.patch(fp, { sendState: 'pending', failReason: undefined });
+        if (message) events.emit('send state', { fp, state: 'pending', message });
+      }
+      socket.write(socket.encode(m));
+    }
   }
 }
 

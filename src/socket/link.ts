@@ -61,6 +61,11 @@ export class SocketLink {
     return this.connection.state === 'open';
   }
 
+  /** True while the connection has given up (state `failed`). */
+  get gaveUp(): boolean {
+    return this.connection.state === 'failed';
+  }
+
   /** Opens the socket (a manual connect: refusals are counted afresh). */
   connect(): void {
     this.closeCodes.reset();
