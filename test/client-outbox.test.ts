@@ -195,3 +195,18 @@ describe('texts failed by the network go out by themselves when the connection r
     }
   });
 });
+
+describe('the service state arrives after the welcome and restores the session without a chat row', () => {
+  it('a state event with an agent sets status agent and the agent; the list stays empty', async () => {
+    const { client, notices } = makeClient(memoryStorage(), { outboxStorage: memoryOutboxStorage() });
+    await client.start();
+    const ws = await open(client);
+    const events: string[] = [];
+    client.on('session', (e) => events.push(e.event));
+    ws.receive(JSON.stringify({ type: 300, from: 'system', to: 'u1', fp: 'st-1', dataContent: JSON.stringify({ event: 'state', state: 'active', sessionId: 's9', agent: { id: 'agent:alice', name: 'Alice' } }) }));
+    expect(client.session.getState()).toMatchObject({ status: 'agent', sessionId: 's9', agent: { id: 'agent:alice', name: 'Alice' } });
+    expect(client.messages.getSnapshot()).toEqual([]);
+    expect(events).toEqual(['state']);
+    expect(notices).toEqual([]);
+  });
+});

@@ -124,7 +124,7 @@ export interface AgentInfo {
 }
 
 /** Session event names of type 300 messages. */
-export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'ended' | 'rate-invite';
+export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'ended' | 'rate-invite' | 'state';
 
 /** The parsed `dataContent` of a type 300 session event. */
 export interface SessionEvent {
@@ -136,8 +136,10 @@ export interface SessionEvent {
   position?: number;
   /** True on `queued` when no agent is online: the visitor may leave a message. */
   busy?: boolean;
-  /** The agent, on `agent-joined`. */
+  /** The agent, on `agent-joined` (and on `state` while an agent serves). */
   agent?: AgentInfo;
+  /** The service state, on `state` (sent after the welcome): `robot`, `queued`, `active` or `ended`. */
+  state?: 'robot' | 'queued' | 'active' | 'ended' | (string & {});
   [key: string]: unknown;
 }
 

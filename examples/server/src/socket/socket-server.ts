@@ -163,6 +163,8 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       if (identity.groupId !== '') joinGroup(identity, v.name, v.avatar);
       if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
     });
+    // The service state (robot, queued, agent, ended) for a reloaded page or a new tab (docs/protocol.md).
+    if (identity.role === 'visitor' && identity.groupId === '') safely(() => deps.sessions.sendState(peer));
   }
 
   function joinGroup(identity: ConnectIdentity, name: string, avatar: string): void {
