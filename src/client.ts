@@ -31,6 +31,7 @@ import type { Connection } from './socket/connection.js';
 import { SocketLink } from './socket/link.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
+import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
 import { defaultTimers } from './timers.js';
@@ -68,6 +69,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly history: HistoryPager;
   /** Persisted client state: language, uuid, paramsData, merchant info, leave-message flag. */
   readonly state: ClientStateStore;
+  /** Composer drafts per conversation, kept in storage so they survive a reload. */
+  readonly drafts: Drafts;
   /** The conversation session: status, queue position, agent, suggestions. */
   readonly session: Store<SessionState>;
   /** Interface texts. */
@@ -99,7 +102,9 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     const limits = (this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }));
     this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
     this.connectData = { ...(options.connectData ?? {}) };
-    this.state = createClientState({ storage: resolveStorage(options.storage), createId: randomUuid });
+    const storage = resolveStorage(options.storage);
+    this.state = createClientState({ storage, createId: randomUuid });
+    this.drafts = new Drafts(storage, () => outboxScope(this.clientId, this.connectData));
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });

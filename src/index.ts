@@ -158,6 +158,8 @@ export type { Refusal } from './messages/content.js';
 export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';
 export { memoryStorage, resolveStorage } from './state/storage.js';
+export { Drafts, DRAFTS_KEY_PREFIX, MAX_DRAFT_LENGTH, MAX_DRAFTS } from './state/drafts.js';
+export type { DraftsSnapshot } from './state/drafts.js';
 export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/client-state.js';
 export type { ClientState, ClientStateOptions, ClientStateStore } from './state/client-state.js';
 
