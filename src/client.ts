@@ -20,6 +20,7 @@ import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, DEFAULT_OUTBOX_FILE_CAP, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
+import { FileSender, type FileKind } from './outbox/file-sender.js';
 import { MessageSender, type SendInput } from './outbox/sender.js';
 import { resolveOutboxStorage } from './outbox/storage.js';
 import { globalDocument, globalWebSocket, globalWindow } from './platform.js';
@@ -82,6 +83,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
 
   private readonly link: SocketLink;
   private readonly sender: MessageSender;
+  private readonly files: FileSender;
   private readonly router: InboundRouter;
   private readonly ctx: ClientContext;
   private get connection(): Connection {
@@ -142,6 +144,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       onError: (error) => this.reportError(error, 'send'),
     });
     this.sender = new MessageSender({ ...ctx, socket: this.link, durable });
+    this.files = new FileSender({ ...ctx, sender: this.sender, durable });
     this.router = new InboundRouter({
       ...ctx,
       outbox: this.sender.outbox,
@@ -215,7 +218,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       () => {
         this.visibility.start();
         const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
-        return Promise.all([language, this.sender.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
+        const outbox = this.sender.restore().then((files) => this.files.restore(files));
+        return Promise.all([language, outbox.catch((e: unknown) => this.reportError(asError(e), 'send'))]);
       },
       (errors) => errors.forEach((error) => this.reportError(error, 'start')),
     );
@@ -254,12 +258,16 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   /**
-   * Sends an uploaded file as an image (101), file (102) or video (103) message.
-   * @param file - the upload result
+   * Sends a file as an image (101), file (102) or video (103) message: an upload result at once;
+   * a picked file (a Blob) is pending at once, uploaded, then sent, and kept for a reload until
+   * then (under `outboxFileCap`; over it, the message shows failed `too-large-to-keep` after a reload).
+   * @param file - the upload result, or the picked file
    * @param kind - which message type to use
+   * @param options - recipient and extra fields; `name` for a Blob without one
    */
-  sendFile(file: UploadedFile, kind: 'image' | 'file' | 'video', options: Omit<SendInput, 'dataContent' | 'type'> = {}): StoredMessage {
-    return this.send({ ...options, ...MessageSender.fileInput(file, kind) });
+  sendFile(file: UploadedFile | Blob, kind: FileKind, options: Omit<SendInput, 'dataContent' | 'type'> & { name?: string } = {}): StoredMessage {
+    if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
+    return this.files.sendFile(file, kind, options);
   }
 
   /**
@@ -267,6 +275,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param fp - the message's fingerprint
    */
   retry(fp: string): StoredMessage {
+    if (this.files.has(fp)) return this.files.retry(fp);
     if (this.connection.state === 'failed') this.connect(); // a retry is a reason to try the network again
     return this.sender.retry(fp);
   }
@@ -360,6 +369,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     if (this.destroyed) return;
     this.destroyed = true;
     this.connection.destroy();
+    this.files.dispose();
     this.http.destroy();
     this.receipts.destroy();
     this.visibility.destroy();

@@ -12,6 +12,8 @@ import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, makeSocketKey } from './helpers/fake-permit.js';
 
 const keys = makeSocketKey();
+/** The machine is shared: give waits room. */
+const WAIT = { timeout: 5_000, interval: 10 };
 const clients: ImClient[] = [];
 
 /** A client of the visitor whose state lives in `storage` (its client id) and whose outbox in `outbox`. */
@@ -39,7 +41,7 @@ function makeClient(storage: StorageLike, options: Partial<ImClientOptions> = {}
 async function open(client: ImClient): Promise<FakeWebSocket> {
   const before = FakeWebSocket.instances.length;
   client.connect();
-  await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(before + 1));
+  await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(before + 1), WAIT);
   const ws = FakeWebSocket.last!;
   ws.open();
   ws.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
@@ -63,7 +65,7 @@ describe('a text composed while the server is down survives the tab: restored as
     for (const t of ['one', 'two', 'three']) first.sendText(t);
     const scope = outboxScope(first.clientId, first.getConnectData());
     const { indexedDbOutboxStorage } = await import('../src/outbox/storage.js');
-    await vi.waitFor(async () => expect(await indexedDbOutboxStorage().load(scope)).toHaveLength(3));
+    await vi.waitFor(async () => expect(await indexedDbOutboxStorage().load(scope)).toHaveLength(3), WAIT);
     first.destroy(); // the tab is closed
 
     const { client } = makeClient(state);
@@ -79,7 +81,7 @@ describe('a text composed while the server is down survives the tab: restored as
     expect(resent.filter((m) => m.type === 100).map((m) => m.dataContent)).toEqual(['one', 'two', 'three']);
     for (const m of resent) ws.receive(JSON.stringify({ ...m, createTime: 1_700_000_000_100 }));
     expect(texts(client).map(([, s]) => s)).toEqual(['sent', 'sent', 'sent']);
-    await vi.waitFor(async () => expect(await indexedDbOutboxStorage().load(scope)).toEqual([]));
+    await vi.waitFor(async () => expect(await indexedDbOutboxStorage().load(scope)).toEqual([]), WAIT);
   });
 
   it('keeps composition order even when new texts are typed before the stored ones are read', async () => {
@@ -88,7 +90,7 @@ describe('a text composed while the server is down survives the tab: restored as
     const first = makeClient(state, { outboxStorage: outbox }).client;
     first.sendText('old 1');
     first.sendText('old 2');
-    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(2));
+    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(2), WAIT);
     first.destroy();
 
     const { client } = makeClient(state, { outboxStorage: outbox });
@@ -107,10 +109,10 @@ describe('a text composed while the server is down survives the tab: restored as
     const ws = await open(client);
     const a = client.sendText('acknowledged');
     const b = client.sendText('refused');
-    await vi.waitFor(async () => expect(await stored(outbox, client)).toHaveLength(2));
+    await vi.waitFor(async () => expect(await stored(outbox, client)).toHaveLength(2), WAIT);
     ws.receive(JSON.stringify({ ...(ws.sentJson() as ChatMessage[])[0], createTime: 5 }));
     ws.receive(JSON.stringify({ type: 500, dataContent: JSON.stringify({ reason: 'blacklisted', fp: b.fp }) }));
-    await vi.waitFor(async () => expect(await stored(outbox, client)).toEqual([]));
+    await vi.waitFor(async () => expect(await stored(outbox, client)).toEqual([]), WAIT);
     expect(client.messages.get(a.fp!)!.sendState).toBe('sent');
     expect(client.messages.get(b.fp!)).toMatchObject({ sendState: 'failed', failReason: 'blacklisted' });
   });
@@ -119,7 +121,7 @@ describe('a text composed while the server is down survives the tab: restored as
     const outbox = memoryOutboxStorage();
     const first = makeClient(memoryStorage(), { outboxStorage: outbox }).client;
     first.sendText('private');
-    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(1));
+    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(1), WAIT);
     first.destroy();
 
     const { client } = makeClient(memoryStorage(), { outboxStorage: outbox });
@@ -136,7 +138,7 @@ describe('a text composed while the server is down survives the tab: restored as
     const outbox = memoryOutboxStorage();
     const first = makeClient(state, { outboxStorage: outbox }).client;
     first.sendText('for merchant 7');
-    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(1));
+    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(1), WAIT);
     first.destroy();
     const { client } = makeClient(state, { outboxStorage: outbox, connectData: { mchId: 8, platformId: 9 } });
     await client.start();
@@ -152,11 +154,11 @@ describe('texts failed by the network go out by themselves when the connection r
       const { client, notices } = makeClient(memoryStorage(), { outboxStorage: outbox, limits: { maxReconnectAttempts: 1, reconnectDelay: 1000 } });
       await client.start();
       client.connect();
-      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1), WAIT);
       const msg = client.sendText('during the outage');
       FakeWebSocket.last!.fail();
       await vi.advanceTimersByTimeAsync(1000);
-      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2), WAIT);
       FakeWebSocket.last!.fail();
       expect(client.connectionState).toBe('failed');
       expect(client.messages.get(msg.fp!)).toMatchObject({ sendState: 'failed', failReason: 'network' });
@@ -164,7 +166,7 @@ describe('texts failed by the network go out by themselves when the connection r
       // typed while nothing tries to connect: failed at once, with the same reason
       const later = client.sendText('while failed');
       expect(client.messages.get(later.fp!)).toMatchObject({ sendState: 'failed', failReason: 'network' });
-      await vi.waitFor(async () => expect(await stored(outbox, client)).toHaveLength(2));
+      await vi.waitFor(async () => expect(await stored(outbox, client)).toHaveLength(2), WAIT);
 
       const ws = await open(client); // the connection returns (online, reconnect, or retry)
       expect((ws.sentJson() as ChatMessage[]).map((m) => m.dataContent)).toEqual(['during the outage', 'while failed']);
@@ -181,13 +183,13 @@ describe('texts failed by the network go out by themselves when the connection r
       const { client } = makeClient(memoryStorage(), { outboxStorage: memoryOutboxStorage(), limits: { maxReconnectAttempts: 0 } });
       await client.start();
       client.connect();
-      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1), WAIT);
       FakeWebSocket.last!.fail();
       expect(client.connectionState).toBe('failed');
       const msg = client.sendText('retry me');
       client.retry(msg.fp!);
       expect(client.connectionState).toBe('connecting');
-      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+      await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2), WAIT);
       FakeWebSocket.last!.open();
       expect((FakeWebSocket.last!.sentJson() as ChatMessage[]).map((m) => m.dataContent)).toEqual(['retry me']);
     } finally {
@@ -208,5 +210,32 @@ describe('the service state arrives after the welcome and restores the session w
     expect(client.messages.getSnapshot()).toEqual([]);
     expect(events).toEqual(['state']);
     expect(notices).toEqual([]);
+  });
+});
+
+describe('a picked file: pending while it uploads, sent with its URL; a failed upload is retried by retry()', () => {
+  it('fails with upload-failed, then retry() uploads again and the message goes out with the URL', async () => {
+    let fail = true;
+    const uploads: string[] = [];
+    const server = createFakePermit({
+      routes: {
+        '/oss/aws/upload': () => {
+          uploads.push('call');
+          return fail ? { code: 500, message: 'disk full', data: null } : { code: 0, message: 'ok', data: { url: '/files/a.png', name: 'a.png', size: 3, mime: 'image/png' } };
+        },
+      },
+    });
+    const { client } = makeClient(memoryStorage(), { outboxStorage: memoryOutboxStorage(), fetch: server.fetch });
+    await client.start();
+    const ws = await open(client);
+    const msg = client.sendFile(new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'image', { name: 'a.png' });
+    expect(client.messages.get(msg.fp!)?.sendState).toBe('pending');
+    await vi.waitFor(() => expect(client.messages.get(msg.fp!)).toMatchObject({ sendState: 'failed', failReason: 'upload-failed' }), WAIT);
+    expect(ws.sent).toHaveLength(0); // never sent without its URL
+    fail = false;
+    client.retry(msg.fp!);
+    await vi.waitFor(() => expect((ws.sentJson() as ChatMessage[]).map((m) => [m.fp, m.type, m.dataContent])).toEqual([[msg.fp, 101, '/files/a.png']]), WAIT);
+    expect(uploads).toHaveLength(2);
+    expect(client.messages.get(msg.fp!)?.sendState).toBe('pending'); // until the echo
   });
 });

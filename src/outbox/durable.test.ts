@@ -74,7 +74,7 @@ describe('files are kept under a total cap', () => {
     const { durable } = make(undefined, () => 1, 10);
     const blob = (n: number) => new Blob([new Uint8Array(n)]);
     expect(durable.fits('f1', 6)).toBe(true);
-    durable.keep(text('f1'), { blob: blob(6), name: 'a', kind: 'file' });
+    durable.keep(text('f1'), { blob: blob(6), name: 'a', kind: 'file', size: 6, mime: '' });
     expect(durable.fits('f2', 5)).toBe(false);
     expect(durable.fits('f1', 10)).toBe(true);
     durable.drop('f1');

@@ -59,7 +59,7 @@ export class DurableOutbox {
     const scope = this.deps.scope();
     const record: OutboxRecord = { fp: message.fp, seq: this.seqOf(message.fp), message, ...(file ? { file } : {}) };
     this.scopes.set(message.fp, scope);
-    if (file) this.fileBytes.set(message.fp, file.blob.size);
+    if (file?.blob) this.fileBytes.set(message.fp, file.blob.size);
     else this.fileBytes.delete(message.fp);
     this.enqueue(() => this.deps.storage.put(scope, record));
   }
@@ -86,7 +86,7 @@ export class DurableOutbox {
     for (const r of records) {
       this.seqs.set(r.fp, r.seq);
       this.scopes.set(r.fp, scope);
-      if (r.file) this.fileBytes.set(r.fp, r.file.blob.size);
+      if (r.file?.blob) this.fileBytes.set(r.fp, r.file.blob.size);
       this.lastSeq = Math.max(this.lastSeq, r.seq);
     }
     return records;

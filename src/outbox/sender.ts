@@ -7,9 +7,9 @@ import type { ClientContext } from '../client-context.js';
 import { randomUuid } from '../crypto/random.js';
 import { ImError } from '../errors.js';
 import { isChatType } from '../messages/content.js';
-import { MessageType, type ChatMessage, type FileContent, type SendFailReason, type StoredMessage } from '../messages/types.js';
+import { MessageType, type ChatMessage, type SendFailReason, type StoredMessage } from '../messages/types.js';
 import type { DurableOutbox } from './durable.js';
-import type { UploadedFile } from '../upload/types.js';
+import type { OutboxRecord } from './storage.js';
 import { Outbox } from './outbox.js';
 
 /** What to send with `ImClient.send`. */
@@ -64,7 +64,7 @@ const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
 export class MessageSender {
   /** The messages waiting for the server's echo, in composition order. */
   readonly outbox: Outbox;
-  private restoring: Promise<void> | null = null;
+  private restoring: Promise<OutboxRecord[]> | null = null;
 
   /** @param deps - the socket, the list, the events and the durable store */
   constructor(private readonly deps: SenderDeps) {
@@ -74,11 +74,13 @@ export class MessageSender {
   /**
    * Restores the pending messages kept by an earlier page of this visitor (once): they join the
    * list as `pending` and the outbox in composition order, and go out after the next open.
+   * @returns the records of files not uploaded yet (for the file sender)
    */
-  restore(): Promise<void> {
-    this.restoring ??= this.deps.durable.restore().then((records) => {
+  restore(): Promise<OutboxRecord[]> {
+    this.restoring ??= this.deps.durable.restore().then((kept) => {
       const { messages, durable } = this.deps;
       const restored: (ChatMessage & { fp: string })[] = [];
+      const records = kept.filter((r) => !r.file);
       for (const { fp, message } of records) {
         const held = messages.get(fp);
         if (this.outbox.has(fp)) continue;
@@ -88,7 +90,8 @@ export class MessageSender {
         }
         restored.push({ ...message, fp });
       }
-      if (restored.length === 0) return;
+      const files = kept.filter((r) => r.file);
+      if (restored.length === 0) return files;
       // Messages composed while the store was read come after the restored ones, in the outbox and in the list.
       const all = [...restored, ...(this.outbox.pending() as (ChatMessage & { fp: string })[])];
       all.sort((a, b) => durable.seqOf(a.fp) - durable.seqOf(b.fp));
@@ -102,6 +105,7 @@ export class MessageSender {
         if (message && restored.includes(m)) this.deps.events.emit('send state', { fp: m.fp, state: 'pending', message });
       }
       if (this.deps.socket.isOpen) this.resendPending();
+      return files;
     });
     return this.restoring;
   }
@@ -111,6 +115,14 @@ export class MessageSender {
    * @throws {@link ImError} `blank` for a blank text (and a `blankMessage` notice)
    */
   send(input: SendInput): StoredMessage {
+    return this.dispatch(this.compose(input));
+  }
+
+  /**
+   * Builds the wire message of an input (a new `fp`, the sender, recipient, merchant and time).
+   * @throws {@link ImError} `blank` for a blank text (and a `blankMessage` notice)
+   */
+  compose(input: SendInput): ChatMessage & { fp: string } {
     const type = input.type ?? MessageType.Text;
     if (typeof input.dataContent !== 'string') throw new TypeError('dataContent must be a string.');
     if ((type === MessageType.Text || type === MessageType.RobotText) && input.dataContent.trim() === '') {
@@ -119,7 +131,7 @@ export class MessageSender {
     }
     const { deps } = this;
     const data = deps.connectData();
-    return this.dispatch({
+    return {
       ...input.extra,
       type,
       from: deps.selfId() ?? deps.clientId(),
@@ -130,7 +142,7 @@ export class MessageSender {
       times: deps.clock.now(),
       uuid: deps.clientId(),
       ...(input.isGroup ? { isGroup: 1 } : {}),
-    });
+    };
   }
 
   /**
@@ -143,16 +155,6 @@ export class MessageSender {
     if (stored.sendState !== 'failed') return stored;
     const { sendState: _state, failReason: _reason, ...wire } = stored;
     return this.dispatch({ ...wire, fp });
-  }
-
-  /**
-   * The message of an uploaded file: an image (101, the URL), a file (102) or a video (103, the
-   * JSON {@link FileContent}).
-   */
-  static fileInput(file: UploadedFile, kind: 'image' | 'file' | 'video'): SendInput {
-    if (kind === 'image') return { type: MessageType.Image, dataContent: file.url };
-    const content: FileContent = { name: file.name, size: file.size, url: file.url, mime: file.mime };
-    return { type: kind === 'video' ? MessageType.Video : MessageType.File, dataContent: JSON.stringify(content) };
   }
 
   /** Sends a message now or keeps it in the outbox until the next open. */

@@ -34,11 +34,11 @@ describe.each([
   it('keeps a picked file as a Blob with its bytes', async () => {
     const storage = make();
     const blob = new Blob([new Uint8Array([1, 2, 3, 250])], { type: 'image/png' });
-    await storage.put('a', { ...record('f1', 1), file: { blob, name: 'cat.png', kind: 'image' } });
+    await storage.put('a', { ...record('f1', 1), file: { blob, name: 'cat.png', kind: 'image', size: 4, mime: 'image/png' } });
     const [back] = await storage.load('a');
     expect(back?.file?.name).toBe('cat.png');
     expect(back?.file?.kind).toBe('image');
-    expect([...new Uint8Array(await back!.file!.blob.arrayBuffer())]).toEqual([1, 2, 3, 250]);
+    expect([...new Uint8Array(await back!.file!.blob!.arrayBuffer())]).toEqual([1, 2, 3, 250]);
   });
 });
 

@@ -7,10 +7,14 @@ import type { ChatMessage } from '../messages/types.js';
 
 /** A picked file whose upload has not finished, kept so the upload can restart after a reload. */
 export interface PendingFile {
-  /** The file's bytes. */
-  blob: Blob;
+  /** The file's bytes; absent when the file was over the outbox's cap (not kept across a reload). */
+  blob?: Blob;
   /** The file name. */
   name: string;
+  /** The file size, bytes. */
+  size: number;
+  /** The MIME type. */
+  mime: string;
   /** The message type it becomes once uploaded. */
   kind: 'image' | 'file' | 'video';
 }

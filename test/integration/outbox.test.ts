@@ -10,7 +10,7 @@ import { memoryStorage } from '../../src/index.js';
 import { indexedDbOutboxStorage } from '../../src/outbox/storage.js';
 import { outboxScope } from '../../src/outbox/durable.js';
 import { removeDir, startServer, tempDir } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedAgent, connectedVisitor, DEMO, frame, isEvent, open, waitUntil } from './harness.js';
+import { Clients, connectedAgent, connectedVisitor, DEMO, download, frame, isEvent, open, pngBytes, waitUntil } from './harness.js';
 
 const dataDir = tempDir();
 const clients = new Clients();
@@ -85,5 +85,46 @@ describe('a reload during an agent chat restores the agent', () => {
     await waitUntil(() => expect(reloaded.client.session.getState()).toMatchObject({ status: 'agent', sessionId, agent: { id: 'agent:alice', name: 'Alice' } }));
     expect(reloaded.client.messages.getSnapshot().filter((m) => m.type === 300)).toEqual([]);
     expect(reloaded.frames.some((f) => isEvent('created')(f.message))).toBe(false);
+  });
+});
+
+describe('a file picked while the server is down is kept as a Blob and its upload restarts after the reload', () => {
+  it('under the cap: uploaded and sent once by the next page; over the cap: failed too-large-to-keep', async () => {
+    let server = await startServer({ memoryDb: false, dataDir: tempDir() });
+    running.push(server);
+    const port = Number(new URL(server.url).port);
+    const dir = server.dataDir;
+    const endpoints = { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+    await server.close();
+
+    const state = memoryStorage();
+    const bytes = pngBytes([0, 128, 255], 8);
+    const first = clients.make(endpoints, { storage: state, connectData: visitorData, outboxFileCap: bytes.length + 10 });
+    first.client.connect();
+    const kept = first.client.sendFile(new File([bytes], 'kept.png', { type: 'image/png' }), 'image');
+    const big = first.client.sendFile(new File([new Uint8Array(64)], 'big.txt', { type: 'text/plain' }), 'file');
+    expect(first.client.messages.get(kept.fp!)?.sendState).toBe('pending');
+    const scope = outboxScope(first.client.clientId, first.client.getConnectData());
+    await waitUntil(async () => {
+      const records = await indexedDbOutboxStorage().load(scope);
+      expect(records.find((r) => r.fp === kept.fp)?.file?.blob?.size).toBe(bytes.length);
+      expect(records.find((r) => r.fp === big.fp)?.file).toMatchObject({ name: 'big.txt', size: 64 });
+      expect(records.find((r) => r.fp === big.fp)?.file?.blob).toBeUndefined();
+    });
+    first.client.destroy();
+
+    server = await startServer({ memoryDb: false, dataDir: dir, port });
+    running.push(server);
+    const again = clients.make(endpoints, { storage: state, connectData: visitorData });
+    await open(again);
+    await waitUntil(() => expect(again.client.messages.get(kept.fp!)?.sendState).toBe('sent'));
+    expect(again.client.messages.get(big.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-large-to-keep' });
+    const stored = server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 }).filter((m) => m.type === 101);
+    expect(stored.map((m) => m.fp)).toEqual([kept.fp]);
+    const served = await download(new URL(stored[0]!.dataContent, server.url).toString());
+    expect([...served.bytes]).toEqual([...bytes]);
+    await waitUntil(async () => expect(await indexedDbOutboxStorage().load(scope)).toEqual([]));
+    expect(again.client.t('fileTooLargeToKeep')).toContain('刷新'); // a clear reason, in the interface language
+    removeDir(dir);
   });
 });

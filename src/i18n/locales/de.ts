@@ -131,4 +131,5 @@ export const de: Catalogue = {
   online: 'Online',
   sessions: 'Unterhaltungen',
   waitingSince: 'Wartet seit {minutes} Min.',
+  fileTooLargeToKeep: 'Datei zu groß, um ein Neuladen zu überstehen; bitte erneut auswählen',
 };

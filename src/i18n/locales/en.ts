@@ -131,4 +131,5 @@ export const en: Catalogue = {
   online: 'Online',
   sessions: 'Conversations',
   waitingSince: 'Waiting for {minutes} min',
+  fileTooLargeToKeep: 'File too large to keep across a reload; please pick it again',
 };

@@ -131,4 +131,5 @@ export const es: Catalogue = {
   online: 'En línea',
   sessions: 'Conversaciones',
   waitingSince: 'Esperando desde hace {minutes} min',
+  fileTooLargeToKeep: 'Archivo demasiado grande para conservarlo al recargar; vuelve a elegirlo',
 };

@@ -131,4 +131,5 @@ export const fr: Catalogue = {
   online: 'En ligne',
   sessions: 'Conversations',
   waitingSince: 'En attente depuis {minutes} min',
+  fileTooLargeToKeep: 'Fichier trop volumineux pour être conservé après un rechargement ; choisissez-le à nouveau',
 };

@@ -131,4 +131,5 @@ export const ja: Catalogue = {
   online: 'オンライン',
   sessions: '会話',
   waitingSince: '{minutes} 分待機中',
+  fileTooLargeToKeep: 'ファイルが大きすぎて再読み込み後に保持できません。もう一度選択してください',
 };

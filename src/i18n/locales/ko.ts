@@ -131,4 +131,5 @@ export const ko: Catalogue = {
   online: '온라인',
   sessions: '대화',
   waitingSince: '{minutes}분 대기 중',
+  fileTooLargeToKeep: '파일이 너무 커서 새로고침 후 유지할 수 없습니다. 다시 선택해 주세요',
 };

@@ -131,4 +131,5 @@ export const pt: Catalogue = {
   online: 'Online',
   sessions: 'Conversas',
   waitingSince: 'Aguardando há {minutes} min',
+  fileTooLargeToKeep: 'Arquivo grande demais para ser mantido ao recarregar; escolha-o novamente',
 };

@@ -131,4 +131,5 @@ export const vi: Catalogue = {
   online: 'Trực tuyến',
   sessions: 'Cuộc trò chuyện',
   waitingSince: 'Đã chờ {minutes} phút',
+  fileTooLargeToKeep: 'Tệp quá lớn để giữ lại sau khi tải lại; vui lòng chọn lại',
 };

@@ -131,4 +131,5 @@ export const zhHant: Catalogue = {
   online: '在線',
   sessions: '會話',
   waitingSince: '已等待 {minutes} 分鐘',
+  fileTooLargeToKeep: '檔案太大，重新整理後無法保留，請重新選擇',
 };

@@ -144,4 +144,5 @@ export const zh = {
   online: '在线',
   sessions: '会话',
   waitingSince: '已等待 {minutes} 分钟',
+  fileTooLargeToKeep: '文件太大，刷新后无法保留，请重新选择',
 } as const;
