@@ -1,6 +1,6 @@
 /**
- * `ImClient`: composes the managers (HTTP, key ring, socket connection, clock, receipts, sender,
- * history, messages, i18n, state) and routes events between them. It owns no protocol detail itself.
+ * `ImClient`: the SDK's public face. It composes the managers (HTTP, the engine of socket, sending
+ * and history, clock, receipts, messages, i18n, state, drafts) and owns no protocol detail itself.
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
@@ -8,28 +8,26 @@ import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
 import { rateConversation, loadMerchantInfo } from './conversation.js';
+import { Engine } from './engine.js';
 import { asError, ImError } from './errors.js';
+import type { HistoryPager } from './messages/history.js';
+import { outboxScope } from './outbox/durable.js';
+import type { FileKind } from './outbox/file-sender.js';
+import type { SendInput } from './outbox/sender.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
 import { PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
-import { InboundRouter } from './inbound.js';
-import { HistoryPager } from './messages/history.js';
 import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
-import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, DEFAULT_OUTBOX_FILE_CAP, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
-import { DurableOutbox, outboxScope } from './outbox/durable.js';
-import { FileSender, type FileKind } from './outbox/file-sender.js';
-import { MessageSender, type SendInput } from './outbox/sender.js';
-import { resolveOutboxStorage } from './outbox/storage.js';
-import { globalDocument, globalWebSocket, globalWindow } from './platform.js';
+import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
+import { globalDocument, globalWindow } from './platform.js';
 import { createReadTracking } from './receipts/read-tracking.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
 import type { Connection } from './socket/connection.js';
-import { SocketLink } from './socket/link.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
@@ -81,20 +79,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Read receipts: immediate when visible, queued while hidden. */
   readonly receipts: ReceiptManager;
 
-  private readonly link: SocketLink;
-  private readonly sender: MessageSender;
-  private readonly files: FileSender;
-  private readonly router: InboundRouter;
+  private readonly engine: Engine;
   private readonly ctx: ClientContext;
-  private get connection(): Connection {
-    return this.link.connection;
-  }
+  private get connection(): Connection { return this.engine.link.connection; }
   private connectData: Record<string, unknown>;
   private destroyed = false;
 
-  /**
-   * @param options - endpoints, socket key, and injectable transports, storage and timers
-   */
+  /** @param options - endpoints, socket key, and injectable transports, storage and timers */
   constructor(options: ImClientOptions) {
     super();
     if (!options || typeof options.baseUrl !== 'string' || typeof options.socketUrl !== 'string' || typeof options.socketKey !== 'string') {
@@ -110,101 +101,46 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });
-    this.http = new HttpClient({
-      baseUrl: options.baseUrl,
-      fetch: options.fetch,
-      timers,
-      limits,
-      getLanguage: () => this.i18n.language,
-      getSession: () => ({ saltKey: this.link.keys.token?.saltKey, userKey: this.link.keys.token?.userKey }),
-      notify: (key, level, serverText) => this.notify(key, level, serverText),
-    });
+    const token = (): { saltKey?: string; userKey?: string } => ({ saltKey: this.engine.link.keys.token?.saltKey, userKey: this.engine.link.keys.token?.userKey });
+    const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
+    this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: token, notify });
     this.api = new PermitApi(this.http);
     const { messages, session, i18n, clock, api } = this;
-    const ctx: ClientContext = {
+    const ctx: ClientContext = (this.ctx = {
       ...{ messages, session, i18n, clock, api, limits, timers, events: this },
-      selfId: () => this.userId,
-      clientId: () => this.clientId,
-      connectData: () => this.connectData,
-      notify: (key, level) => this.notify(key, level),
+      ...{ selfId: () => this.userId, clientId: () => this.clientId, connectData: () => this.connectData, notify },
       reportError: (error, source) => this.reportError(error, source),
-    };
-    this.ctx = ctx;
-    const win = options.window === undefined ? globalWindow() : options.window;
+    });
+    const window = options.window === undefined ? globalWindow() : options.window;
     const document = options.document === undefined ? globalDocument() : options.document;
-    const socket = { send: (message: ChatMessage) => this.link.send(message) };
-    ({ visibility: this.visibility, receipts: this.receipts } = createReadTracking({ ...options, document, window: win, timers, socket, selfId: ctx.selfId }));
-    const WebSocket = options.WebSocket ?? globalWebSocket();
-    this.link = new SocketLink({ ...options, ...ctx, WebSocket, network: win, start: () => this.start() });
-    const durable = new DurableOutbox({
-      storage: resolveOutboxStorage(options.outboxStorage),
-      scope: () => outboxScope(this.clientId, this.connectData),
-      now: () => Date.now(),
-      fileCap: options.outboxFileCap ?? DEFAULT_OUTBOX_FILE_CAP,
-      onError: (error) => this.reportError(error, 'send'),
-    });
-    this.sender = new MessageSender({ ...ctx, socket: this.link, durable });
-    this.files = new FileSender({ ...ctx, sender: this.sender, durable });
-    this.router = new InboundRouter({
-      ...ctx,
-      outbox: this.sender.outbox,
-      receipts: this.receipts,
-      decode: (data) => this.link.decode(data),
-      markFailed: (fp, reason) => this.sender.markFailed(fp, reason),
-    });
-    this.history = new HistoryPager({ ...ctx, route: (message) => this.router.route(message) });
-    this.connection.on('state', (ctx) => {
-      this.emit('state', ctx);
-      if (ctx.newState === 'failed') this.sender.failPending('network');
-    });
-    this.connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
-    this.connection.on('frame', ({ data }) => this.router.handleFrame(data));
-    this.connection.on('error', ({ error, source }) => this.reportError(error, source));
-    this.connection.on('network', ({ online }) => this.emit('network', { online }));
+    const socket = { send: (message: ChatMessage) => this.engine.link.send(message) };
+    const tracking = createReadTracking({ ...options, document, window, timers, socket, selfId: ctx.selfId });
+    ({ visibility: this.visibility, receipts: this.receipts } = tracking);
+    this.engine = new Engine(ctx, options, { receipts: this.receipts, network: window, start: () => this.start() });
+    this.history = this.engine.history;
   }
 
   /** The connection state. */
-  get connectionState(): ConnectionState {
-    return this.connection.state;
-  }
-
+  get connectionState(): ConnectionState { return this.connection.state; }
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
-  get online(): boolean {
-    return this.connection.online;
-  }
-
+  get online(): boolean { return this.connection.online; }
   /** The user id the server gave (`to` of the welcome), once known. */
-  get userId(): string | undefined {
-    return this.router.userId;
-  }
-
+  get userId(): string | undefined { return this.engine.router.userId; }
   /** This client's id (the uuid kept in storage, the `u` of the connect payload). */
-  get clientId(): string {
-    return this.state.getState().uuid;
-  }
-
+  get clientId(): string { return this.state.getState().uuid; }
   /** True once the start-up key exchange succeeded. */
-  get ready(): boolean {
-    return this.link.keys.keys !== null;
-  }
-
+  get ready(): boolean { return this.engine.link.keys.keys !== null; }
   /** The AES switch (frames are encrypted when on); false until started. */
-  get aesSwitch(): boolean {
-    return this.link.keys.keys?.aesSwitch ?? false;
-  }
+  get aesSwitch(): boolean { return this.engine.link.keys.keys?.aesSwitch ?? false; }
 
   /** The connect data (`d` of the connect payload). */
-  getConnectData(): Readonly<Record<string, unknown>> {
-    return this.connectData;
-  }
+  getConnectData(): Readonly<Record<string, unknown>> { return this.connectData; }
 
   /**
    * Replaces the connect data used by the next connection attempt (e.g. after decoding an entry link).
    * @param data - the new `d` payload
    */
-  setConnectData(data: Record<string, unknown>): void {
-    this.connectData = { ...data };
-  }
+  setConnectData(data: Record<string, unknown>): void { this.connectData = { ...data }; }
 
   /**
    * Runs start-up (protocol §1): server time, AES key, user token, AES switch, and the stored
@@ -214,12 +150,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   start(): Promise<StartupResult> {
     if (this.destroyed) return Promise.reject(new ImError('destroyed', 'The client was destroyed.'));
-    return this.link.keys.load(
+    return this.engine.link.keys.load(
       () => {
         this.visibility.start();
         const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
-        const outbox = this.sender.restore().then((files) => this.files.restore(files));
-        return Promise.all([language, outbox.catch((e: unknown) => this.reportError(asError(e), 'send'))]);
+        return Promise.all([language, this.engine.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
       },
       (errors) => errors.forEach((error) => this.reportError(error, 'start')),
     );
@@ -228,25 +163,21 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Opens the socket (starting first if needed). Leaves the `failed` state. */
   connect(): void {
     if (this.destroyed) return;
-    this.link.connect();
+    this.engine.link.connect();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
-  disconnect(): void {
-    this.connection.close();
-  }
+  disconnect(): void { this.connection.close(); }
 
   /**
-   * Sends a message. Types the server acknowledges (100-103, 301, 302) are `pending` at once (chat
-   * types also appear in {@link ImClient.messages}), sent now if the socket is open and otherwise
-   * kept in the outbox and sent after the next (re)connect; they become `sent` when the server
-   * echoes them and `failed` when it refuses them. Other types are sent at once if the socket is
-   * open (`sent`) or not at all (`failed`).
+   * Sends a message: acknowledged types (100-103, 301, 302) are `pending` until the server's echo
+   * (`sent`) or refusal (`failed`), kept in the outbox while the socket is down (chat types across
+   * a reload too); other types are sent now if the socket is open, else `failed`.
    * @throws {@link ImError} `blank` for a blank text (and a `blankMessage` notice)
    */
   send(input: SendInput): StoredMessage {
     if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
-    return this.sender.send(input);
+    return this.engine.sender.send(input);
   }
 
   /**
@@ -267,28 +198,20 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   sendFile(file: UploadedFile | Blob, kind: FileKind, options: Omit<SendInput, 'dataContent' | 'type'> & { name?: string } = {}): StoredMessage {
     if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
-    return this.files.sendFile(file, kind, options);
+    return this.engine.files.sendFile(file, kind, options);
   }
 
   /**
    * Resends a failed message with the same `fp` (safe: the server stores one message per `fp`).
    * @param fp - the message's fingerprint
    */
-  retry(fp: string): StoredMessage {
-    if (this.files.has(fp)) return this.files.retry(fp);
-    if (this.connection.state === 'failed') this.connect(); // a retry is a reason to try the network again
-    return this.sender.retry(fp);
-  }
+  retry(fp: string): StoredMessage { return this.engine.retry(fp); }
 
   /** Asks for a human agent (type 301). */
-  transferToHuman(): StoredMessage {
-    return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' });
-  }
+  transferToHuman(): StoredMessage { return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' }); }
 
   /** Ends the conversation (type 302). */
-  endConversation(): StoredMessage {
-    return this.send({ type: MessageType.EndConversation, dataContent: '{}' });
-  }
+  endConversation(): StoredMessage { return this.send({ type: MessageType.EndConversation, dataContent: '{}' }); }
 
   /**
    * Rates the conversation (markScore). A visitor rates once per conversation; a blacklisted one
@@ -296,26 +219,20 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param score - 1 (very dissatisfied) to 5 (very satisfied)
    * @param remark - optional comment
    */
-  rate(score: number, remark?: string): Promise<void> {
-    return rateConversation(this.ctx, score, remark);
-  }
+  rate(score: number, remark?: string): Promise<void> { return rateConversation(this.ctx, score, remark); }
 
   /**
    * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
    * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
    */
-  loadMerchantInfo(): Promise<MerchantInfo> {
-    return loadMerchantInfo(this.ctx, this.state);
-  }
+  loadMerchantInfo(): Promise<MerchantInfo> { return loadMerchantInfo(this.ctx, this.state); }
 
   /**
    * Loads the page of history before the oldest message held into {@link ImClient.messages}
    * (chat content only); see {@link HistoryPager.loadOlder}.
    * @param size - page size (default 20)
    */
-  loadOlder(size = 20): Promise<MessagePage> {
-    return this.history.loadOlder(size);
-  }
+  loadOlder(size = 20): Promise<MessagePage> { return this.history.loadOlder(size); }
 
   /**
    * Fetches what was missed while away and handles it as if it had arrived on the socket (see
@@ -323,9 +240,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param maxPages - how many pages of 100 at most
    * @returns how many messages were fetched
    */
-  fetchMissed(maxPages = 20): Promise<number> {
-    return this.history.fetchMissed(maxPages);
-  }
+  fetchMissed(maxPages = 20): Promise<number> { return this.history.fetchMissed(maxPages); }
 
   /**
    * Marks a received message read now (read-on-scroll): sends its type-104 receipt once.
@@ -352,9 +267,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param key - the text key
    * @param params - `{name}` interpolation values
    */
-  t(key: I18nKey, params?: Record<string, string | number>): string {
-    return this.i18n.t(key, params);
-  }
+  t(key: I18nKey, params?: Record<string, string | number>): string { return this.i18n.t(key, params); }
 
   /**
    * Creates an upload queue bound to this client's upload endpoints and limits.
@@ -368,24 +281,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.connection.destroy();
-    this.files.dispose();
-    this.http.destroy();
-    this.receipts.destroy();
-    this.visibility.destroy();
-    this.clock.destroy();
-    this.state.destroy();
+    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
     this.removeAllListeners();
-  }
-
-  private onOpen(reconnected: boolean): void {
-    this.emit('socket login', { reconnected });
-    this.sender.resendPending();
-    // Visitors catch up through findMsgForCus / clientGroupMsgList; those are visitor calls, and the
-    // documents give an agent (connect data role 'agent') no history call to catch up with.
-    if (reconnected && this.connectData.role !== 'agent') {
-      this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
-    }
   }
 
   private notify(key: I18nKey, level: NoticeLevel, serverText?: string): void {
