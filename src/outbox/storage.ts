@@ -64,7 +64,14 @@ export function memoryOutboxStorage(): OutboxStorage {
 }
 
 /** The IndexedDB database and object store of {@link indexedDbOutboxStorage}. */
-export const OUTBOX_DB = { name: 'kefu-im-outbox', store: 'pending', version: 1 } as const;
+export const OUTBOX_DB: Readonly<{
+  /** The database name. */
+  name: string;
+  /** The object store of pending messages, keyed by `[scope, fp]`, indexed by `scope`. */
+  store: 'pending';
+  /** The schema version. */
+  version: number;
+}> = Object.freeze({ name: 'kefu-im-outbox', store: 'pending', version: 1 });
 
 interface StoredRow extends OutboxRecord {
   scope: string;
