@@ -91,6 +91,8 @@ export class Engine {
   /** Retries a failed message: a file's upload, or a send (reconnecting a connection that gave up). */
   retry(fp: string): ReturnType<MessageSender['retry']> {
     if (this.files.has(fp)) return this.files.retry(fp);
+    const held = this.ctx.messages.get(fp);
+    if (held?.failReason === 'too-large-to-keep') return held; // the bytes are gone: the file must be picked again
     if (this.link.gaveUp) this.link.connect(); // a retry is a reason to try the network again
     return this.sender.retry(fp);
   }

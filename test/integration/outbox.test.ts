@@ -119,8 +119,12 @@ describe('a file picked while the server is down is kept as a Blob and its uploa
     await open(again);
     await waitUntil(() => expect(again.client.messages.get(kept.fp!)?.sendState).toBe('sent'));
     expect(again.client.messages.get(big.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-large-to-keep' });
+    again.client.retry(big.fp!); // nothing to send: the bytes were not kept
+    expect(again.client.messages.get(big.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-large-to-keep' });
     const stored = server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 }).filter((m) => m.type === 101);
     expect(stored.map((m) => m.fp)).toEqual([kept.fp]);
+    await again.client.fetchMissed();
+    expect(server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 }).some((m) => m.fp === big.fp)).toBe(false);
     const served = await download(new URL(stored[0]!.dataContent, server.url).toString());
     expect([...served.bytes]).toEqual([...bytes]);
     await waitUntil(async () => expect(await indexedDbOutboxStorage().load(scope)).toEqual([]));
