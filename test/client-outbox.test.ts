@@ -95,9 +95,10 @@ describe('a text composed while the server is down survives the tab: restored as
 
     const { client } = makeClient(state, { outboxStorage: outbox });
     client.sendText('new'); // before start(): the store is read later
+    client.transferToHuman(); // a control message: in the outbox, never a row
     await client.start();
     const ws = await open(client);
-    expect((ws.sentJson() as ChatMessage[]).map((m) => m.dataContent)).toEqual(['old 1', 'old 2', 'new']);
+    expect((ws.sentJson() as ChatMessage[]).map((m) => m.dataContent)).toEqual(['old 1', 'old 2', 'new', '{}']);
     expect(texts(client).map(([t]) => t)).toEqual(['old 1', 'old 2', 'new']);
   });
 

@@ -96,8 +96,9 @@ export class MessageSender {
       const all = [...restored, ...(this.outbox.pending() as (ChatMessage & { fp: string })[])];
       all.sort((a, b) => durable.seqOf(a.fp) - durable.seqOf(b.fp));
       this.outbox.clear();
-      const rows = all.map((m) => messages.get(m.fp) ?? { ...m, sendState: 'pending' as const });
-      for (const m of all) messages.remove(m.fp);
+      const chat = all.filter((m) => isChatType(m.type)); // control messages (301, 302) are no rows
+      const rows = chat.map((m) => messages.get(m.fp) ?? { ...m, sendState: 'pending' as const });
+      for (const m of chat) messages.remove(m.fp);
       messages.upsertMany(rows);
       for (const m of all) {
         this.outbox.add(m);
