@@ -12,7 +12,7 @@ import { Engine } from './engine.js';
 import { asError, ImError } from './errors.js';
 import type { HistoryPager } from './messages/history.js';
 import { outboxScope } from './outbox/durable.js';
-import type { FileKind } from './outbox/file-sender.js';
+import type { FileKind } from './outbox/file-message.js';
 import type { SendInput } from './outbox/sender.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
@@ -198,7 +198,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   sendFile(file: UploadedFile | Blob, kind: FileKind, options: Omit<SendInput, 'dataContent' | 'type'> & { name?: string } = {}): StoredMessage {
     if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
-    return this.engine.files.sendFile(file, kind, options);
+    return this.engine.sendFile(file, kind, options);
   }
 
   /**

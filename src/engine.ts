@@ -9,14 +9,17 @@ import type { ClientContext } from './client-context.js';
 import { asError } from './errors.js';
 import { InboundRouter } from './inbound.js';
 import { HistoryPager } from './messages/history.js';
+import type { StoredMessage } from './messages/types.js';
 import { DEFAULT_OUTBOX_FILE_CAP, type ImClientOptions, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
-import { FileSender } from './outbox/file-sender.js';
+import type { FileSender } from './outbox/file-sender.js';
+import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
 import { MessageSender } from './outbox/sender.js';
 import { resolveOutboxStorage } from './outbox/storage.js';
 import { globalWebSocket } from './platform.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import { SocketLink } from './socket/link.js';
+import type { UploadedFile } from './upload/types.js';
 
 /** What the engine needs besides the client context. @internal */
 export interface EngineHooks {
@@ -34,12 +37,15 @@ export class Engine {
   readonly link: SocketLink;
   /** Texts and control messages; the outbox. */
   readonly sender: MessageSender;
-  /** Picked files: upload, then send. */
-  readonly files: FileSender;
   /** Incoming frames to the managers. */
   readonly router: InboundRouter;
   /** Older pages and missed messages. */
   readonly history: HistoryPager;
+  private readonly durable: DurableOutbox;
+  /** Uploads of picked files, once loaded. */
+  private files: FileSender | null = null;
+  private loadingFiles: Promise<FileSender> | null = null;
+  private destroyed = false;
 
   /**
    * @param ctx - the client context
@@ -61,7 +67,7 @@ export class Engine {
       onError: (error) => ctx.reportError(error, 'send'),
     });
     this.sender = new MessageSender({ ...ctx, socket: this.link, durable });
-    this.files = new FileSender({ ...ctx, sender: this.sender, durable });
+    this.durable = durable;
     this.router = new InboundRouter({
       ...ctx,
       outbox: this.sender.outbox,
@@ -85,12 +91,21 @@ export class Engine {
 
   /** Restores the outbox of an earlier page of this visitor: texts, then files. */
   async restore(): Promise<void> {
-    this.files.restore(await this.sender.restore());
+    const files = await this.sender.restore();
+    if (files.length > 0) (await this.fileSender()).restore(files);
+  }
+
+  /** Sends an uploaded file's message, or stages a picked file and uploads it (the uploader loads on demand). */
+  sendFile(file: UploadedFile | Blob, kind: FileKind, input: FileSendInput): StoredMessage {
+    const upload = (staged: StagedFile): void => {
+      this.fileSender().then((files) => files.upload(staged), (e: unknown) => this.ctx.reportError(asError(e), 'upload'));
+    };
+    return sendFile({ ...this.ctx, sender: this.sender, durable: this.durable }, file, kind, input, upload);
   }
 
   /** Retries a failed message: a file's upload, or a send (reconnecting a connection that gave up). */
   retry(fp: string): ReturnType<MessageSender['retry']> {
-    if (this.files.has(fp)) return this.files.retry(fp);
+    if (this.files?.has(fp)) return this.files.retry(fp);
     const held = this.ctx.messages.get(fp);
     if (held?.failReason === 'too-large-to-keep') return held; // the bytes are gone: the file must be picked again
     if (this.link.gaveUp) this.link.connect(); // a retry is a reason to try the network again
@@ -99,8 +114,18 @@ export class Engine {
 
   /** Stops the connection and the uploads. */
   destroy(): void {
+    this.destroyed = true;
     this.link.connection.destroy();
-    this.files.dispose();
+    this.files?.dispose();
+  }
+
+  private fileSender(): Promise<FileSender> {
+    this.loadingFiles ??= import('./outbox/file-sender.js').then(({ FileSender }) => {
+      this.files = new FileSender({ ...this.ctx, sender: this.sender, durable: this.durable });
+      if (this.destroyed) this.files.dispose();
+      return this.files;
+    });
+    return this.loadingFiles;
   }
 
   private onOpen(reconnected: boolean): void {

@@ -135,7 +135,7 @@ export type {
 export { MessageList } from './messages/message-list.js';
 export { indexedDbOutboxStorage, memoryOutboxStorage, OUTBOX_DB, resolveOutboxStorage } from './outbox/storage.js';
 export type { OutboxRecord, OutboxStorage, PendingFile } from './outbox/storage.js';
-export type { FileKind } from './outbox/file-sender.js';
+export type { FileKind } from './outbox/file-message.js';
 export { HistoryPager } from './messages/history.js';
 export type { PagingSnapshot } from './messages/history.js';
 export { formatDateTime, formatReceiptTime, toMillis } from './messages/time.js';

@@ -1,19 +1,17 @@
 /**
- * Sending a picked file: the message is pending at once, the file is uploaded, then the message
- * goes out with its URL. Until the upload finished the file is kept in the durable outbox (under
- * a total cap), so its upload restarts after a reload.
+ * Uploading picked files (loaded on demand): the staged file is uploaded, then its message goes
+ * out with the URL. Until then the file stays in the durable outbox (under a total cap), so its
+ * upload restarts after a reload.
  * @module
  */
 import type { ClientContext } from '../client-context.js';
 import { ImError } from '../errors.js';
-import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from '../messages/types.js';
+import type { ChatMessage, StoredMessage } from '../messages/types.js';
 import type { UploadedFile } from '../upload/types.js';
 import type { DurableOutbox } from './durable.js';
-import type { MessageSender, SendInput } from './sender.js';
+import { fileContent, showFile, type StagedFile } from './file-message.js';
+import type { MessageSender } from './sender.js';
 import type { OutboxRecord, PendingFile } from './storage.js';
-
-/** Which message a file becomes. */
-export type FileKind = PendingFile['kind'];
 
 /** What the file sender needs. @internal */
 export type FileSenderDeps = Pick<ClientContext, 'messages' | 'events' | 'api' | 'limits'> & {
@@ -21,22 +19,8 @@ export type FileSenderDeps = Pick<ClientContext, 'messages' | 'events' | 'api' |
   durable: DurableOutbox;
 };
 
-interface Upload {
-  wire: ChatMessage & { fp: string };
-  file: PendingFile;
+interface Upload extends StagedFile {
   abort: AbortController | null;
-}
-
-const TYPE_OF: Readonly<Record<FileKind, number>> = { image: MessageType.Image, file: MessageType.File, video: MessageType.Video };
-
-/**
- * The content of a file message: the URL for an image, the JSON {@link FileContent} otherwise.
- * @internal
- */
-export function fileContent(kind: FileKind, file: { name: string; size: number; url: string; mime: string }): string {
-  if (kind === 'image') return file.url;
-  const content: FileContent = { name: file.name, size: file.size, url: file.url, mime: file.mime };
-  return JSON.stringify(content);
 }
 
 /** Uploads picked files and sends their messages. @internal */
@@ -47,34 +31,9 @@ export class FileSender {
   /** @param deps - the list, the permit API, the sender and the durable outbox */
   constructor(private readonly deps: FileSenderDeps) {}
 
-  /**
-   * Sends a picked file: pending now (content without URL), uploaded, then sent.
-   * @param blob - the file
-   * @param kind - image, file or video
-   * @param input - recipient and extra wire fields; `name` for a Blob without one
-   */
-  send(blob: Blob, kind: FileKind, input: Omit<SendInput, 'dataContent' | 'type'> & { name?: string } = {}): StoredMessage {
-    if (!TYPE_OF[kind]) throw new TypeError(`sendFile: unknown kind ${String(kind)}`);
-    const name = input.name ?? (blob as Blob & { name?: string }).name ?? 'file';
-    const file: PendingFile = { blob, name, size: blob.size, mime: blob.type || 'application/octet-stream', kind };
-    const wire = this.deps.sender.compose({ ...input, type: TYPE_OF[kind], dataContent: fileContent(kind, { ...file, url: '' }) });
-    const stored = this.show(wire, 'pending');
-    // The bytes are kept for a reload only under the cap; over it, the record says so.
-    const kept = this.deps.durable.fits(wire.fp, blob.size) ? file : { ...file, blob: undefined };
-    this.deps.durable.keep(wire, kept);
-    this.start({ wire, file, abort: null });
-    return stored;
-  }
-
-  /**
-   * Sends an uploaded file's message at once, or a picked file (a Blob) through {@link FileSender.send}.
-   * @param file - the upload result, or the picked file
-   */
-  sendFile(file: UploadedFile | Blob, kind: FileKind, input: Omit<SendInput, 'dataContent' | 'type'> & { name?: string } = {}): StoredMessage {
-    if (typeof Blob !== 'undefined' && file instanceof Blob) return this.send(file, kind, input);
-    const { name: _name, ...rest } = input;
-    const up = file as UploadedFile;
-    return this.deps.sender.send({ ...rest, type: TYPE_OF[kind], dataContent: fileContent(kind, up) });
+  /** Uploads a staged file, then sends its message. */
+  upload(staged: StagedFile): void {
+    if (!this.disposed) this.start({ ...staged, abort: null });
   }
 
   /** True while `fp` names a file message whose upload has not finished. */
@@ -118,10 +77,7 @@ export class FileSender {
   }
 
   private show(wire: ChatMessage & { fp: string }, state: 'pending' | 'failed', reason?: string): StoredMessage {
-    const { messages, events } = this.deps;
-    const message = messages.upsert({ ...wire, sendState: state, failReason: reason });
-    events.emit('send state', { fp: wire.fp, state, message, ...(reason ? { reason } : {}) });
-    return message;
+    return showFile(this.deps, wire, state, reason);
   }
 
   private start(upload: Upload): void {
