@@ -1,77 +1,44 @@
 /**
- * `ImClient`: composes the managers (HTTP, socket connection, clock, receipts, messages, i18n,
- * state) and routes messages between them. It owns no protocol detail itself.
+ * `ImClient`: the SDK's public face. It composes the managers (HTTP, the engine of socket, sending
+ * and history, clock, receipts, messages, i18n, state, drafts) and owns no protocol detail itself.
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
-import type { ErrorSource, ConnectionState, ImClientEvents } from './events.js';
+import type { ClientContext } from './client-context.js';
+import { rateConversation, loadMerchantInfo } from './conversation.js';
+import { Engine } from './engine.js';
+import { asError, ImError } from './errors.js';
+import type { HistoryPager } from './messages/history.js';
+import { outboxScope } from './outbox/durable.js';
+import type { FileKind } from './outbox/file-message.js';
+import type { SendInput } from './outbox/sender.js';
+import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
-import { CloseCode, IdentityKeeper, untilWelcomed } from './identity.js';
 import { PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
-import { isChatType, messageTimeMs } from './messages/content.js';
-import { routeInbound, type InboundContext } from './inbound.js';
-import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from './messages/types.js';
-import {
-  DEFAULT_DEEP_LINKS,
-  DEFAULT_LIMITS,
-  DEFAULT_RECEIPT_OPTIONS,
-  fixedDelayPolicy,
-  type DeepLinkOptions,
-  type ImClientLimits,
-  type ImClientOptions,
-  type ReconnectPolicy,
-  type DocumentLike,
-  type WebSocketConstructor,
-  type WindowLike,
-} from './options.js';
-import { ReceiptManager } from './receipts/receipt-manager.js';
-import { VisibilityTracker } from './receipts/visibility.js';
-import { createSessionStore, INITIAL_SESSION, type SessionState } from './session.js';
-import { Connection } from './socket/connection.js';
-import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
-import { Outbox } from './socket/outbox.js';
-import { runStartup, type KeySession, type StartupResult } from './startup.js';
+import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
+import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
+import { globalDocument, globalWindow } from './platform.js';
+import { createReadTracking } from './receipts/read-tracking.js';
+import type { ReceiptManager } from './receipts/receipt-manager.js';
+import type { VisibilityTracker } from './receipts/visibility.js';
+import { createSessionStore, type SessionState } from './session.js';
+import type { Connection } from './socket/connection.js';
+import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
+import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
-import { defaultTimers, type TimerProvider } from './timers.js';
+import { defaultTimers } from './timers.js';
 import { Uploader, type UploaderOptions } from './upload/uploader.js';
 import type { UploadedFile } from './upload/types.js';
 
-/** What to send with {@link ImClient.send}. */
-export interface SendInput {
-  /** Message type (default 100, text). */
-  type?: number;
-  /** The content; always a string on the wire. */
-  dataContent: string;
-  /** Recipient (default: the agent id of the connect data, or empty: the server routes it). */
-  to?: string;
-  /** True for a group message (`to` is then the group id). */
-  isGroup?: boolean;
-  /** Extra wire fields (e.g. `fn`, `fa`). */
-  extra?: Record<string, unknown>;
-}
-
-/** An error of a client call, with a machine-readable code. */
-export class ImError extends Error {
-  /** A short code: `blank`, `destroyed`, `not-started`, `invalid-score`, `not-found`. */
-  readonly code: string;
-  /**
-   * @param code - machine-readable code
-   * @param message - human-readable text
-   */
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'ImError';
-    this.code = code;
-  }
-}
-
+export { ImError } from './errors.js';
+export type { SendInput } from './outbox/sender.js';
 
 /**
  * The headless kefu chat client.
@@ -97,8 +64,12 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly clock: ServerClock;
   /** The messages of the conversation, keyed by `fp`. */
   readonly messages = new MessageList();
+  /** History paging of {@link ImClient.messages}, with the paging state (`hasMore`, `loading`) to subscribe to. */
+  readonly history: HistoryPager;
   /** Persisted client state: language, uuid, paramsData, merchant info, leave-message flag. */
   readonly state: ClientStateStore;
+  /** Composer drafts per conversation, kept in storage so they survive a reload. */
+  readonly drafts: Drafts;
   /** The conversation session: status, queue position, agent, suggestions. */
   readonly session: Store<SessionState>;
   /** Interface texts. */
@@ -108,172 +79,71 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Read receipts: immediate when visible, queued while hidden. */
   readonly receipts: ReceiptManager;
 
-  private readonly options: ImClientOptions;
-  private readonly timers: TimerProvider;
-  private readonly connection: Connection;
-  private readonly outbox = new Outbox();
-  private keys: KeySession | null = null;
-  private token: { userKey: string; saltKey: string } | null = null;
-  private startPromise: Promise<StartupResult> | null = null;
-  private currentUserId: string | undefined;
+  private readonly engine: Engine;
+  private readonly ctx: ClientContext;
+  private get connection(): Connection { return this.engine.link.connection; }
   private connectData: Record<string, unknown>;
   private destroyed = false;
-  /** The oldest time seen in history pages (pages may hold types that never join the list). */
-  private oldestFetched: number | undefined;
-  /** Connects refused with 4001 since the last welcome (the socket opens before the refusal). */
-  private refusedInARow = 0;
-  private readonly inbound: InboundContext;
-  /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
-  private catchUpOnWelcome = false;
-  /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
-  private welcomedSalt: string | undefined;
-  /** The client id's secret and refused identities (protocol §3a). */
-  private readonly identity: IdentityKeeper;
 
-  /**
-   * @param options - endpoints, socket key, and injectable transports, storage and timers
-   */
+  /** @param options - endpoints, socket key, and injectable transports, storage and timers */
   constructor(options: ImClientOptions) {
     super();
     if (!options || typeof options.baseUrl !== 'string' || typeof options.socketUrl !== 'string' || typeof options.socketKey !== 'string') {
       throw new TypeError('ImClient needs the string options baseUrl, socketUrl and socketKey.');
     }
-    this.options = options;
-    this.timers = options.timers ?? defaultTimers;
-    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+    const timers = options.timers ?? defaultTimers;
+    const limits = (this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }));
     this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
     this.connectData = { ...(options.connectData ?? {}) };
-    this.state = createClientState({ storage: resolveStorage(options.storage), createId: randomUuid });
+    const storage = resolveStorage(options.storage);
+    this.state = createClientState({ storage, createId: randomUuid });
+    this.drafts = new Drafts(storage, () => outboxScope(this.clientId, this.connectData));
     this.session = createSessionStore();
-    this.identity = new IdentityKeeper({
-      state: this.state,
-      createId: randomUuid,
-      onReset: () => this.forgetConversation(),
-      onGiveUp: (error) => this.reportError(error, 'connect'),
-    });
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
-    this.clock = new ServerClock({ timers: this.timers, tick: this.limits.clockTick });
-    this.http = new HttpClient({
-      baseUrl: options.baseUrl,
-      fetch: options.fetch,
-      timers: this.timers,
-      limits: this.limits,
-      getLanguage: () => this.i18n.language,
-      getSession: () => ({ saltKey: this.token?.saltKey, userKey: this.token?.userKey }),
-      notify: (key, level, serverText) => this.notify(key, level, serverText),
-    });
+    this.clock = new ServerClock({ timers, tick: limits.clockTick });
+    const token = (): { saltKey?: string; userKey?: string } => ({ saltKey: this.engine.link.keys.token?.saltKey, userKey: this.engine.link.keys.token?.userKey });
+    const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
+    this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: token, notify });
     this.api = new PermitApi(this.http);
-
-    const win = options.window === undefined ? globalWindow() : options.window;
-    const doc = options.document === undefined ? globalDocument() : options.document;
-    const receiptOptions = { ...DEFAULT_RECEIPT_OPTIONS, ...options.receipts };
-    this.visibility = new VisibilityTracker({
-      document: doc,
-      window: win,
-      timers: this.timers,
-      debounceDelay: receiptOptions.debounceDelay,
-      stateValidationInterval: receiptOptions.stateValidationInterval,
-    });
-    this.receipts = new ReceiptManager(
-      { send: (message) => this.sendFrame(message) },
-      {
-        selfId: () => this.userId,
-        timers: this.timers,
-        tracker: this.visibility,
-        batchSize: receiptOptions.batchSize,
-        autoReadDelay: receiptOptions.autoReadDelay,
-      },
-    );
-
-    this.connection = new Connection({
-      createUrl: () => this.createSocketUrl(),
-      WebSocket: options.WebSocket ?? globalWebSocket(),
-      timers: this.timers,
-      heartbeatInterval: this.limits.heartbeatInterval,
-      reconnectPolicy: withCloseCodes(
-        options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts),
-        () => this.refusedInARow,
-        () => this.identity.givenUp,
-      ),
-      network: win,
-      heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
-      maxFrameSize: this.limits.maxFrameSize,
-    });
-    this.inbound = {
-      messages: this.messages,
-      outbox: this.outbox,
-      session: this.session,
-      receipts: this.receipts,
-      selfId: () => this.userId,
-      events: this,
-      notify: (key, level) => this.notify(key, level),
-      markFailed: (fp, reason) => this.markFailed(fp, reason),
+    const { messages, session, i18n, clock, api } = this;
+    const ctx: ClientContext = (this.ctx = {
+      ...{ messages, session, i18n, clock, api, limits, timers, events: this },
+      ...{ selfId: () => this.userId, clientId: () => this.clientId, connectData: () => this.connectData, notify },
       reportError: (error, source) => this.reportError(error, source),
-    };
-    this.connection.on('state', (ctx) => {
-      this.emit('state', ctx);
-      if (ctx.newState === 'failed') this.failPending('network');
     });
-    this.connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
-    this.connection.on('close', ({ code }) => {
-      // 4001: the connect check failed, most likely an expired key session: the next attempt
-      // runs the key exchange again (docs/protocol.md, close codes).
-      if (code === CLOSE_UNAUTHORIZED) {
-        this.forgetKeys();
-        this.refusedInARow++;
-      }
-      if (code === CloseCode.IdentityRefused) this.identity.onRefused();
+    const window = options.window === undefined ? globalWindow() : options.window;
+    const document = options.document === undefined ? globalDocument() : options.document;
+    const socket = { send: (message: ChatMessage) => this.engine.link.send(message) };
+    const tracking = createReadTracking({ ...options, document, window, timers, socket, selfId: ctx.selfId });
+    ({ visibility: this.visibility, receipts: this.receipts } = tracking);
+    this.engine = new Engine(ctx, options, {
+      ...{ receipts: this.receipts, network: window, start: () => this.start() },
+      ...{ state: this.state, createId: randomUuid, welcomeEvents: this },
     });
-    this.connection.on('frame', ({ data }) => this.onFrame(data));
-    this.connection.on('error', ({ error, source }) => this.reportError(error, source));
-    this.connection.on('network', ({ online }) => {
-      if (online) this.refusedInARow = 0;
-      this.emit('network', { online });
-    });
+    this.history = this.engine.history;
   }
 
   /** The connection state. */
-  get connectionState(): ConnectionState {
-    return this.connection.state;
-  }
-
+  get connectionState(): ConnectionState { return this.connection.state; }
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
-  get online(): boolean {
-    return this.connection.online;
-  }
-
+  get online(): boolean { return this.connection.online; }
   /** The user id the server gave (`to` of the welcome), once known. */
-  get userId(): string | undefined {
-    return this.currentUserId;
-  }
-
+  get userId(): string | undefined { return this.engine.router.userId; }
   /** This client's id (the uuid kept in storage, the `u` of the connect payload). */
-  get clientId(): string {
-    return this.state.getState().uuid;
-  }
-
+  get clientId(): string { return this.state.getState().uuid; }
   /** True once the start-up key exchange succeeded. */
-  get ready(): boolean {
-    return this.keys !== null;
-  }
-
+  get ready(): boolean { return this.engine.link.keys.keys !== null; }
   /** The AES switch (frames are encrypted when on); false until started. */
-  get aesSwitch(): boolean {
-    return this.keys?.aesSwitch ?? false;
-  }
+  get aesSwitch(): boolean { return this.engine.link.keys.keys?.aesSwitch ?? false; }
 
   /** The connect data (`d` of the connect payload). */
-  getConnectData(): Readonly<Record<string, unknown>> {
-    return this.connectData;
-  }
+  getConnectData(): Readonly<Record<string, unknown>> { return this.connectData; }
 
   /**
    * Replaces the connect data used by the next connection attempt (e.g. after decoding an entry link).
    * @param data - the new `d` payload
    */
-  setConnectData(data: Record<string, unknown>): void {
-    this.connectData = { ...data };
-  }
+  setConnectData(data: Record<string, unknown>): void { this.connectData = { ...data }; }
 
   /**
    * Runs start-up (protocol §1): server time, AES key, user token, AES switch, and the stored
@@ -283,62 +153,34 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   start(): Promise<StartupResult> {
     if (this.destroyed) return Promise.reject(new ImError('destroyed', 'The client was destroyed.'));
-    if (this.startPromise) return this.startPromise; // in flight, or done with keys
-    const run = async (): Promise<StartupResult> => {
-      this.visibility.start();
-      const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
-      const [result] = await Promise.all([runStartup(this.api, this.clock, this.timers, (token) => (this.token = token)), language]);
-      if (result.session) this.keys = result.session;
-      else this.startPromise = null; // the keys failed: the next call tries again
-      for (const error of result.errors) this.reportError(error, 'start');
-      return result;
-    };
-    const promise = run();
-    this.startPromise = promise;
-    return promise;
+    return this.engine.link.keys.load(
+      () => {
+        this.visibility.start();
+        const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
+        return Promise.all([language, this.engine.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
+      },
+      (errors) => errors.forEach((error) => this.reportError(error, 'start')),
+    );
   }
 
   /** Opens the socket (starting first if needed). Leaves the `failed` state. */
   connect(): void {
     if (this.destroyed) return;
-    this.refusedInARow = 0;
-    this.connection.connect();
+    this.engine.link.connect();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
-  disconnect(): void {
-    this.connection.close();
-  }
+  disconnect(): void { this.connection.close(); }
 
   /**
-   * Sends a message. Types the server acknowledges (100-103, 301, 302) are `pending` at once (chat
-   * types also appear in {@link ImClient.messages}), sent now if the socket is open and otherwise
-   * kept in the outbox and sent after the next (re)connect; they become `sent` when the server
-   * echoes them and `failed` when it refuses them. Other types are sent at once if the socket is
-   * open (`sent`) or not at all (`failed`).
+   * Sends a message: acknowledged types (100-103, 301, 302) are `pending` until the server's echo
+   * (`sent`) or refusal (`failed`), kept in the outbox while the socket is down (chat types across
+   * a reload too); other types are sent now if the socket is open, else `failed`.
    * @throws {@link ImError} `blank` for a blank text (and a `blankMessage` notice)
    */
   send(input: SendInput): StoredMessage {
     if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
-    const type = input.type ?? MessageType.Text;
-    if (typeof input.dataContent !== 'string') throw new TypeError('dataContent must be a string.');
-    if ((type === MessageType.Text || type === MessageType.RobotText) && input.dataContent.trim() === '') {
-      this.notify('blankMessage', 'warning');
-      throw new ImError('blank', this.i18n.t('blankMessage'));
-    }
-    const wire: ChatMessage & { fp: string } = {
-      ...input.extra,
-      type,
-      from: this.userId ?? this.clientId,
-      to: input.to ?? stringOr(this.connectData.kefuId),
-      fp: randomUuid(),
-      mchId: this.connectData.mchId as string | number | undefined,
-      dataContent: input.dataContent,
-      times: this.clock.now(),
-      uuid: this.clientId,
-      ...(input.isGroup ? { isGroup: 1 } : {}),
-    };
-    return this.dispatch(wire);
+    return this.engine.sender.send(input);
   }
 
   /**
@@ -350,37 +192,29 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   /**
-   * Sends an uploaded file as an image (101), file (102) or video (103) message.
-   * @param file - the upload result
+   * Sends a file as an image (101), file (102) or video (103) message: an upload result at once;
+   * a picked file (a Blob) is pending at once, uploaded, then sent, and kept for a reload until
+   * then (under `outboxFileCap`; over it, the message shows failed `too-large-to-keep` after a reload).
+   * @param file - the upload result, or the picked file
    * @param kind - which message type to use
+   * @param options - recipient and extra fields; `name` for a Blob without one
    */
-  sendFile(file: UploadedFile, kind: 'image' | 'file' | 'video', options: Omit<SendInput, 'dataContent' | 'type'> = {}): StoredMessage {
-    const content: FileContent = { name: file.name, size: file.size, url: file.url, mime: file.mime };
-    if (kind === 'image') return this.send({ ...options, type: MessageType.Image, dataContent: file.url });
-    return this.send({ ...options, type: kind === 'video' ? MessageType.Video : MessageType.File, dataContent: JSON.stringify(content) });
+  sendFile(file: UploadedFile | Blob, kind: FileKind, options: Omit<SendInput, 'dataContent' | 'type'> & { name?: string } = {}): StoredMessage {
+    if (this.destroyed) throw new ImError('destroyed', 'The client was destroyed.');
+    return this.engine.sendFile(file, kind, options);
   }
 
   /**
    * Resends a failed message with the same `fp` (safe: the server stores one message per `fp`).
    * @param fp - the message's fingerprint
    */
-  retry(fp: string): StoredMessage {
-    const stored = this.messages.get(fp);
-    if (!stored) throw new ImError('not-found', `No message with fp ${fp}.`);
-    if (stored.sendState !== 'failed') return stored;
-    const { sendState: _state, failReason: _reason, ...wire } = stored;
-    return this.dispatch({ ...wire, fp });
-  }
+  retry(fp: string): StoredMessage { return this.engine.retry(fp); }
 
   /** Asks for a human agent (type 301). */
-  transferToHuman(): StoredMessage {
-    return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' });
-  }
+  transferToHuman(): StoredMessage { return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' }); }
 
   /** Ends the conversation (type 302). */
-  endConversation(): StoredMessage {
-    return this.send({ type: MessageType.EndConversation, dataContent: '{}' });
-  }
+  endConversation(): StoredMessage { return this.send({ type: MessageType.EndConversation, dataContent: '{}' }); }
 
   /**
    * Rates the conversation (markScore). A visitor rates once per conversation; a blacklisted one
@@ -388,71 +222,28 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param score - 1 (very dissatisfied) to 5 (very satisfied)
    * @param remark - optional comment
    */
-  async rate(score: number, remark?: string): Promise<void> {
-    if (!Number.isInteger(score) || score < 1 || score > 5) {
-      this.notify('rateRequired', 'warning');
-      throw new ImError('invalid-score', this.i18n.t('rateRequired'));
-    }
-    const { sessionId } = this.session.getState();
-    await this.api.markScore({
-      clientId: this.clientId,
-      mchId: this.connectData.mchId as string | number,
-      platformId: this.connectData.platformId as string | number,
-      ...(sessionId ? { sessionId } : {}),
-      score,
-      ...(remark ? { remark } : {}),
-    });
-    this.session.setState({ rateInvited: false });
-  }
+  rate(score: number, remark?: string): Promise<void> { return rateConversation(this.ctx, score, remark); }
 
   /**
    * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
    * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
    */
-  async loadMerchantInfo(): Promise<MerchantInfo> {
-    const info = await this.api.getMerchantById({
-      mchId: this.connectData.mchId as string | number,
-      platformId: this.connectData.platformId as string | number,
-    });
-    this.state.setMerchantInfo(info as Record<string, unknown>);
-    return info;
-  }
+  loadMerchantInfo(): Promise<MerchantInfo> { return loadMerchantInfo(this.ctx, this.state); }
 
   /**
-   * Loads older history (before the oldest message held or fetched) into
-   * {@link ImClient.messages}. Only chat content is added: old session events and suggestions
-   * are history, not the current state.
+   * Loads the page of history before the oldest message held into {@link ImClient.messages}
+   * (chat content only); see {@link HistoryPager.loadOlder}.
    * @param size - page size (default 20)
    */
-  async loadOlder(size = 20): Promise<MessagePage> {
-    const before = minDefined(this.messages.oldestTime(), this.oldestFetched);
-    const page = await this.fetchPage({ ...(before === undefined ? {} : { before }), size });
-    this.oldestFetched = minDefined(this.oldestFetched, ...page.list.map(messageTimeMs));
-    this.messages.upsertMany(page.list.filter((m) => isChatType(m.type)));
-    return page;
-  }
+  loadOlder(size = 20): Promise<MessagePage> { return this.history.loadOlder(size); }
 
   /**
-   * Fetches what was missed while away (history newer than the newest `createTime` held), page by
-   * page, and handles it as if it had arrived on the socket: chat messages join the list (and get
-   * their receipts), session events and suggestions update the session. Called automatically
-   * after every reconnect.
+   * Fetches what was missed while away and handles it as if it had arrived on the socket (see
+   * {@link HistoryPager.fetchMissed}). Called automatically after every reconnect.
    * @param maxPages - how many pages of 100 at most
    * @returns how many messages were fetched
    */
-  async fetchMissed(maxPages = 20): Promise<number> {
-    let fetched = 0;
-    let after = this.messages.newestTime();
-    for (let i = 0; i < maxPages; i++) {
-      const page = await this.fetchPage({ ...(after === undefined ? {} : { after }), size: 100 });
-      for (const message of page.list) routeInbound(message, this.inbound);
-      fetched += page.list.length;
-      const newest = page.list.map(messageTimeMs).filter((t): t is number => t !== undefined);
-      if (!page.hasMore || newest.length === 0) break;
-      after = Math.max(after ?? -Infinity, ...newest);
-    }
-    return fetched;
-  }
+  fetchMissed(maxPages = 20): Promise<number> { return this.history.fetchMissed(maxPages); }
 
   /**
    * Marks a received message read now (read-on-scroll): sends its type-104 receipt once.
@@ -479,231 +270,29 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param key - the text key
    * @param params - `{name}` interpolation values
    */
-  t(key: I18nKey, params?: Record<string, string | number>): string {
-    return this.i18n.t(key, params);
-  }
+  t(key: I18nKey, params?: Record<string, string | number>): string { return this.i18n.t(key, params); }
 
   /**
    * Creates an upload queue bound to this client's upload endpoints and limits.
    * @param options - count, size and type limits (spec §5: default unlimited count and size, images only)
    */
   createUploader(options: Partial<Omit<UploaderOptions, 'transport'>> = {}): Uploader {
-    return new Uploader({
-      chunkSize: this.limits.chunkSize,
-      translate: (key: I18nKey) => this.i18n.t(key),
-      ...options,
-      transport: this.api,
-    });
+    return new Uploader({ chunkSize: this.limits.chunkSize, translate: (key: I18nKey) => this.i18n.t(key), ...options, transport: this.api });
   }
 
   /** Stops everything: no reconnect, every timer and listener cleared. The client cannot be reused. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.connection.destroy();
-    this.http.destroy();
-    this.receipts.destroy();
-    this.visibility.destroy();
-    this.clock.destroy();
-    this.state.destroy();
+    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
     this.removeAllListeners();
   }
 
-  private dispatch(wire: ChatMessage & { fp: string }): StoredMessage {
-    const frame = this.encode(wire);
-    if (!ACKNOWLEDGED_TYPES.has(wire.type)) {
-      // Not acknowledged by the server (e.g. an agent's accept, 311): sent now or not at all.
-      const sent = frame.length <= this.limits.maxFrameSize && this.connection.state === 'open' && this.connection.send(frame);
-      return { ...wire, sendState: sent ? 'sent' : 'failed', ...(sent ? {} : { failReason: 'not-open' }) };
-    }
-    // Chat content goes into the conversation list; control messages (301, 302) only into the outbox.
-    const pending: StoredMessage = { ...wire, sendState: 'pending', failReason: undefined };
-    const stored = isChatType(wire.type) ? this.messages.upsert(pending) : pending;
-    this.emit('send state', { fp: wire.fp, state: 'pending', message: stored });
-    if (frame.length > this.limits.maxFrameSize) {
-      this.markFailed(wire.fp, 'too-large');
-      return this.messages.get(wire.fp) ?? stored;
-    }
-    this.outbox.add(wire);
-    if (this.connection.state === 'open') this.connection.send(frame);
-    return stored;
-  }
-
-  /** A refused identity was replaced (4004): its conversation is not ours any more. */
-  private forgetConversation(): void {
-    this.outbox.clear();
-    this.messages.clear();
-    this.session.setState({ ...INITIAL_SESSION });
-    this.currentUserId = undefined;
-    this.oldestFetched = undefined;
-    this.forgetKeys(); // a fresh key session for the fresh identity
-    this.notify('identityReset', 'warning');
-  }
-
-  private forgetKeys(): void {
-    this.keys = null;
-    this.token = null;
-    this.startPromise = null;
-  }
-
-  private markFailed(fp: string, reason: string): void {
-    this.outbox.fail(fp);
-    if (!this.messages.has(fp)) return;
-    const message = this.messages.patch(fp, { sendState: 'failed', failReason: reason });
-    if (message) this.emit('send state', { fp, state: 'failed', message, reason });
-  }
-
-  private failPending(reason: string): void {
-    const pending = this.outbox.pending();
-    for (const m of pending) if (m.fp) this.markFailed(m.fp, reason);
-    if (pending.length > 0) this.notify('sendFailed', 'error');
-  }
-
-  private encode(message: ChatMessage): string {
-    return encodeFrame(message, this.keys?.aesSwitch ? this.keys.userKey : undefined);
-  }
-
-  private sendFrame(message: ChatMessage): boolean {
-    if (this.connection.state !== 'open') return false;
-    return this.connection.send(this.encode(message));
-  }
-
-  private async createSocketUrl(): Promise<string> {
-    await this.start();
-    if (!this.keys) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
-    // RSA, HMAC and the connect parameters load at the first connect, not at start-up.
-    const { buildConnectParams, buildSocketUrl } = await import('./socket/connect-params.js');
-    const { params } = await buildConnectParams({
-      socketKey: this.options.socketKey,
-      clientId: this.clientId,
-      saltKey: this.keys.saltKey,
-      data: this.identity.connectData(this.connectData),
-    });
-    return buildSocketUrl(this.options.socketUrl, params);
-  }
-
-  private onOpen(reconnected: boolean): void {
-    this.emit('socket login', { reconnected });
-    for (const m of this.outbox.pending()) this.connection.send(this.encode(m));
-    // Visitors catch up through findMsgForCus / clientGroupMsgList; those are visitor calls, and the
-    // documents give an agent (connect data role 'agent') no history call to catch up with. The
-    // catch-up waits for the welcome: only an accepted connect binds the key session to this
-    // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
-    this.catchUpOnWelcome = reconnected && this.connectData.role !== 'agent';
-  }
-
-  private onFrame(data: unknown): void {
-    let message: ChatMessage;
-    let encrypted: boolean;
-    try {
-      ({ message, encrypted } = decodeFrame(data, this.keys?.userKey));
-    } catch (e) {
-      this.reportError(e instanceof FrameError ? e : asError(e), 'frame');
-      return;
-    }
-    if (message.type === MessageType.Welcome) {
-      this.refusedInARow = 0; // the connect check passed
-      this.welcomedSalt = this.keys?.saltKey;
-      if (this.catchUpOnWelcome) this.fetchMissed().catch((e: unknown) => this.reportError(asError(e), 'http'));
-      this.catchUpOnWelcome = false;
-    }
-    this.identity.onFrame(message);
-    if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
-      if (typeof message.sm === 'number') this.clock.reset(message.sm);
-      if (typeof message.to === 'string' && message.to && message.to !== this.currentUserId) {
-        this.currentUserId = message.to;
-        this.emit('user', { userId: message.to });
-      }
-    }
-    this.emit('socket message', { message, encrypted });
-    routeInbound(message, this.inbound);
-  }
-
-  private async fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {
-    if (this.connectData.role !== 'agent' && (this.keys === null || this.welcomedSalt !== this.keys.saltKey)) {
-      await untilWelcomed(this, () => this.connection.state);
-    }
-    const groupId = this.connectData.groupId;
-    if (groupId !== undefined && groupId !== 0 && groupId !== '0' && groupId !== '') {
-      return this.api.clientGroupMsgList({ clientId: this.clientId, groupId: groupId as string | number, ...q });
-    }
-    return this.api.findMsgForCus({
-      clientId: this.clientId,
-      mchId: this.connectData.mchId as string | number,
-      platformId: this.connectData.platformId as string | number,
-      ...q,
-    });
-  }
-
-  private notify(key: I18nKey, level: 'success' | 'info' | 'warning' | 'error', serverText?: string): void {
+  private notify(key: I18nKey, level: NoticeLevel, serverText?: string): void {
     this.emit('notice', { key, text: serverText || this.i18n.t(key), level, duration: this.limits.noticeDuration });
   }
 
   private reportError(error: Error, source: ErrorSource): void {
     this.emit('error', { error, source });
   }
-}
-
-/** Close code of a refused connect check (protocol §3). */
-const CLOSE_UNAUTHORIZED = CloseCode.Unauthorized;
-/** Close code of a banned visitor: never reconnect (docs/protocol.md). */
-const CLOSE_BANNED = CloseCode.Banned;
-
-/**
- * Applies the close codes to a reconnect policy: after 4003 (banned) the client never reconnects;
- * after 4004 it connects again at once as a new visitor, unless that new visitor was refused too.
- * A refused connect (4001) opens the socket before the server closes it, and every open resets the
- * transport's attempt counter; so after 4001 the policy is given the number of refusals in a row
- * instead, and a wrong socket key gives up after `maxReconnectAttempts` like any failed attempt.
- */
-function withCloseCodes(policy: ReconnectPolicy, refusedInARow: () => number, identityGivenUp: () => boolean): ReconnectPolicy {
-  return (ctx) => {
-    if (ctx.closeCode === CLOSE_BANNED) return null;
-    // 4004: a new identity connects at once; a refused fresh identity does not retry (protocol §3a)
-    if (ctx.closeCode === CloseCode.IdentityRefused) return identityGivenUp() ? null : 0;
-    if (ctx.closeCode === CLOSE_UNAUTHORIZED) return policy({ ...ctx, attempt: Math.max(ctx.attempt, refusedInARow()) });
-    return policy(ctx);
-  };
-}
-
-/** Types the server acknowledges by echoing them (protocol §4, Delivery): these wait in the outbox. */
-const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
-  MessageType.Text,
-  MessageType.Image,
-  MessageType.File,
-  MessageType.Video,
-  MessageType.TransferToHuman,
-  MessageType.EndConversation,
-]);
-
-/** The smallest defined number, or undefined. */
-function minDefined(...values: (number | undefined)[]): number | undefined {
-  const defined = values.filter((v): v is number => v !== undefined);
-  return defined.length === 0 ? undefined : Math.min(...defined);
-}
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
-}
-
-function stringOr(v: unknown): string {
-  return typeof v === 'string' || typeof v === 'number' ? String(v) : '';
-}
-
-function globalWindow(): WindowLike | null {
-  return typeof window === 'undefined' ? null : window;
-}
-
-function globalDocument(): DocumentLike | null {
-  return typeof document === 'undefined' ? null : document;
-}
-
-function globalWebSocket(): WebSocketConstructor {
-  const ctor = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (ctor) return ctor;
-  return class MissingWebSocket {
-    constructor() {
-      throw new Error('No WebSocket available: pass the `WebSocket` option (e.g. the `ws` package in Node).');
-    }
-  } as unknown as WebSocketConstructor;
 }

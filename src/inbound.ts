@@ -4,6 +4,8 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
+import type { ClientContext } from './client-context.js';
+import { asError } from './errors.js';
 import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
 import type { I18nKey } from './i18n/index.js';
 import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
@@ -11,7 +13,9 @@ import type { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage } from './messages/types.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import { reduceSessionEvent, type SessionState } from './session.js';
-import type { Outbox } from './socket/outbox.js';
+import type { Outbox } from './outbox/outbox.js';
+import { FrameError } from './socket/frame-codec.js';
+import type { DecodedFrame } from './socket/link.js';
 import type { Store } from './state/store.js';
 
 /** The notice each refusal reason shows; any other reason shows `sendFailed`. @internal */
@@ -84,5 +88,53 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
       if (!isChatType(message.type)) return;
       ctx.events.emit('message', { message: ctx.messages.upsert(message) });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
+  }
+}
+
+/** What the {@link InboundRouter} needs besides the routing context. @internal */
+export interface InboundRouterDeps extends Omit<InboundContext, 'selfId'>, Pick<ClientContext, 'clock'> {
+  /** Decodes a raw frame. @throws FrameError when it neither parses nor decrypts */
+  decode(data: unknown): DecodedFrame;
+}
+
+/**
+ * Decodes incoming frames, follows the user id and server time of welcomes and heartbeat
+ * replies, emits every message as `socket message`, and routes it with {@link routeInbound}.
+ * @internal
+ */
+export class InboundRouter {
+  /** The user id the server gave (`to` of the welcome), once known. */
+  userId: string | undefined;
+  private readonly ctx: InboundContext;
+
+  /** @param deps - the decoder, the clock and the managers messages go to */
+  constructor(private readonly deps: InboundRouterDeps) {
+    this.ctx = { ...deps, selfId: () => this.userId };
+  }
+
+  /** Handles one raw frame; a bad frame is an `error` event (source `frame`), never an exception. */
+  handleFrame(data: unknown): void {
+    let decoded: DecodedFrame;
+    try {
+      decoded = this.deps.decode(data);
+    } catch (e) {
+      this.deps.reportError(e instanceof FrameError ? e : asError(e), 'frame');
+      return;
+    }
+    const { message } = decoded;
+    if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
+      if (typeof message.sm === 'number') this.deps.clock.reset(message.sm);
+      if (typeof message.to === 'string' && message.to && message.to !== this.userId) {
+        this.userId = message.to;
+        this.deps.events.emit('user', { userId: message.to });
+      }
+    }
+    this.deps.events.emit('socket message', decoded);
+    this.route(message);
+  }
+
+  /** Routes a message as if it had arrived on the socket (e.g. missed history). */
+  route(message: ChatMessage): void {
+    routeInbound(message, this.ctx);
   }
 }

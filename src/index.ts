@@ -10,9 +10,11 @@
 // The client and its options and events
 export { ImClient, ImError } from './client.js';
 export type { SendInput } from './client.js';
+export type { ImErrorCode } from './errors.js';
 export {
   DEFAULT_DEEP_LINKS,
   DEFAULT_LIMITS,
+  DEFAULT_OUTBOX_FILE_CAP,
   DEFAULT_RECEIPT_OPTIONS,
   fixedDelayPolicy,
 } from './options.js';
@@ -123,6 +125,7 @@ export type {
   QueueEntry,
   AgentInfo,
   RefusalReason,
+  SendFailReason,
   SendState,
   SessionEvent,
   SessionEventName,
@@ -130,6 +133,11 @@ export type {
   SuggestedQuestion,
 } from './messages/types.js';
 export { MessageList } from './messages/message-list.js';
+export { indexedDbOutboxStorage, memoryOutboxStorage, OUTBOX_DB, resolveOutboxStorage } from './outbox/storage.js';
+export type { OutboxRecord, OutboxStorage, PendingFile } from './outbox/storage.js';
+export type { FileKind } from './outbox/file-message.js';
+export { HistoryPager } from './messages/history.js';
+export type { PagingSnapshot } from './messages/history.js';
 export { formatDateTime, formatReceiptTime, toMillis } from './messages/time.js';
 export type { TimeInput } from './messages/time.js';
 export { EMOJI_NAMES, EMOJI_SIZE, emojiIndex, emojiToken, parseEmoji } from './messages/emoji.js';
@@ -151,6 +159,8 @@ export type { Refusal } from './messages/content.js';
 export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';
 export { memoryStorage, resolveStorage } from './state/storage.js';
+export { Drafts, DRAFTS_KEY_PREFIX, MAX_DRAFT_LENGTH, MAX_DRAFTS } from './state/drafts.js';
+export type { DraftsSnapshot } from './state/drafts.js';
 export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/client-state.js';
 export type { ClientState, ClientStateOptions, ClientStateStore, StoredIdentity } from './state/client-state.js';
 

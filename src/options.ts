@@ -2,6 +2,7 @@
  * Client options with the spec's §9 defaults, in one place.
  * @module
  */
+import type { OutboxStorage } from './outbox/storage.js';
 import type { ListenerTarget, TimerProvider } from './timers.js';
 
 /** The parts of `window` the client uses: events (online/offline, focus/blur, activity) and `navigator.onLine`. */
@@ -172,7 +173,17 @@ export interface ImClientOptions {
   receipts?: Partial<ReceiptOptions>;
   /** Deep-link schemes and the public website. */
   deepLinks?: Partial<DeepLinkOptions>;
+  /**
+   * Where pending messages are kept across reloads; defaults to IndexedDB when the platform has
+   * it, else memory (lost with the client).
+   */
+  outboxStorage?: OutboxStorage | null;
+  /** Total bytes of picked files the outbox keeps for an upload after a reload (default 20 MB). */
+  outboxFileCap?: number;
 }
+
+/** The default of {@link ImClientOptions.outboxFileCap}: 20 MB. */
+export const DEFAULT_OUTBOX_FILE_CAP = 20 * 1024 * 1024;
 
 /** The spec's §9 timings and limits. */
 export const DEFAULT_LIMITS: Readonly<ImClientLimits> = Object.freeze({

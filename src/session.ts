@@ -61,9 +61,30 @@ export function reduceSessionEvent(state: SessionState, e: SessionEvent): Partia
       return { status: 'ended', sessionId, position: null, busy: false };
     case 'rate-invite':
       return { rateInvited: true, sessionId };
+    case 'state':
+      return restoredState(e, sessionId);
     default:
       return {};
   }
+}
+
+/** The server's service states (session event `state`) and the status each one restores. */
+const RESTORED_STATUS: Readonly<Record<string, SessionStatus>> = Object.freeze({ robot: 'robot', queued: 'queued', active: 'agent', ended: 'ended' });
+
+/**
+ * The state a session event `state` restores after a reload or in a new tab (docs/protocol.md):
+ * status, queue position, busy flag and the serving agent; an unknown state changes nothing.
+ */
+function restoredState(e: SessionEvent, sessionId: string | null): Partial<SessionState> {
+  const status = typeof e.state === 'string' ? RESTORED_STATUS[e.state] : undefined;
+  if (!status) return {};
+  return {
+    status,
+    sessionId,
+    position: status === 'queued' && typeof e.position === 'number' ? e.position : null,
+    busy: status === 'queued' && e.busy === true,
+    agent: status === 'agent' ? (e.agent ?? null) : null,
+  };
 }
 
 /** Creates the session store. @internal */

@@ -1,11 +1,11 @@
 /**
  * Small stores the bindings keep per client for state the SDK reports only as events (connection
- * login, online) or not at all (history paging, receipt counters). One of each per client, kept
- * in a WeakMap so they live as long as the client.
+ * login, online) or not at all (receipt counters); history paging forwards `client.history`.
+ * One of each per client, kept in a WeakMap so they live as long as the client.
  * @module
  * @internal
  */
-import type { ConnectionState, ImClient, MessagePage, ReceiptStatus } from '@kefu-im/sdk';
+import type { ConnectionState, ImClient, MessagePage, PagingSnapshot, ReceiptStatus } from '@kefu-im/sdk';
 import type { ExternalStore } from './store-selector.js';
 
 /** What `useConnection` returns. */
@@ -22,15 +22,8 @@ export interface ConnectionSnapshot {
   readonly online: boolean;
 }
 
-/** History paging state of `useMessages`. */
-export interface PagingSnapshot {
-  /** True while a page of older history is loading. */
-  readonly loading: boolean;
-  /** False once the server said there is no older history. */
-  readonly hasMore: boolean;
-  /** The error of the last failed page load, cleared by the next load. */
-  readonly error: Error | null;
-}
+/** History paging state of `useMessages` (the SDK's `client.history` snapshot). */
+export type { PagingSnapshot } from '@kefu-im/sdk';
 
 /** A store of one value plus a way to notify. @internal */
 class Cell<T> implements ExternalStore<T> {
@@ -113,29 +106,22 @@ export interface PagingStore extends ExternalStore<PagingSnapshot> {
   loadOlder(size?: number): Promise<MessagePage | null>;
 }
 
-/** History paging state of a client. @internal */
+/**
+ * History paging of a client: the SDK's `client.history` store, with a `loadOlder` that resolves
+ * `null` instead of rejecting (the error is in the snapshot); calls made while a page loads get
+ * the same promise.
+ * @internal
+ */
 export const pagingStore = perClient((client: ImClient): PagingStore => {
-  const cell = new Cell<PagingSnapshot>({ loading: false, hasMore: true, error: null });
   let inFlight: Promise<MessagePage | null> | null = null;
   const loadOlder = (size?: number): Promise<MessagePage | null> => {
-    if (inFlight) return inFlight;
-    cell.set({ ...cell.getSnapshot(), loading: true, error: null });
-    const run = async (): Promise<MessagePage | null> => {
-      try {
-        const page = await client.loadOlder(size);
-        cell.set({ loading: false, hasMore: page.hasMore === true, error: null });
-        return page;
-      } catch (e) {
-        cell.set({ ...cell.getSnapshot(), loading: false, error: e instanceof Error ? e : new Error(String(e)) });
-        return null;
-      } finally {
-        inFlight = null;
-      }
-    };
-    inFlight = run();
+    inFlight ??= client.history
+      .loadOlder(size)
+      .catch(() => null)
+      .finally(() => (inFlight = null));
     return inFlight;
   };
-  return { subscribe: cell.subscribe, getSnapshot: cell.getSnapshot, loadOlder };
+  return { subscribe: client.history.subscribe, getSnapshot: client.history.getSnapshot, loadOlder };
 });
 
 function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {

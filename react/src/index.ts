@@ -28,4 +28,5 @@ export { useI18n } from './use-i18n.js';
 export type { UseI18nResult } from './use-i18n.js';
 export { useClientState, useMerchantInfo, useSession } from './use-client-state.js';
 export { useImEvent, useNotice, useNotices } from './use-events.js';
+export { useDraft } from './use-draft.js';
 export type { ImEventListener, UseNoticeResult } from './use-events.js';

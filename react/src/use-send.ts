@@ -20,8 +20,11 @@ export interface SendActions {
   send(input: SendInput): StoredMessage | undefined;
   /** Sends a text message (type 100); see {@link SendActions.send} for the result. */
   sendText(text: string, options?: SendOptions): StoredMessage | undefined;
-  /** Sends an uploaded file as an image, file or video message; see {@link SendActions.send}. */
-  sendFile(file: UploadedFile, kind: 'image' | 'file' | 'video', options?: SendOptions): StoredMessage | undefined;
+  /**
+   * Sends an uploaded file, or a picked file (a Blob: uploaded by the client and kept for a
+   * reload until sent), as an image, file or video message; see {@link SendActions.send}.
+   */
+  sendFile(file: UploadedFile | Blob, kind: 'image' | 'file' | 'video', options?: SendOptions & { name?: string }): StoredMessage | undefined;
   /**
    * Resends a failed message with the same fp (a message that has not failed is left as it is).
    * @returns the message, or `undefined` when no message has this fp

@@ -124,7 +124,7 @@ export interface AgentInfo {
 }
 
 /** Session event names of type 300 messages. */
-export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'ended' | 'rate-invite';
+export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'ended' | 'rate-invite' | 'state';
 
 /** The parsed `dataContent` of a type 300 session event. */
 export interface SessionEvent {
@@ -136,8 +136,10 @@ export interface SessionEvent {
   position?: number;
   /** True on `queued` when no agent is online: the visitor may leave a message. */
   busy?: boolean;
-  /** The agent, on `agent-joined`. */
+  /** The agent, on `agent-joined` (and on `state` while an agent serves). */
   agent?: AgentInfo;
+  /** The service state, on `state` (sent after the welcome): `robot`, `queued`, `active` or `ended`. */
+  state?: 'robot' | 'queued' | 'active' | 'ended' | (string & {});
   [key: string]: unknown;
 }
 
@@ -151,6 +153,14 @@ export type RefusalReason =
   | 'too-large'
   | 'bad-frame'
   | (string & {});
+
+/**
+ * Why sending a message failed: a refusal reason of the server, or `network` (the connection
+ * gave up; sent again after the next open), `too-large` (over the frame limit), `not-open` (a
+ * type the server does not acknowledge, sent while the socket was down), `too-large-to-keep` (a
+ * file over the outbox's cap, not kept across the reload), `upload-failed` (the file's upload failed).
+ */
+export type SendFailReason = RefusalReason | 'network' | 'not-open' | 'too-large-to-keep' | 'upload-failed';
 
 /** A suggested question (type 201 entries). */
 export interface SuggestedQuestion {

@@ -147,4 +147,5 @@ export const de: Catalogue = {
   leaveMessageHintServing: 'Hinterlassen Sie Ihre Kontaktdaten und eine Nachricht, wir antworten so bald wie möglich',
   cannotOpenFaq: 'Die Fragen konnten nicht geladen werden',
   identityReset: 'Ihre frühere Unterhaltung ist auf diesem Gerät nicht verfügbar.',
+  fileTooLargeToKeep: 'Datei zu groß, um ein Neuladen zu überstehen; bitte erneut auswählen',
 };

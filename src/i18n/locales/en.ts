@@ -147,4 +147,5 @@ export const en: Catalogue = {
   leaveMessageHintServing: 'Leave your contact details and a message, and we will reply as soon as possible',
   cannotOpenFaq: 'The questions could not be loaded',
   identityReset: 'Your earlier conversation is not available on this device.',
+  fileTooLargeToKeep: 'File too large to keep across a reload; please pick it again',
 };

@@ -147,4 +147,5 @@ export const es: Catalogue = {
   leaveMessageHintServing: 'Deje sus datos de contacto y un mensaje, y le responderemos lo antes posible',
   cannotOpenFaq: 'No se pudieron cargar las preguntas',
   identityReset: 'Su conversación anterior no está disponible en este dispositivo.',
+  fileTooLargeToKeep: 'Archivo demasiado grande para conservarlo al recargar; vuelve a elegirlo',
 };

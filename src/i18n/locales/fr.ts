@@ -147,4 +147,5 @@ export const fr: Catalogue = {
   leaveMessageHintServing: 'Laissez vos coordonnées et un message, nous vous répondrons dès que possible',
   cannotOpenFaq: "Les questions n'ont pas pu être chargées",
   identityReset: 'Votre conversation précédente n’est pas disponible sur cet appareil.',
+  fileTooLargeToKeep: 'Fichier trop volumineux pour être conservé après un rechargement ; choisissez-le à nouveau',
 };

@@ -147,4 +147,5 @@ export const ja: Catalogue = {
   leaveMessageHintServing: '連絡先とメッセージを残してください。できるだけ早くご返信します',
   cannotOpenFaq: '質問を読み込めませんでした',
   identityReset: '以前の会話はこの端末では利用できません。',
+  fileTooLargeToKeep: 'ファイルが大きすぎて再読み込み後に保持できません。もう一度選択してください',
 };

@@ -147,4 +147,5 @@ export const ko: Catalogue = {
   leaveMessageHintServing: '연락처와 메시지를 남겨 주시면 최대한 빨리 답변드리겠습니다',
   cannotOpenFaq: '질문을 불러오지 못했습니다',
   identityReset: '이전 대화는 이 기기에서 사용할 수 없습니다.',
+  fileTooLargeToKeep: '파일이 너무 커서 새로고침 후 유지할 수 없습니다. 다시 선택해 주세요',
 };

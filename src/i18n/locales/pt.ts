@@ -147,4 +147,5 @@ export const pt: Catalogue = {
   leaveMessageHintServing: 'Deixe seu contato e uma mensagem e responderemos o mais rápido possível',
   cannotOpenFaq: 'Não foi possível carregar as perguntas',
   identityReset: 'Sua conversa anterior não está disponível neste dispositivo.',
+  fileTooLargeToKeep: 'Arquivo grande demais para ser mantido ao recarregar; escolha-o novamente',
 };

@@ -147,4 +147,5 @@ export const vi: Catalogue = {
   leaveMessageHintServing: 'Hãy để lại thông tin liên hệ và lời nhắn, chúng tôi sẽ trả lời sớm nhất có thể',
   cannotOpenFaq: 'Không tải được câu hỏi',
   identityReset: 'Cuộc trò chuyện trước đây của bạn không khả dụng trên thiết bị này.',
+  fileTooLargeToKeep: 'Tệp quá lớn để giữ lại sau khi tải lại; vui lòng chọn lại',
 };

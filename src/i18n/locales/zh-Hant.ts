@@ -147,4 +147,5 @@ export const zhHant: Catalogue = {
   leaveMessageHintServing: '請留下您的聯絡方式和留言，我們會盡快回覆您',
   cannotOpenFaq: '常見問題載入失敗',
   identityReset: '您先前的對話在此裝置上無法使用。',
+  fileTooLargeToKeep: '檔案太大，重新整理後無法保留，請重新選擇',
 };

@@ -160,4 +160,5 @@ export const zh = {
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   cannotOpenFaq: '常见问题加载失败',
   identityReset: '您之前的对话在此设备上不可用。',
+  fileTooLargeToKeep: '文件太大，刷新后无法保留，请重新选择',
 } as const;

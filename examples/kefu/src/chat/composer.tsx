@@ -6,7 +6,7 @@
  * @module
  */
 import type { GroupUser, UploadRejection } from '@kefu-im/sdk';
-import { useI18n, useSend, useSession, useUploader } from '@kefu-im/react';
+import { useDraft, useI18n, useSend, useSession, useUploader } from '@kefu-im/react';
 import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
@@ -36,7 +36,7 @@ export function Composer(): ReactElement {
   const status = useSession((s) => s.status);
   const { sendText, sendFile } = useSend();
   const toast = useToast();
-  const [draft, setDraft] = useState('');
+  const [draft, setDraft] = useDraft(info.kind === 'service' ? 'service' : `group:${info.groupId ?? ''}`); // survives a reload
   const [picker, setPicker] = useState(false);
   const [remind, setRemind] = useState(false);
   const [mentions, setMentions] = useState<string[]>([]);

@@ -25,6 +25,8 @@ export const FAIL_TEXT: Readonly<Record<string, I18nKey>> = Object.freeze({
   banned: 'banned',
   network: 'networkError',
   'too-large': 'fileTooLarge',
+  'too-large-to-keep': 'fileTooLargeToKeep',
+  'upload-failed': 'uploadFailed',
 });
 
 function isFlag(value: unknown): boolean {

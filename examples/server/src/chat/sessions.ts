@@ -16,6 +16,7 @@ import {
   type VisitorRef,
 } from './context.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
+import type { Peer } from './hub.js';
 import { bestAnswer, suggestions } from './robot.js';
 import { faqLanguageOf, textsFor } from './texts.js';
 import { T, type WireMessage } from './wire.js';
@@ -204,6 +205,29 @@ export class Sessions {
       content = { event: 'ended', sessionId: session.sessionId };
     }
     pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify(content));
+  }
+
+  /**
+   * The visitor's service state as a session event (type 300, `event: 'state'`), sent right after
+   * the welcome so a reloaded page or a new tab shows the robot, the queue position, the serving
+   * agent or the end again. Not stored as a message. Null when the visitor has no session yet.
+   */
+  stateMessage(v: Pick<VisitorRef, 'clientId' | 'mchId' | 'platformId'>): WireMessage | null {
+    const session = this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
+    if (!session) return null;
+    const content: Record<string, unknown> = { event: 'state', state: session.state, sessionId: session.sessionId };
+    if (session.state === 'queued') Object.assign(content, { position: this.position(session.sessionId), busy: this.busy() });
+    if (session.state === 'active' && session.agentId) {
+      const agent = agentByUserId(this.ctx, session.agentId);
+      content.agent = { id: session.agentId, name: agent?.name ?? session.agentId, avatar: DEFAULT_AGENT_AVATAR };
+    }
+    return { type: T.SessionEvent, from: 'system', to: v.clientId, fp: randomUUID(), sm: Date.now(), dataContent: JSON.stringify(content) };
+  }
+
+  /** Sends a visitor's connection its {@link Sessions.stateMessage}, if it has a session. */
+  sendState(peer: Peer): void {
+    const message = this.stateMessage({ clientId: peer.userId, mchId: peer.mchId, platformId: peer.platformId });
+    if (message) peer.send(message);
   }
 
   /** A summary for triggerUpdate. */

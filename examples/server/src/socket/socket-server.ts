@@ -250,6 +250,8 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
       else deps.sessions.resumed(v, (message) => peer.send(message));
     });
+    // The service state (robot, queued, agent, ended) for a reloaded page or a new tab (docs/protocol.md).
+    if (identity.role === 'visitor' && identity.groupId === '') safely(() => deps.sessions.sendState(peer));
     return entry;
   }
 

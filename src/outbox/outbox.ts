@@ -16,6 +16,9 @@ import type { ChatMessage } from '../messages/types.js';
 export class Outbox {
   private readonly items = new Map<string, ChatMessage>();
 
+  /** @param onSettle - called with the `fp` of every message acknowledged or failed */
+  constructor(private readonly onSettle: (fp: string) => void = () => undefined) {}
+
   /**
    * Records a message as pending. Adding an `fp` that is already pending replaces the message but
    * keeps its original place in the order.
@@ -68,7 +71,9 @@ export class Outbox {
 
   private take(fp: string): ChatMessage | undefined {
     const message = this.items.get(fp);
-    if (message !== undefined) this.items.delete(fp);
+    if (message === undefined) return undefined;
+    this.items.delete(fp);
+    this.onSettle(fp);
     return message;
   }
 }

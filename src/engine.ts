@@ -1,0 +1,198 @@
+/**
+ * The messaging engine of a client (LiveKit's engine to its `Room`): the socket link, sending
+ * (texts, files, the durable outbox), inbound routing and history paging, wired to each other.
+ * It reports back through the client's events (`ClientContext.events`).
+ * @module
+ * @internal
+ */
+import type { ClientContext } from './client-context.js';
+import { asError } from './errors.js';
+import { InboundRouter } from './inbound.js';
+import { IdentityKeeper, untilWelcomed, type IdentityDeps, type WelcomeEvents } from './identity.js';
+import { HistoryPager } from './messages/history.js';
+import type { ChatMessage, StoredMessage } from './messages/types.js';
+import { INITIAL_SESSION } from './session.js';
+import { DEFAULT_OUTBOX_FILE_CAP, type ImClientOptions, type WindowLike } from './options.js';
+import { DurableOutbox, outboxScope } from './outbox/durable.js';
+import type { FileSender } from './outbox/file-sender.js';
+import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
+import { MessageSender } from './outbox/sender.js';
+import { resolveOutboxStorage } from './outbox/storage.js';
+import { globalWebSocket } from './platform.js';
+import type { ReceiptManager } from './receipts/receipt-manager.js';
+import { SocketLink } from './socket/link.js';
+import type { UploadedFile } from './upload/types.js';
+
+/** What the engine needs besides the client context. @internal */
+export interface EngineHooks {
+  /** The read-receipt manager incoming messages go to. */
+  receipts: ReceiptManager;
+  /** The window, for the network events. */
+  network: WindowLike | null;
+  /** Runs start-up (the key exchange) if it has not run. */
+  start(): Promise<unknown>;
+  /** The persisted client state holding the client id and its secret (protocol §3a). */
+  state: IdentityDeps['state'];
+  /** Makes a new client id. */
+  createId(): string;
+  /** The client's events, to wait for a welcome. */
+  welcomeEvents: WelcomeEvents;
+}
+
+/** The socket link, the senders, the router and the history of one client. @internal */
+export class Engine {
+  /** Connection, key session, close codes. */
+  readonly link: SocketLink;
+  /** Texts and control messages; the outbox. */
+  readonly sender: MessageSender;
+  /** Incoming frames to the managers. */
+  readonly router: InboundRouter;
+  /** Older pages and missed messages. */
+  readonly history: HistoryPager;
+  /** The client id's secret and refused identities (protocol §3a). */
+  readonly identity: IdentityKeeper;
+  private readonly durable: DurableOutbox;
+  /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
+  private catchUpOnWelcome = false;
+  /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
+  private welcomedSalt: string | undefined;
+  /** Uploads of picked files, once loaded. */
+  private files: FileSender | null = null;
+  private loadingFiles: Promise<FileSender> | null = null;
+  private destroyed = false;
+
+  /**
+   * @param ctx - the client context
+   * @param options - the client options (transports, policy, outbox storage)
+   * @param hooks - receipts, window and start-up
+   */
+  constructor(
+    private readonly ctx: ClientContext,
+    options: ImClientOptions,
+    hooks: EngineHooks,
+  ) {
+    const WebSocket = options.WebSocket ?? globalWebSocket();
+    const identity = (this.identity = new IdentityKeeper({
+      state: hooks.state,
+      createId: hooks.createId,
+      onReset: () => this.forgetConversation(),
+      onGiveUp: (error) => ctx.reportError(error, 'connect'),
+    }));
+    this.link = new SocketLink({
+      ...options,
+      ...ctx,
+      WebSocket,
+      network: hooks.network,
+      start: hooks.start,
+      withIdentity: (data) => identity.connectData(data),
+      onWelcome: (message) => this.onWelcome(message),
+      identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
+    });
+    const durable = new DurableOutbox({
+      storage: resolveOutboxStorage(options.outboxStorage),
+      scope: () => outboxScope(ctx.clientId(), ctx.connectData()),
+      now: () => Date.now(),
+      fileCap: options.outboxFileCap ?? DEFAULT_OUTBOX_FILE_CAP,
+      onError: (error) => ctx.reportError(error, 'send'),
+    });
+    this.sender = new MessageSender({ ...ctx, socket: this.link, durable });
+    this.durable = durable;
+    this.router = new InboundRouter({
+      ...ctx,
+      outbox: this.sender.outbox,
+      receipts: hooks.receipts,
+      decode: (data) => this.link.decode(data),
+      markFailed: (fp, reason) => this.sender.markFailed(fp, reason),
+    });
+    this.history = new HistoryPager({
+      ...ctx,
+      route: (message) => this.router.route(message),
+      ready: () => this.visitorCallsReady(hooks.welcomeEvents),
+    });
+
+    const { connection } = this.link;
+    const { events } = ctx;
+    connection.on('state', (change) => {
+      events.emit('state', change);
+      if (change.newState === 'failed') this.sender.failPending('network');
+    });
+    connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
+    connection.on('frame', ({ data }) => this.router.handleFrame(data));
+    connection.on('error', ({ error, source }) => ctx.reportError(error, source));
+    connection.on('network', ({ online }) => events.emit('network', { online }));
+  }
+
+  /** Restores the outbox of an earlier page of this visitor: texts, then files. */
+  async restore(): Promise<void> {
+    const files = await this.sender.restore();
+    if (files.length > 0) (await this.fileSender()).restore(files);
+  }
+
+  /** Sends an uploaded file's message, or stages a picked file and uploads it (the uploader loads on demand). */
+  sendFile(file: UploadedFile | Blob, kind: FileKind, input: FileSendInput): StoredMessage {
+    const upload = (staged: StagedFile): void => {
+      this.fileSender().then((files) => files.upload(staged), (e: unknown) => this.ctx.reportError(asError(e), 'upload'));
+    };
+    return sendFile({ ...this.ctx, sender: this.sender, durable: this.durable }, file, kind, input, upload);
+  }
+
+  /** Retries a failed message: a file's upload, or a send (reconnecting a connection that gave up). */
+  retry(fp: string): ReturnType<MessageSender['retry']> {
+    if (this.files?.has(fp)) return this.files.retry(fp);
+    const held = this.ctx.messages.get(fp);
+    if (held?.failReason === 'too-large-to-keep') return held; // the bytes are gone: the file must be picked again
+    if (this.link.gaveUp) this.link.connect(); // a retry is a reason to try the network again
+    return this.sender.retry(fp);
+  }
+
+  /** Stops the connection and the uploads. */
+  destroy(): void {
+    this.destroyed = true;
+    this.link.connection.destroy();
+    this.files?.dispose();
+  }
+
+  private fileSender(): Promise<FileSender> {
+    this.loadingFiles ??= import('./outbox/file-sender.js').then(({ FileSender }) => {
+      this.files = new FileSender({ ...this.ctx, sender: this.sender, durable: this.durable });
+      if (this.destroyed) this.files.dispose();
+      return this.files;
+    });
+    return this.loadingFiles;
+  }
+
+  private onOpen(reconnected: boolean): void {
+    this.ctx.events.emit('socket login', { reconnected });
+    this.sender.resendPending();
+    // Visitors catch up through findMsgForCus / clientGroupMsgList; those are visitor calls, and the
+    // documents give an agent (connect data role 'agent') no history call to catch up with. The
+    // catch-up waits for the welcome: only an accepted connect binds the key session to this
+    // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
+    this.catchUpOnWelcome = reconnected && this.ctx.connectData().role !== 'agent';
+  }
+
+  private onWelcome(message: ChatMessage): void {
+    this.welcomedSalt = this.link.keys.token?.saltKey;
+    this.identity.onFrame(message);
+    if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
+    this.catchUpOnWelcome = false;
+  }
+
+  /** Visitor calls wait, during a connect, for the welcome that binds the key session. */
+  private visitorCallsReady(events: WelcomeEvents): Promise<void> {
+    const token = this.link.keys.token;
+    if (this.ctx.connectData().role === 'agent' || (token !== null && this.welcomedSalt === token.saltKey)) return Promise.resolve();
+    return untilWelcomed(events, () => this.link.connection.state);
+  }
+
+  /** A refused identity was replaced (4004): its conversation is not ours any more. */
+  private forgetConversation(): void {
+    this.sender.outbox.clear();
+    this.ctx.messages.clear();
+    this.history.reset();
+    this.ctx.session.setState({ ...INITIAL_SESSION });
+    this.router.userId = undefined;
+    this.link.keys.forget(); // a fresh key session for the fresh identity
+    this.ctx.notify('identityReset', 'warning');
+  }
+}

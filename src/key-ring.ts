@@ -1,0 +1,92 @@
+/**
+ * The key session of a client: runs the start-up key exchange once (again after a failure or a
+ * refused connect), encodes and decodes frames with it, and builds the socket URL.
+ * @module
+ */
+import type { ServerClock } from './clock.js';
+import type { PermitApi } from './http/permit-api.js';
+import type { ChatMessage } from './messages/types.js';
+import { decodeFrame, encodeFrame } from './socket/frame-codec.js';
+import { runStartup, type KeySession, type StartupResult } from './startup.js';
+import type { TimerProvider } from './timers.js';
+
+/** What the key ring needs. @internal */
+export interface KeyRingDeps {
+  api: PermitApi;
+  clock: ServerClock;
+  timers: TimerProvider;
+}
+
+/** The connect parameters' inputs besides the keys. @internal */
+export interface SocketUrlInput {
+  socketKey: string;
+  socketUrl: string;
+  clientId: string;
+  data: Record<string, unknown>;
+}
+
+/** Holds the key session and the user token of one client. @internal */
+export class KeyRing {
+  /** The key session, once the start-up exchange succeeded. */
+  keys: KeySession | null = null;
+  /** The user token and salt key, known as soon as the token is decrypted. */
+  token: { userKey: string; saltKey: string } | null = null;
+  private startPromise: Promise<StartupResult> | null = null;
+
+  /** @param deps - the permit API, the clock and the timers */
+  constructor(private readonly deps: KeyRingDeps) {}
+
+  /**
+   * Runs the key exchange, with `alongside` in parallel, and tells `report` the errors of the
+   * steps that failed; calling again returns the same promise (in flight, or done with keys)
+   * unless the keys failed to load.
+   */
+  load(alongside: () => Promise<unknown>, report: (errors: Error[]) => void): Promise<StartupResult> {
+    if (this.startPromise) return this.startPromise;
+    const run = async (): Promise<StartupResult> => {
+      const { api, clock, timers } = this.deps;
+      const [result] = await Promise.all([runStartup(api, clock, timers, (token) => (this.token = token)), alongside()]);
+      if (result.session) this.keys = result.session;
+      else this.startPromise = null; // the keys failed: the next call tries again
+      report(result.errors);
+      return result;
+    };
+    const promise = run();
+    this.startPromise = promise;
+    return promise;
+  }
+
+  /** Forgets the key session (a refused connect): the next load runs the exchange again. */
+  forget(): void {
+    this.keys = null;
+    this.token = null;
+    this.startPromise = null;
+  }
+
+  /** Encodes a message into a frame, encrypted when the AES switch is on. */
+  encode(message: ChatMessage): string {
+    return encodeFrame(message, this.keys?.aesSwitch ? this.keys.userKey : undefined);
+  }
+
+  /** Decodes a frame. @throws FrameError when it neither parses nor decrypts */
+  decode(data: unknown): { message: ChatMessage; encrypted: boolean } {
+    return decodeFrame(data, this.keys?.userKey);
+  }
+
+  /**
+   * The socket URL with the connect parameters (protocol §3). RSA, HMAC and the connect
+   * parameters load at the first connect, not at start-up.
+   * @returns null when the keys are not loaded
+   */
+  async socketUrl(input: SocketUrlInput): Promise<string | null> {
+    if (!this.keys) return null;
+    const { buildConnectParams, buildSocketUrl } = await import('./socket/connect-params.js');
+    const { params } = await buildConnectParams({
+      socketKey: input.socketKey,
+      clientId: input.clientId,
+      saltKey: this.keys.saltKey,
+      data: input.data,
+    });
+    return buildSocketUrl(input.socketUrl, params);
+  }
+}

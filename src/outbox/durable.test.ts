@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { DurableOutbox, outboxScope } from './durable.js';
+import { memoryOutboxStorage, type OutboxStorage } from './storage.js';
+
+function make(storage: OutboxStorage = memoryOutboxStorage(), now = () => 1000, fileCap = 10) {
+  const errors: Error[] = [];
+  let scope = 'v1|7|9|';
+  const durable = new DurableOutbox({ storage, scope: () => scope, now, fileCap, onError: (e) => errors.push(e) });
+  return { durable, storage, errors, setScope: (s: string) => (scope = s) };
+}
+
+const text = (fp: string) => ({ type: 100, fp, dataContent: fp });
+
+describe('composition numbers grow in the order messages are composed, across reloads', () => {
+  it('draws increasing numbers even within one millisecond, and keeps a message its number', () => {
+    const { durable } = make();
+    expect([durable.seqOf('a'), durable.seqOf('b'), durable.seqOf('c'), durable.seqOf('a')]).toEqual([1000, 1001, 1002, 1000]);
+  });
+
+  it('a new page continues after the restored numbers', async () => {
+    const storage = memoryOutboxStorage();
+    await storage.put('v1|7|9|', { fp: 'old', seq: 5000, message: text('old') });
+    const { durable } = make(storage, () => 1000);
+    await durable.restore();
+    expect(durable.seqOf('new')).toBe(5001);
+  });
+});
+
+describe('writes reach the storage in the order they were made', () => {
+  it('a keep followed by a drop leaves nothing; restore returns composition order', async () => {
+    const { durable, storage } = make();
+    for (const fp of ['c', 'a', 'b']) durable.seqOf(fp);
+    durable.keep(text('b'));
+    durable.keep(text('a'));
+    durable.keep(text('gone'));
+    durable.drop('gone');
+    durable.keep(text('c'));
+    await durable.flush();
+    expect((await storage.load('v1|7|9|')).map((r) => r.fp).sort()).toEqual(['a', 'b', 'c']);
+    expect((await make(storage).durable.restore()).map((r) => r.fp)).toEqual(['c', 'a', 'b']);
+  });
+
+  it('drops a message from the scope it was kept in, even after the scope changed', async () => {
+    const { durable, storage, setScope } = make();
+    durable.keep(text('m'));
+    setScope('v2|7|9|');
+    durable.drop('m');
+    await durable.flush();
+    expect(await storage.load('v1|7|9|')).toEqual([]);
+  });
+
+  it('a failing storage is reported, never thrown, and later writes still run', async () => {
+    const memory = memoryOutboxStorage();
+    let fail = true;
+    const storage: OutboxStorage = {
+      load: () => (fail ? Promise.reject(new Error('load refused')) : memory.load('v1|7|9|')),
+      put: (s, r) => (fail ? Promise.reject(new Error('quota')) : memory.put(s, r)),
+      remove: (s, fp) => memory.remove(s, fp),
+    };
+    const { durable, errors } = make(storage);
+    expect(await durable.restore()).toEqual([]);
+    durable.keep(text('a'));
+    await durable.flush();
+    fail = false;
+    durable.keep(text('b'));
+    await durable.flush();
+    expect(errors.map((e) => e.message)).toEqual(['load refused', 'quota']);
+    expect((await memory.load('v1|7|9|')).map((r) => r.fp)).toEqual(['b']);
+  });
+});
+
+describe('files are kept under a total cap', () => {
+  it('counts the files kept, not the one being replaced, and frees a dropped one', () => {
+    const { durable } = make(undefined, () => 1, 10);
+    const blob = (n: number) => new Blob([new Uint8Array(n)]);
+    expect(durable.fits('f1', 6)).toBe(true);
+    durable.keep(text('f1'), { blob: blob(6), name: 'a', kind: 'file', size: 6, mime: '' });
+    expect(durable.fits('f2', 5)).toBe(false);
+    expect(durable.fits('f1', 10)).toBe(true);
+    durable.drop('f1');
+    expect(durable.fits('f2', 10)).toBe(true);
+  });
+});
+
+describe('outboxScope', () => {
+  it('is the client id with merchant, platform and group', () => {
+    expect(outboxScope('c1', { mchId: 7, platformId: '9' })).toBe('c1|7|9|');
+    expect(outboxScope('c1', { mchId: 7, platformId: 9, groupId: 'g' })).toBe('c1|7|9|g');
+  });
+});

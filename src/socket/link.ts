@@ -1,0 +1,116 @@
+/**
+ * The socket link of a client (socket.io's Manager to the client's Socket): the connection, the
+ * key session that encrypts its frames and builds its URL, and the close-code rules.
+ * @module
+ */
+import type { ClientContext } from '../client-context.js';
+import { ImError } from '../errors.js';
+import { KeyRing } from '../key-ring.js';
+import { MessageType, type ChatMessage } from '../messages/types.js';
+import { fixedDelayPolicy, type ImClientOptions, type WebSocketConstructor } from '../options.js';
+import { CloseCodeHandler, type CloseCodeDeps } from './close-codes.js';
+import { Connection, type NetworkTarget } from './connection.js';
+
+/** What the link needs from the client. @internal */
+export type SocketLinkOptions = Pick<ClientContext, 'api' | 'clock' | 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData'> &
+  Pick<ImClientOptions, 'socketKey' | 'socketUrl' | 'reconnectPolicy'> & {
+    WebSocket: WebSocketConstructor;
+    network: NetworkTarget | null;
+    /** Runs start-up (the key exchange) if it has not run. */
+    start(): Promise<unknown>;
+    /** Adds what proves the identity to the connect data (`d.clientSecret`, protocol §3a). */
+    withIdentity?(data: Readonly<Record<string, unknown>>): Record<string, unknown>;
+    /** Told of every welcome (type 60): the connect was accepted. */
+    onWelcome?(message: ChatMessage): void;
+    /** Close-code rules of the identity (4004). */
+    identity?: Pick<CloseCodeDeps, 'identityRefused' | 'identityGivenUp'>;
+  };
+
+/** A decoded frame. @internal */
+export interface DecodedFrame {
+  message: ChatMessage;
+  encrypted: boolean;
+}
+
+/** The connection, its keys and its close codes. @internal */
+export class SocketLink {
+  /** The transport: state machine, heartbeat, reconnect. */
+  readonly connection: Connection;
+  /** The key session. */
+  readonly keys: KeyRing;
+  /** The close-code rules (4001 re-key, 4003 never reconnect). */
+  readonly closeCodes: CloseCodeHandler;
+
+  /** @param o - transports, limits and the client's identity */
+  constructor(private readonly o: SocketLinkOptions) {
+    const { limits } = o;
+    this.keys = new KeyRing({ api: o.api, clock: o.clock, timers: o.timers });
+    this.closeCodes = new CloseCodeHandler({ forgetKeys: () => this.keys.forget(), ...o.identity });
+    this.connection = new Connection({
+      createUrl: () => this.createUrl(),
+      WebSocket: o.WebSocket,
+      timers: o.timers,
+      heartbeatInterval: limits.heartbeatInterval,
+      reconnectPolicy: this.closeCodes.wrap(o.reconnectPolicy ?? fixedDelayPolicy(limits.reconnectDelay, limits.maxReconnectAttempts)),
+      network: o.network,
+      heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() ?? o.clientId() }),
+      maxFrameSize: limits.maxFrameSize,
+    });
+    this.connection.on('close', ({ code }) => this.closeCodes.handleClose(code));
+    this.connection.on('network', ({ online }) => {
+      if (online) this.closeCodes.reset();
+    });
+  }
+
+  /** True while the socket is open. */
+  get isOpen(): boolean {
+    return this.connection.state === 'open';
+  }
+
+  /** True while the connection has given up (state `failed`). */
+  get gaveUp(): boolean {
+    return this.connection.state === 'failed';
+  }
+
+  /** Opens the socket (a manual connect: refusals are counted afresh). */
+  connect(): void {
+    this.closeCodes.reset();
+    this.connection.connect();
+  }
+
+  /** Encodes a message into a frame (encrypted when the AES switch is on). */
+  encode(message: ChatMessage): string {
+    return this.keys.encode(message);
+  }
+
+  /** Writes a frame on the open socket. */
+  write(frame: string): boolean {
+    return this.connection.send(frame);
+  }
+
+  /** Encodes and writes a message when the socket is open. */
+  send(message: ChatMessage): boolean {
+    return this.isOpen && this.connection.send(this.keys.encode(message));
+  }
+
+  /**
+   * Decodes a frame; a welcome means the connect check passed.
+   * @throws FrameError when it neither parses nor decrypts
+   */
+  decode(data: unknown): DecodedFrame {
+    const decoded = this.keys.decode(data);
+    if (decoded.message.type === MessageType.Welcome) {
+      this.closeCodes.reset();
+      this.o.onWelcome?.(decoded.message);
+    }
+    return decoded;
+  }
+
+  private async createUrl(): Promise<string> {
+    await this.o.start();
+    const { socketKey, socketUrl } = this.o;
+    const url = await this.keys.socketUrl({ socketKey, socketUrl, clientId: this.o.clientId(), data: this.o.withIdentity ? this.o.withIdentity(this.o.connectData()) : { ...this.o.connectData() } });
+    if (url === null) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
+    return url;
+  }
+}
