@@ -56,6 +56,7 @@ export class Engine {
   private catchUpOnWelcome = false;
   /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
   private welcomedSalt: string | undefined;
+  private readonly welcomeWaiters: (() => void)[] = [];
   /** Uploads of picked files, once loaded. */
   private files: FileSender | null = null;
   private loadingFiles: Promise<FileSender> | null = null;
@@ -122,10 +123,19 @@ export class Engine {
     connection.on('network', ({ online }) => events.emit('network', { online }));
   }
 
-  /** Restores the outbox of an earlier page of this visitor: texts, then files. */
+  /**
+   * Restores the outbox of an earlier page of this visitor: texts at once (they go out when the
+   * socket opens), then files, whose uploads start after the welcome: an upload needs a key
+   * session bound to this visitor (protocol §3a).
+   */
   async restore(): Promise<void> {
     const files = await this.sender.restore();
-    if (files.length > 0) (await this.fileSender()).restore(files);
+    if (files.length === 0) return;
+    // not awaited: start-up (which the connect waits for) must not wait for the welcome
+    void this.welcomed()
+      .then(() => (this.destroyed ? undefined : this.fileSender()))
+      .then((sender) => sender?.restore(files))
+      .catch((e: unknown) => this.ctx.reportError(asError(e), 'upload'));
   }
 
   /** Sends an uploaded file's message, or stages a picked file and uploads it (the uploader loads on demand). */
@@ -171,8 +181,16 @@ export class Engine {
     this.catchUpOnWelcome = reconnected && this.ctx.connectData().role !== 'agent';
   }
 
+  /** Resolves once a welcome has bound the current key session to this visitor. */
+  private welcomed(): Promise<void> {
+    const token = this.link.keys.token;
+    if (token !== null && this.welcomedSalt === token.saltKey) return Promise.resolve();
+    return new Promise((resolve) => this.welcomeWaiters.push(resolve));
+  }
+
   private onWelcome(message: ChatMessage): void {
     this.welcomedSalt = this.link.keys.token?.saltKey;
+    for (const resolve of this.welcomeWaiters.splice(0)) resolve();
     this.identity.onFrame(message);
     if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
     this.catchUpOnWelcome = false;

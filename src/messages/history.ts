@@ -87,7 +87,8 @@ export class HistoryPager {
     this.store.setState({ loading: true, error: null });
     const run = async (): Promise<MessagePage> => {
       try {
-        await this.deps.ready?.();
+        const ready = this.deps.ready?.();
+        if (ready) await ready;
         const before = minDefined(this.deps.messages.oldestTime(), this.oldestFetched);
         const page = await fetchHistoryPage(this.deps, { ...(before === undefined ? {} : { before }), size });
         this.oldestFetched = minDefined(this.oldestFetched, ...page.list.map(messageTimeMs));
@@ -119,7 +120,8 @@ export class HistoryPager {
    */
   async fetchMissed(maxPages = 20): Promise<number> {
     let fetched = 0;
-    await this.deps.ready?.();
+    const ready = this.deps.ready?.();
+    if (ready) await ready;
     let after = this.deps.messages.newestTime();
     for (let i = 0; i < maxPages; i++) {
       const page = await fetchHistoryPage(this.deps, { ...(after === undefined ? {} : { after }), size: 100 });
