@@ -150,6 +150,8 @@ export type { Refusal } from './messages/content.js';
 // State
 export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';
+export { Listeners, Subscribable } from './state/subscribable.js';
+export type { AnyListener, ListenersOptions } from './state/subscribable.js';
 export { memoryStorage, resolveStorage } from './state/storage.js';
 export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/client-state.js';
 export type { ClientState, ClientStateOptions, ClientStateStore } from './state/client-state.js';

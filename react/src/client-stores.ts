@@ -7,6 +7,7 @@
  */
 import type { ConnectionState, ImClient, MessagePage, ReceiptStatus } from '@kefu-im/sdk';
 import type { ExternalStore } from './store-selector.js';
+import { Listeners } from '@kefu-im/sdk';
 
 /** What `useConnection` returns. */
 export interface ConnectionSnapshot {
@@ -32,24 +33,16 @@ export interface PagingSnapshot {
   readonly error: Error | null;
 }
 
-/** A store of one value plus a way to notify. @internal */
-class Cell<T> implements ExternalStore<T> {
-  private readonly listeners = new Set<() => void>();
-  constructor(private value: T) {}
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
+/** A store of one value on the SDK's {@link Listeners} (its one subscription primitive). @internal */
+class Cell<T> extends Listeners implements ExternalStore<T> {
+  constructor(private value: T) {
+    super();
+  }
   getSnapshot = (): T => this.value;
   set(value: T): void {
     if (Object.is(value, this.value)) return;
     this.value = value;
     this.notify();
-  }
-  notify(): void {
-    for (const listener of [...this.listeners]) listener();
   }
 }
 
