@@ -19,7 +19,6 @@ import {
   DEFAULT_DEEP_LINKS,
   DEFAULT_LIMITS,
   DEFAULT_RECEIPT_OPTIONS,
-  fixedDelayPolicy,
   type DeepLinkOptions,
   type ImClientLimits,
   type ImClientOptions,
@@ -32,6 +31,9 @@ import { ReceiptManager } from './receipts/receipt-manager.js';
 import { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
 import { Connection } from './socket/connection.js';
+import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
+import { documentVisible, PageLifecycle } from './socket/lifecycle.js';
+import { DefaultReconnectPolicy, toDelayFn } from './socket/reconnect-policy.js';
 import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
 import { Outbox } from './socket/outbox.js';
 import { runStartup, type KeySession, type StartupResult } from './startup.js';
@@ -106,10 +108,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly visibility: VisibilityTracker;
   /** Read receipts: immediate when visible, queued while hidden. */
   readonly receipts: ReceiptManager;
+  /** The connection snapshot (state, online, attempt, next attempt time, last close code, user id) for UIs. */
+  readonly connectionStore: ReadonlyStore<ConnectionSnapshot>;
 
   private readonly options: ImClientOptions;
   private readonly timers: TimerProvider;
   private readonly connection: Connection;
+  private readonly lifecycle: PageLifecycle;
   private readonly outbox = new Outbox();
   private keys: KeySession | null = null;
   private token: { userKey: string; saltKey: string } | null = null;
@@ -178,12 +183,26 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       timers: this.timers,
       heartbeatInterval: this.limits.heartbeatInterval,
       reconnectPolicy: withCloseCodes(
-        options.reconnectPolicy ?? fixedDelayPolicy(this.limits.reconnectDelay, this.limits.maxReconnectAttempts),
+        options.reconnectPolicy ??
+          new DefaultReconnectPolicy({ firstPhaseDelay: this.limits.reconnectDelay, firstPhaseAttempts: this.limits.maxReconnectAttempts }),
         () => this.refusedInARow,
+        this.limits.maxReconnectAttempts,
       ),
+      failAfterAttempts: this.limits.maxReconnectAttempts,
+      isVisible: () => documentVisible(doc),
+      isTerminalClose: (code) => code === CLOSE_BANNED,
       network: win,
       heartbeat: () => this.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: this.userId ?? this.clientId }),
       maxFrameSize: this.limits.maxFrameSize,
+    });
+    this.connectionStore = this.connection.store;
+    this.lifecycle = new PageLifecycle({
+      window: win,
+      document: doc,
+      timers: this.timers,
+      connection: this.connection,
+      heartbeatInterval: this.limits.heartbeatInterval,
+      livenessTimeout: this.limits.livenessTimeout,
     });
     this.inbound = {
       messages: this.messages,
@@ -198,7 +217,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     };
     this.connection.on('state', (ctx) => {
       this.emit('state', ctx);
-      if (ctx.newState === 'failed') this.failPending('network');
+      // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
+      if (ctx.newState === 'failed' && this.connection.halted) this.failPending('network');
     });
     this.connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
     this.connection.on('close', ({ code }) => {
@@ -288,6 +308,16 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     if (this.destroyed) return;
     this.refusedInARow = 0;
     this.connection.connect();
+  }
+
+  /**
+   * Reconnects now with a fresh backoff, from any state but open (a "reconnect now" button): leaves
+   * `failed`, even after a "never reconnect" close, and skips a scheduled wait.
+   */
+  reconnect(): void {
+    if (this.destroyed) return;
+    this.refusedInARow = 0;
+    this.connection.reconnect();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
@@ -485,6 +515,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.lifecycle.destroy();
     this.connection.destroy();
     this.http.destroy();
     this.receipts.destroy();
@@ -580,6 +611,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       if (typeof message.sm === 'number') this.clock.reset(message.sm);
       if (typeof message.to === 'string' && message.to && message.to !== this.currentUserId) {
         this.currentUserId = message.to;
+        this.connection.store.setState({ userId: message.to });
         this.emit('user', { userId: message.to });
       }
     }
@@ -618,12 +650,17 @@ const CLOSE_BANNED = 4003;
  * Applies the close codes to a reconnect policy: after 4003 (banned) the client never reconnects.
  * A refused connect (4001) opens the socket before the server closes it, and every open resets the
  * transport's attempt counter; so after 4001 the policy is given the number of refusals in a row
- * instead, and a wrong socket key gives up after `maxReconnectAttempts` like any failed attempt.
+ * instead, and a wrong socket key gives up after `maxRefusals` (`maxReconnectAttempts`): refusals
+ * after fresh key exchanges do not heal by waiting.
  */
-function withCloseCodes(policy: ReconnectPolicy, refusedInARow: () => number): ReconnectPolicy {
+function withCloseCodes(reconnectPolicy: ReconnectPolicy, refusedInARow: () => number, maxRefusals: number): ReconnectPolicy {
+  const policy = toDelayFn(reconnectPolicy);
   return (ctx) => {
     if (ctx.closeCode === CLOSE_BANNED) return null;
-    if (ctx.closeCode === CLOSE_UNAUTHORIZED) return policy({ ...ctx, attempt: Math.max(ctx.attempt, refusedInARow()) });
+    if (ctx.closeCode === CLOSE_UNAUTHORIZED) {
+      const attempt = Math.max(ctx.attempt, refusedInARow());
+      return attempt > maxRefusals ? null : policy({ ...ctx, attempt });
+    }
     return policy(ctx);
   };
 }

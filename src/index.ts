@@ -23,7 +23,9 @@ export type {
   ImClientOptions,
   ReceiptOptions,
   ReconnectContext,
+  ReconnectDelayFn,
   ReconnectPolicy,
+  ReconnectPolicyObject,
   SocketEventHandler,
   StorageLike,
   WebSocketConstructor,
@@ -31,6 +33,11 @@ export type {
   WindowLike,
 } from './options.js';
 export type { ConnectionState, ErrorSource, ImClientEventName, ImClientEvents, Notice, NoticeLevel } from './events.js';
+export { DefaultReconnectPolicy } from './socket/reconnect-policy.js';
+export type { DefaultReconnectPolicyOptions } from './socket/reconnect-policy.js';
+export { INITIAL_CONNECTION_SNAPSHOT } from './socket/connection-snapshot.js';
+export type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
+export type { CloseCode, KnownCloseCode } from './socket/close-code.js';
 export { defaultTimers } from './timers.js';
 export type { Disposer, ListenerTarget, TimerHandle, TimerProvider } from './timers.js';
 export type { KeySession, StartupResult } from './startup.js';

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
+import { fixedDelayPolicy, ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, ecbDecrypt, ecbEncrypt, gcmDecryptNode, makeSocketKey, type FakePermitOptions } from './helpers/fake-permit.js';
 import { createHmac } from 'node:crypto';
@@ -262,9 +262,36 @@ describe('outbox: messages wait while the socket is down and are resent after re
     client.destroy();
   });
 
-  it('after the reconnect limit the connection fails and pending messages become failed', async () => {
+  it('after the reconnect limit the state is failed but attempts go on and the pending text goes out when back', async () => {
     vi.useFakeTimers();
     const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 } });
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    const msg = ctx.client.sendText('kept');
+    for (let i = 0; i < 3; i++) {
+      const count = FakeWebSocket.instances.length;
+      FakeWebSocket.last!.fail();
+      if (i < 2) {
+        await vi.advanceTimersByTimeAsync(5000);
+        await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(count + 1));
+      }
+    }
+    expect(ctx.client.connectionState).toBe('failed');
+    expect(ctx.client.connectionStore.getSnapshot()).toMatchObject({ state: 'failed', failed: true, halted: false, attempt: 3 });
+    expect(ctx.client.messages.get(msg.fp!)).toMatchObject({ sendState: 'pending' });
+    const count = FakeWebSocket.instances.length;
+    await vi.advanceTimersByTimeAsync(10_000); // the slow phase: at most the visible cap
+    await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(count + 1));
+    FakeWebSocket.last!.open();
+    expect(ctx.client.connectionState).toBe('open');
+    expect(FakeWebSocket.last!.sentJson()).toContainEqual(expect.objectContaining({ fp: msg.fp, dataContent: 'kept' }));
+    ctx.client.destroy();
+  });
+
+  it('with fixedDelayPolicy the reconnect limit is final and pending messages become failed', async () => {
+    vi.useFakeTimers();
+    const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 }, reconnectPolicy: fixedDelayPolicy(5000, 2) });
     await ctx.client.start();
     ctx.client.connect();
     await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());

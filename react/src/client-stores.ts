@@ -1,27 +1,13 @@
 /**
- * Small stores the bindings keep per client for state the SDK reports only as events (connection
- * login, online) or not at all (history paging, receipt counters). One of each per client, kept
+ * Small stores the bindings keep per client for state the SDK does not hold as a store (history
+ * paging, receipt counters). One of each per client, kept
  * in a WeakMap so they live as long as the client.
  * @module
  * @internal
  */
-import type { ConnectionState, ImClient, MessagePage, ReceiptStatus } from '@kefu-im/sdk';
+import type { ImClient, MessagePage, ReceiptStatus } from '@kefu-im/sdk';
 import type { ExternalStore } from './store-selector.js';
 import { Listeners } from '@kefu-im/sdk';
-
-/** What `useConnection` returns. */
-export interface ConnectionSnapshot {
-  /** The connection state: `closed`, `connecting`, `open`, `reconnecting` or `failed`. */
-  readonly state: ConnectionState;
-  /** True while the socket is open: the server accepted the connect and `socket login` fired. */
-  readonly loggedIn: boolean;
-  /** Whether the latest `socket login` was a reconnect (false before any login). */
-  readonly reconnected: boolean;
-  /** The user id the server gave in its welcome, once known. */
-  readonly userId: string | undefined;
-  /** False while the browser reports it is offline. */
-  readonly online: boolean;
-}
 
 /** History paging state of `useMessages`. */
 export interface PagingSnapshot {
@@ -57,48 +43,6 @@ function perClient<V>(create: (client: ImClient) => V): (client: ImClient) => V 
     return value;
   };
 }
-
-function sameConnection(a: ConnectionSnapshot, b: ConnectionSnapshot): boolean {
-  return a.state === b.state && a.loggedIn === b.loggedIn && a.reconnected === b.reconnected && a.userId === b.userId && a.online === b.online;
-}
-
-/**
- * The connection store of a client: its state and user id read live, the last login and the
- * online flag followed through the client's events from the moment the store is created.
- * @internal
- */
-export const connectionStore = perClient((client: ImClient): ExternalStore<ConnectionSnapshot> => {
-  let reconnected = false;
-  // No SDK getter for it yet: the browser's flag, then the client's `network` events.
-  let online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false;
-  const read = (): ConnectionSnapshot => {
-    const state = client.connectionState;
-    return { state, loggedIn: state === 'open', reconnected, userId: client.userId, online };
-  };
-  const cell = new Cell(read());
-  const refresh = (): void => {
-    const next = read();
-    if (!sameConnection(next, cell.getSnapshot())) cell.set(next);
-  };
-  client.on('state', refresh);
-  client.on('user', refresh);
-  client.on('socket login', (ctx) => {
-    reconnected = ctx.reconnected;
-    refresh();
-  });
-  client.on('network', (ctx) => {
-    online = ctx.online;
-    refresh();
-  });
-  return {
-    subscribe: (listener) => {
-      const off = cell.subscribe(listener);
-      refresh(); // catch up with a change made before the first subscriber (e.g. state read live)
-      return off;
-    },
-    getSnapshot: () => cell.getSnapshot(),
-  };
-});
 
 /** The paging store of a client, with the one `loadOlder` shared by every `useMessages`. @internal */
 export interface PagingStore extends ExternalStore<PagingSnapshot> {

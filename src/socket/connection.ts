@@ -5,8 +5,11 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import type { ConnectionState } from '../events.js';
-import { DEFAULT_LIMITS, type ReconnectPolicy, type WebSocketConstructor, type WebSocketLike } from '../options.js';
+import { DEFAULT_LIMITS, type ReconnectDelayFn, type ReconnectPolicy, type WebSocketConstructor, type WebSocketLike } from '../options.js';
+import type { Store } from '../state/store.js';
 import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } from '../timers.js';
+import { createConnectionStore, type ConnectionSnapshot } from './connection-snapshot.js';
+import { toDelayFn } from './reconnect-policy.js';
 
 /** The network source: the window, for its `online`/`offline` events and `navigator.onLine`. */
 export interface NetworkTarget extends ListenerTarget {
@@ -27,8 +30,17 @@ export interface ConnectionOptions {
   timers: TimerProvider;
   /** Heartbeat interval, ms (spec §9: 20 000). */
   heartbeatInterval: number;
-  /** Decides the delay before each reconnect attempt, or null to give up (state `failed`). */
+  /** Decides the delay before each reconnect attempt, or null to give up (state `failed`, halted). */
   reconnectPolicy: ReconnectPolicy;
+  /**
+   * Attempts in a row after which the state shows `failed` while attempts go on (spec §9: 10);
+   * default: never (only a policy's `null` leads to `failed`).
+   */
+  failAfterAttempts?: number;
+  /** Whether the page is visible, for the policy's context (default: always). */
+  isVisible?: () => boolean;
+  /** Close codes after which the connection never reconnects by itself (e.g. 4003). */
+  isTerminalClose?: (code: number) => boolean;
   /** The window, for `online`/`offline` events; null or absent: always online. */
   network?: NetworkTarget | null;
   /** The encoded heartbeat frame, or null to skip this beat. */
@@ -62,6 +74,8 @@ const CLIENT_CLOSE = 1000;
 const ABNORMAL_CLOSE = 1006;
 
 const noop = (): void => undefined;
+const always = (): boolean => true;
+const never = (): boolean => false;
 
 /** Wraps any thrown value in an Error. */
 function toError(value: unknown, fallback: string): Error {
@@ -82,6 +96,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   private readonly options: ConnectionOptions;
   private readonly disposables: Disposables;
   private readonly maxFrameSize: number;
+  private readonly delayFor: ReconnectDelayFn;
+  /** The snapshot of this connection (the client adds the user id). */
+  readonly store: Store<ConnectionSnapshot>;
   private currentState: ConnectionState = 'closed';
   private isOnline: boolean;
   private socket: WebSocketLike | null = null;
@@ -94,6 +111,19 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   private destroyed = false;
   private cancelReconnect: Disposer | null = null;
   private stopHeartbeatTimer: Disposer | null = null;
+  private cancelLiveness: Disposer | null = null;
+  /** Local time of the first failure since the last open, or null while up. */
+  private downSince: number | null = null;
+  private lastCloseCode: number | null = null;
+  private lastReason = '';
+  private nextAttemptAt: number | null = null;
+  /** No reconnect by itself: a terminal close code, or the policy gave up. */
+  private isHalted = false;
+  /** The last close had a terminal code: only connect()/reconnect() try again. */
+  private terminal = false;
+  /** In the back/forward cache: the socket is closed on purpose until {@link Connection.resume}. */
+  private suspended = false;
+  private reconnected = false;
 
   /**
    * Listens to the network target at once (no socket is opened until {@link Connection.connect}).
@@ -104,8 +134,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.options = options;
     this.disposables = new Disposables(options.timers);
     this.maxFrameSize = options.maxFrameSize ?? DEFAULT_LIMITS.maxFrameSize;
+    this.delayFor = toDelayFn(options.reconnectPolicy);
     const network = options.network ?? null;
     this.isOnline = network?.navigator?.onLine !== false;
+    this.store = createConnectionStore(this.isOnline);
     if (network) {
       this.disposables.listen(network, 'offline', () => this.handleOffline());
       this.disposables.listen(network, 'online', () => this.handleOnline());
@@ -127,6 +159,11 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     return this.attempt;
   }
 
+  /** True when the connection will not reconnect by itself (terminal close, or the policy gave up). */
+  get halted(): boolean {
+    return this.isHalted;
+  }
+
   /**
    * Opens the socket. From `closed` or `failed` this starts a fresh attempt (state `connecting`);
    * from `reconnecting` it skips the wait and tries at once. A no-op while `connecting` or
@@ -139,8 +176,102 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (state === 'open' || state === 'connecting') return;
     if (state === 'closed' || state === 'failed') {
       this.attempt = 0;
+      this.downSince = null;
+      this.isHalted = false;
+      this.terminal = false;
+      this.suspended = false;
       this.setState('connecting');
     }
+    this.startAttempt();
+  }
+
+  /**
+   * Tries at once, from any state but `open`, with a fresh backoff (attempt 0). Leaves `failed`,
+   * even after a "never reconnect" close: this is the user's explicit wish (a "reconnect now"
+   * button). A no-op while an attempt is in flight and after {@link Connection.destroy}.
+   */
+  reconnect(): void {
+    if (this.destroyed || this.inFlight || this.currentState === 'open') return;
+    this.attempt = 0;
+    this.isHalted = false;
+    this.terminal = false;
+    this.suspended = false;
+    this.connect();
+  }
+
+  /**
+   * A sign that the user is back (the page visible, focused, shown or resumed): while waiting to
+   * reconnect (`reconnecting` or `failed`), try at once with a fresh backoff. Does nothing while
+   * open, connecting, closed by the user, offline, in the back/forward cache, after a terminal
+   * close code, or while an attempt is in flight.
+   */
+  wake(): void {
+    if (this.destroyed || this.inFlight || this.suspended || this.terminal || !this.isOnline) return;
+    const state = this.currentState;
+    if (state !== 'reconnecting' && state !== 'failed') return;
+    this.attempt = 0;
+    this.isHalted = false;
+    this.startAttempt();
+  }
+
+  /**
+   * Checks that an open socket still carries frames (a socket can be half dead after a sleep):
+   * sends a heartbeat now and, when no frame at all arrives within `timeoutMs`, drops the socket
+   * (close code 1006, reason `liveness timeout`) and reconnects at once. A no-op unless open, or
+   * while a check is already running.
+   * @param timeoutMs - how long to wait for any incoming frame
+   */
+  probe(timeoutMs: number): void {
+    if (this.destroyed || this.currentState !== 'open' || this.cancelLiveness) return;
+    const frame = this.heartbeatFrame();
+    if (frame === null || !this.send(frame)) return;
+    const socket = this.socket;
+    const cancel = this.disposables.timeout(() => {
+      if (this.cancelLiveness !== cancel) return;
+      this.cancelLiveness = null;
+      if (this.socket !== socket || this.currentState !== 'open') return;
+      this.dropSocket(CLIENT_CLOSE, 'liveness timeout');
+      this.stopHeartbeat();
+      this.noteClose(ABNORMAL_CLOSE, 'liveness timeout');
+      this.guard(() => this.emit('close', { code: ABNORMAL_CLOSE, reason: 'liveness timeout' }));
+      if (this.destroyed || this.socket || this.inFlight || this.currentState !== 'open') return;
+      this.attempt = 0;
+      this.downSince = this.options.timers.now();
+      this.setState('reconnecting');
+      if ((this.currentState as ConnectionState) === 'reconnecting' && !this.inFlight) this.startAttempt();
+    }, Math.max(0, timeoutMs));
+    this.cancelLiveness = cancel;
+  }
+
+  /**
+   * The page is going into the back/forward cache (`pagehide` with `persisted`): closes the socket
+   * cleanly (1000) so the page may be cached, and schedules nothing until {@link Connection.resume}.
+   * State `reconnecting`. A no-op when closed by the user or destroyed.
+   */
+  suspend(): void {
+    if (this.destroyed || this.currentState === 'closed' || this.suspended) return;
+    this.suspended = true;
+    this.generation++;
+    this.inFlight = false;
+    this.clearReconnect();
+    this.stopHeartbeat();
+    const closed = this.dropSocket(CLIENT_CLOSE, 'page hidden');
+    if (closed) this.noteClose(CLIENT_CLOSE, 'page hidden');
+    this.setState('reconnecting');
+    if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'page hidden' }));
+    this.publish();
+  }
+
+  /**
+   * The page came back from the back/forward cache (`pageshow` with `persisted`): reconnects at
+   * once (the `open` event then says `reconnected`, and the client fetches what was missed).
+   */
+  resume(): void {
+    if (this.destroyed || !this.suspended) return;
+    this.suspended = false;
+    const state = this.currentState;
+    if (state !== 'reconnecting' && state !== 'failed') return;
+    this.attempt = 0;
     this.startAttempt();
   }
 
@@ -181,9 +312,11 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.generation++;
     this.inFlight = false;
     this.attempt = 0;
+    this.suspended = false;
     this.clearReconnect();
     this.stopHeartbeat();
     const closed = this.dropSocket(CLIENT_CLOSE, 'client close');
+    if (closed) this.noteClose(CLIENT_CLOSE, 'client close');
     this.setState('closed');
     if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'client close' }));
   }
@@ -199,6 +332,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.inFlight = false;
     this.cancelReconnect = null;
     this.stopHeartbeatTimer = null;
+    this.cancelLiveness = null;
+    this.nextAttemptAt = null;
     this.disposables.dispose();
     this.dropSocket(CLIENT_CLOSE, 'destroyed');
     this.setState('closed');
@@ -208,6 +343,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   /** Starts one attempt: fresh URL, new socket. Failures go to {@link Connection.attemptFailed}. */
   private startAttempt(): void {
     this.clearReconnect();
+    this.publish();
     this.dropSocket(CLIENT_CLOSE, 'replaced');
     this.inFlight = true;
     const generation = ++this.generation;
@@ -222,7 +358,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     } catch (error) {
       if (generation !== this.generation) return;
       this.report(toError(error, 'Could not build the socket URL'), 'connect');
-      this.attemptFailed(undefined);
+      this.attemptFailed(undefined, 'connect');
       return;
     }
     if (generation !== this.generation) return;
@@ -231,7 +367,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       socket = new this.options.WebSocket(url);
     } catch (error) {
       this.report(toError(error, 'Could not create the WebSocket'), 'connect');
-      this.attemptFailed(undefined);
+      this.attemptFailed(undefined, 'connect');
       return;
     }
     this.attach(socket);
@@ -244,7 +380,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       if (current()) this.handleOpen(socket);
     };
     socket.onmessage = (event) => {
-      if (current()) this.guard(() => this.emit('frame', { data: event?.data }));
+      if (!current()) return;
+      this.clearLiveness(); // any frame proves the socket alive
+      this.guard(() => this.emit('frame', { data: event?.data }));
     };
     socket.onclose = (event) => {
       if (current()) this.handleDrop(event?.code ?? ABNORMAL_CLOSE, event?.reason ?? '');
@@ -269,9 +407,13 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   private handleOpen(socket: WebSocketLike): void {
     this.inFlight = false;
     this.attempt = 0;
+    this.downSince = null;
+    this.isHalted = false;
+    this.terminal = false;
     this.clearReconnect();
     const reconnected = this.everOpened;
     this.everOpened = true;
+    this.reconnected = reconnected;
     this.setState('open');
     if (this.socket !== socket || this.currentState !== 'open') return;
     this.guard(() => this.emit('open', { reconnected }));
@@ -284,41 +426,77 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.dropSocket(CLIENT_CLOSE, reason);
     this.inFlight = false;
     this.stopHeartbeat();
+    this.noteClose(code, reason);
     this.guard(() => this.emit('close', { code, reason }));
     if (this.destroyed || this.socket || this.inFlight || this.currentState === 'closed') return;
-    this.attemptFailed(code);
+    this.attemptFailed(code, reason || 'close');
+  }
+
+  /** Remembers the last close for the snapshot and the policy. */
+  private noteClose(code: number, reason: string): void {
+    this.lastCloseCode = code;
+    this.lastReason = reason;
+    this.publish();
   }
 
   /** An attempt (or an open socket) ended: schedule the next attempt, or give up. */
-  private attemptFailed(closeCode: number | undefined): void {
+  private attemptFailed(closeCode: number | undefined, reason: string): void {
     this.inFlight = false;
     // closed: an error listener called close() meanwhile.
-    if (this.destroyed || this.cancelReconnect || this.currentState === 'closed') return;
+    if (this.destroyed || this.cancelReconnect || this.currentState === 'closed' || this.suspended) return;
+    const now = this.options.timers.now();
+    this.downSince ??= now;
+    if (closeCode !== undefined && (this.options.isTerminalClose ?? never)(closeCode)) {
+      this.terminal = true;
+      this.giveUp();
+      return;
+    }
     if (!this.isOnline) {
       // No reconnect while offline: the `online` event starts the next attempt.
       this.setState('reconnecting');
+      this.publish();
       return;
     }
     this.attempt++;
     let delay: number | null;
     try {
-      delay = this.options.reconnectPolicy(closeCode === undefined ? { attempt: this.attempt } : { attempt: this.attempt, closeCode });
+      delay = this.delayFor({
+        attempt: this.attempt,
+        elapsedMs: now - this.downSince,
+        ...(closeCode === undefined ? {} : { closeCode }),
+        reason: closeCode === undefined ? reason : this.lastReason || reason,
+        visible: (this.options.isVisible ?? always)(),
+        online: this.isOnline,
+      });
     } catch (error) {
       this.report(toError(error, 'Reconnect policy failed'), 'connect');
       delay = null;
     }
     if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) {
-      this.setState('failed');
+      this.giveUp();
       return;
     }
-    this.setState('reconnecting');
-    if (this.destroyed || this.currentState !== 'reconnecting' || this.inFlight || this.cancelReconnect) return;
+    const failAfter = this.options.failAfterAttempts ?? Infinity;
+    const next = this.attempt > failAfter ? 'failed' : 'reconnecting';
+    this.setState(next);
+    if (this.destroyed || this.currentState !== next || this.inFlight || this.cancelReconnect) return;
     const cancel = this.disposables.timeout(() => {
       if (this.cancelReconnect !== cancel) return;
       this.cancelReconnect = null;
+      this.nextAttemptAt = null;
       this.startAttempt();
     }, delay);
     this.cancelReconnect = cancel;
+    this.nextAttemptAt = now + delay;
+    this.publish();
+  }
+
+  /** No more attempts by itself: state `failed`, halted. */
+  private giveUp(): void {
+    this.isHalted = true;
+    this.nextAttemptAt = null;
+    this.setState('failed');
+    this.publish();
   }
 
   private handleOffline(): void {
@@ -332,20 +510,25 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.generation++;
       this.inFlight = false;
       const closed = this.dropSocket(CLIENT_CLOSE, 'offline');
+      if (closed) this.noteClose(CLIENT_CLOSE, 'offline');
+      this.downSince ??= this.options.timers.now();
       this.setState('reconnecting');
       if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'offline' }));
     }
+    this.publish();
     this.guard(() => this.emit('network', { online: false }));
   }
 
   private handleOnline(): void {
     if (this.destroyed) return;
     this.isOnline = true;
+    this.publish();
     this.guard(() => this.emit('network', { online: true }));
-    if (this.destroyed || this.inFlight) return;
+    if (this.destroyed || this.inFlight || this.suspended || this.terminal) return;
     const state = this.currentState;
     if (state !== 'reconnecting' && state !== 'failed') return;
     this.attempt = 0;
+    this.isHalted = false;
     this.setState('reconnecting');
     if (this.currentState === 'reconnecting' && !this.inFlight) this.startAttempt();
   }
@@ -354,26 +537,58 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.stopHeartbeat();
     this.stopHeartbeatTimer = this.disposables.interval(() => {
       if (this.currentState !== 'open') return;
-      let frame: string | null = null;
-      try {
-        frame = this.options.heartbeat();
-      } catch (error) {
-        this.report(toError(error, 'Heartbeat failed'), 'socket');
-      }
+      const frame = this.heartbeatFrame();
       if (frame !== null) this.send(frame);
     }, this.options.heartbeatInterval);
+  }
+
+  /** The heartbeat frame, or null to skip (a throwing `heartbeat()` is reported). */
+  private heartbeatFrame(): string | null {
+    try {
+      return this.options.heartbeat();
+    } catch (error) {
+      this.report(toError(error, 'Heartbeat failed'), 'socket');
+      return null;
+    }
   }
 
   private stopHeartbeat(): void {
     const stop = this.stopHeartbeatTimer;
     this.stopHeartbeatTimer = null;
     stop?.();
+    this.clearLiveness();
+  }
+
+  private clearLiveness(): void {
+    const cancel = this.cancelLiveness;
+    this.cancelLiveness = null;
+    cancel?.();
   }
 
   private clearReconnect(): void {
     const cancel = this.cancelReconnect;
     this.cancelReconnect = null;
+    this.nextAttemptAt = null;
     cancel?.();
+  }
+
+  /** Writes the current fields into {@link Connection.store} (listeners run only on a change). */
+  private publish(): void {
+    if (this.destroyed) return;
+    const state = this.currentState;
+    this.guard(() =>
+      this.store.setState({
+        state,
+        online: this.isOnline,
+        attempt: this.attempt,
+        nextAttemptAt: this.nextAttemptAt,
+        lastCloseCode: this.lastCloseCode,
+        failed: state === 'failed',
+        halted: this.isHalted,
+        loggedIn: state === 'open',
+        reconnected: this.reconnected,
+      }),
+    );
   }
 
   /** Detaches and closes the current socket, if any; returns whether there was one. */
@@ -395,6 +610,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const oldState = this.currentState;
     if (oldState === newState) return;
     this.currentState = newState;
+    this.publish();
     this.guard(() => this.emit('state', { newState, oldState }));
   }
 
