@@ -592,3 +592,36 @@ describe('history pages hold session events and suggestions too', () => {
     client.destroy();
   });
 });
+
+describe('page lifecycle through the client', () => {
+  it('pagehide persisted closes cleanly; pageshow persisted reconnects and fetches what was missed', async () => {
+    const history = vi.fn(() => ({ code: 0, message: 'ok', data: { list: [{ type: 100, fp: 'missed-1', from: 'agent:a', to: 'u1', dataContent: 'while cached', createTime: 950 }], hasMore: false } }));
+    const { client, ws, network, server } = await connected({ routes: { '/im/api/permit/findMsgForCus': history } });
+    ws.receive(JSON.stringify({ type: 100, fp: 'in-1', from: 'agent:a', to: 'u1', dataContent: 'before', createTime: 900 }));
+    network.dispatchEvent(Object.assign(new Event('pagehide'), { persisted: true }));
+    expect(ws.closedByClient).toEqual({ code: 1000, reason: 'page hidden' });
+    expect(client.connectionStore.getSnapshot()).toMatchObject({ state: 'reconnecting', nextAttemptAt: null, lastCloseCode: 1000 });
+    network.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    FakeWebSocket.last!.open();
+    await vi.waitFor(() => expect(client.messages.has('missed-1')).toBe(true));
+    expect(server.calls.find((c) => c.path.endsWith('findMsgForCus'))!.payload).toMatchObject({ after: 900 });
+    client.destroy();
+  });
+
+  it('client.reconnect() tries at once from failed, even after a 4003 close, which is otherwise final', async () => {
+    const { client, ws, network } = await connected();
+    ws.serverClose(4003, 'banned');
+    expect(client.connectionStore.getSnapshot()).toMatchObject({ state: 'failed', halted: true, lastCloseCode: 4003 });
+    network.goOffline();
+    network.goOnline();
+    network.dispatchEvent(new Event('focus'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    client.reconnect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    FakeWebSocket.last!.open();
+    expect(client.connectionStore.getSnapshot()).toMatchObject({ state: 'open', halted: false, failed: false });
+    client.destroy();
+  });
+});
