@@ -1,11 +1,11 @@
 /**
  * Small stores the bindings keep per client for state the SDK does not hold as a store (history
- * paging, receipt counters). One of each per client, kept
+ * paging). One of each per client, kept
  * in a WeakMap so they live as long as the client.
  * @module
  * @internal
  */
-import type { ImClient, MessagePage, ReceiptStatus } from '@kefu-im/sdk';
+import type { ImClient, MessagePage } from '@kefu-im/sdk';
 import type { ExternalStore } from './store-selector.js';
 import { Listeners } from '@kefu-im/sdk';
 
@@ -73,43 +73,4 @@ export const pagingStore = perClient((client: ImClient): PagingStore => {
     return inFlight;
   };
   return { subscribe: cell.subscribe, getSnapshot: cell.getSnapshot, loadOlder };
-});
-
-function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
-  const la = a.log[a.log.length - 1];
-  const lb = b.log[b.log.length - 1];
-  return (
-    a.visible === b.visible &&
-    a.queued === b.queued &&
-    a.sent === b.sent &&
-    a.failed === b.failed &&
-    a.log.length === b.log.length &&
-    la?.timestamp === lb?.timestamp &&
-    la?.newState === lb?.newState
-  );
-}
-
-/** The receipt status store of a client, with `refresh` to re-read it. @internal */
-export interface ReceiptStore extends ExternalStore<ReceiptStatus> {
-  /** Re-reads the status and notifies when it changed. */
-  refresh(): void;
-}
-
-/**
- * The receipt manager has no change events: the status is re-read after visibility changes,
- * after incoming messages (on the next microtask, once the receipt went out), after a
- * read-on-scroll, and whenever {@link ReceiptStore.refresh} is called.
- * @internal
- */
-export const receiptStore = perClient((client: ImClient): ReceiptStore => {
-  const cell = new Cell<ReceiptStatus>(client.receipts.getStatus());
-  const refresh = (): void => {
-    const next = client.receipts.getStatus();
-    if (!sameStatus(next, cell.getSnapshot())) cell.set(next);
-  };
-  const later = (): void => queueMicrotask(refresh);
-  client.visibility.subscribe(refresh);
-  client.on('message', later);
-  client.on('state', later);
-  return { subscribe: cell.subscribe, getSnapshot: cell.getSnapshot, refresh };
 });
