@@ -14,7 +14,7 @@ import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
 import { isChatType, messageTimeMs } from './messages/content.js';
 import { routeInbound, type InboundContext } from './inbound.js';
-import { MessageType, type ChatMessage, type FileContent, type StoredMessage } from './messages/types.js';
+import { MessageType, type ChatMessage, type FailReason, type FileContent, type StoredMessage } from './messages/types.js';
 import {
   DEFAULT_DEEP_LINKS,
   DEFAULT_LIMITS,
@@ -58,15 +58,22 @@ export interface SendInput {
   extra?: Record<string, unknown>;
 }
 
+/**
+ * The code of an {@link ImError}: `blank` (a blank text), `destroyed` (the client was destroyed),
+ * `not-started` (the start-up keys are not loaded), `invalid-score` (a rating outside 1-5),
+ * `not-found` (no message with that fp).
+ */
+export type ImErrorCode = 'blank' | 'destroyed' | 'not-started' | 'invalid-score' | 'not-found';
+
 /** An error of a client call, with a machine-readable code. */
 export class ImError extends Error {
   /** A short code: `blank`, `destroyed`, `not-started`, `invalid-score`, `not-found`. */
-  readonly code: string;
+  readonly code: ImErrorCode;
   /**
    * @param code - machine-readable code
    * @param message - human-readable text
    */
-  constructor(code: string, message: string) {
+  constructor(code: ImErrorCode, message: string) {
     super(message);
     this.name = 'ImError';
     this.code = code;
@@ -551,14 +558,14 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.startPromise = null;
   }
 
-  private markFailed(fp: string, reason: string): void {
+  private markFailed(fp: string, reason: FailReason): void {
     this.outbox.fail(fp);
     if (!this.messages.has(fp)) return;
     const message = this.messages.patch(fp, { sendState: 'failed', failReason: reason });
     if (message) this.emit('send state', { fp, state: 'failed', message, reason });
   }
 
-  private failPending(reason: string): void {
+  private failPending(reason: FailReason): void {
     const pending = this.outbox.pending();
     for (const m of pending) if (m.fp) this.markFailed(m.fp, reason);
     if (pending.length > 0) this.notify('sendFailed', 'error');

@@ -9,7 +9,7 @@
 
 // The client and its options and events
 export { ImClient, ImError } from './client.js';
-export type { SendInput } from './client.js';
+export type { ImErrorCode, SendInput } from './client.js';
 export {
   DEFAULT_DEEP_LINKS,
   DEFAULT_LIMITS,
@@ -124,6 +124,7 @@ export type {
   AgentQueueSnapshot,
   AgentSession,
   ChatMessage,
+  FailReason,
   FileContent,
   GroupReadEntry,
   KnownMessageType,

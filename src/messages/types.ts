@@ -109,8 +109,8 @@ export type SendState = 'pending' | 'sent' | 'failed';
 export interface StoredMessage extends ChatMessage {
   /** Local sending state; absent for messages received from others. */
   sendState?: SendState;
-  /** Why sending failed (a refusal reason such as `too-frequent`), when `sendState` is failed. */
-  failReason?: string;
+  /** Why sending failed (a refusal reason such as `too-frequent`, or `network`), when `sendState` is failed. */
+  failReason?: FailReason;
 }
 
 /** The human agent serving a visitor (session event `agent-joined`). */
@@ -151,6 +151,13 @@ export type RefusalReason =
   | 'too-large'
   | 'bad-frame'
   | (string & {});
+
+/**
+ * Why a message failed: a server refusal ({@link RefusalReason}), or one of the client's own:
+ * `network` (no attempt to reconnect is coming: the server said never reconnect, or the reconnect
+ * policy gave up), `not-open` (a type sent only while open), `too-large` (over the frame limit).
+ */
+export type FailReason = RefusalReason | 'network' | 'not-open' | 'too-large';
 
 /** A suggested question (type 201 entries). */
 export interface SuggestedQuestion {
