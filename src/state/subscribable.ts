@@ -56,6 +56,7 @@ export function notifyAll<A extends unknown[]>(
  *   with the last.
  * - A throwing listener never stops the others: see the `notifyAll` rule (errors go to the
  *   `onListenerError` given to the constructor, else the first is rethrown after all ran).
+ * @typeParam TListener - the listener's signature (default: no arguments)
  */
 export class Subscribable<TListener extends AnyListener = () => void> {
   /** The registered listeners, in subscription order. */
@@ -132,6 +133,7 @@ export interface ListenersOptions {
 /**
  * A {@link Subscribable} to compose rather than extend (for classes that already extend something,
  * and for function-built stores): `notify` and `clear` are public, the first/last hooks are options.
+ * @typeParam TListener - the listener's signature (default: no arguments)
  */
 export class Listeners<TListener extends AnyListener = () => void> extends Subscribable<TListener> {
   private readonly hooks: ListenersOptions;
