@@ -5,11 +5,11 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import type { ConnectionState } from '../events.js';
-import { DEFAULT_LIMITS, type ReconnectDelayFn, type ReconnectPolicy, type WebSocketConstructor, type WebSocketLike } from '../options.js';
+import { DEFAULT_LIMITS, type ReconnectPolicy, type WebSocketConstructor, type WebSocketLike } from '../options.js';
 import type { Store } from '../state/store.js';
 import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } from '../timers.js';
 import { createConnectionStore, type ConnectionSnapshot } from './connection-snapshot.js';
-import { toDelayFn } from './reconnect-policy.js';
+import { ReconnectSchedule } from './reconnect-schedule.js';
 
 /** The network source: the window, for its `online`/`offline` events and `navigator.onLine`. */
 export interface NetworkTarget extends ListenerTarget {
@@ -96,7 +96,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   private readonly options: ConnectionOptions;
   private readonly disposables: Disposables;
   private readonly maxFrameSize: number;
-  private readonly delayFor: ReconnectDelayFn;
+  private readonly reconnects: ReconnectSchedule;
   /** The snapshot of this connection (the client adds the user id). */
   readonly store: Store<ConnectionSnapshot>;
   private currentState: ConnectionState = 'closed';
@@ -106,17 +106,12 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   /** Bumped by every attempt, close() and destroy(): a stale attempt's callbacks do nothing. */
   private generation = 0;
   private inFlight = false;
-  private attempt = 0;
   private everOpened = false;
   private destroyed = false;
-  private cancelReconnect: Disposer | null = null;
   private stopHeartbeatTimer: Disposer | null = null;
   private cancelLiveness: Disposer | null = null;
-  /** Local time of the first failure since the last open, or null while up. */
-  private downSince: number | null = null;
   private lastCloseCode: number | null = null;
   private lastReason = '';
-  private nextAttemptAt: number | null = null;
   /** No reconnect by itself: a terminal close code, or the policy gave up. */
   private isHalted = false;
   /** The last close had a terminal code: only connect()/reconnect() try again. */
@@ -134,7 +129,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.options = options;
     this.disposables = new Disposables(options.timers);
     this.maxFrameSize = options.maxFrameSize ?? DEFAULT_LIMITS.maxFrameSize;
-    this.delayFor = toDelayFn(options.reconnectPolicy);
+    this.reconnects = new ReconnectSchedule(options.timers, this.disposables, options.reconnectPolicy);
     const network = options.network ?? null;
     this.isOnline = network?.navigator?.onLine !== false;
     this.store = createConnectionStore(this.isOnline);
@@ -156,7 +151,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   /** Reconnect attempts in a row since the last open (0 while open). */
   get attempts(): number {
-    return this.attempt;
+    return this.reconnects.attempt;
   }
 
   /** True when the connection will not reconnect by itself (terminal close, or the policy gave up). */
@@ -175,8 +170,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const state = this.currentState;
     if (state === 'open' || state === 'connecting') return;
     if (state === 'closed' || state === 'failed') {
-      this.attempt = 0;
-      this.downSince = null;
+      this.reconnects.reset();
       this.isHalted = false;
       this.terminal = false;
       this.suspended = false;
@@ -192,7 +186,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
    */
   reconnect(): void {
     if (this.destroyed || this.inFlight || this.currentState === 'open') return;
-    this.attempt = 0;
+    this.reconnects.restart();
     this.isHalted = false;
     this.terminal = false;
     this.suspended = false;
@@ -209,7 +203,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (this.destroyed || this.inFlight || this.suspended || this.terminal || !this.isOnline) return;
     const state = this.currentState;
     if (state !== 'reconnecting' && state !== 'failed') return;
-    this.attempt = 0;
+    this.reconnects.restart();
     this.isHalted = false;
     this.startAttempt();
   }
@@ -235,8 +229,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.noteClose(ABNORMAL_CLOSE, 'liveness timeout');
       this.guard(() => this.emit('close', { code: ABNORMAL_CLOSE, reason: 'liveness timeout' }));
       if (this.destroyed || this.socket || this.inFlight || this.currentState !== 'open') return;
-      this.attempt = 0;
-      this.downSince = this.options.timers.now();
+      this.reconnects.reset();
+      this.reconnects.markDown();
       this.setState('reconnecting');
       if ((this.currentState as ConnectionState) === 'reconnecting' && !this.inFlight) this.startAttempt();
     }, Math.max(0, timeoutMs));
@@ -253,7 +247,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.suspended = true;
     this.generation++;
     this.inFlight = false;
-    this.clearReconnect();
+    this.reconnects.clear();
     this.stopHeartbeat();
     const closed = this.dropSocket(CLIENT_CLOSE, 'page hidden');
     if (closed) this.noteClose(CLIENT_CLOSE, 'page hidden');
@@ -271,7 +265,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.suspended = false;
     const state = this.currentState;
     if (state !== 'reconnecting' && state !== 'failed') return;
-    this.attempt = 0;
+    this.reconnects.restart();
     this.startAttempt();
   }
 
@@ -311,9 +305,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (this.destroyed) return;
     this.generation++;
     this.inFlight = false;
-    this.attempt = 0;
     this.suspended = false;
-    this.clearReconnect();
+    this.reconnects.reset();
     this.stopHeartbeat();
     const closed = this.dropSocket(CLIENT_CLOSE, 'client close');
     if (closed) this.noteClose(CLIENT_CLOSE, 'client close');
@@ -330,10 +323,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.destroyed = true;
     this.generation++;
     this.inFlight = false;
-    this.cancelReconnect = null;
+    this.reconnects.clear();
     this.stopHeartbeatTimer = null;
     this.cancelLiveness = null;
-    this.nextAttemptAt = null;
     this.disposables.dispose();
     this.dropSocket(CLIENT_CLOSE, 'destroyed');
     this.setState('closed');
@@ -342,7 +334,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   /** Starts one attempt: fresh URL, new socket. Failures go to {@link Connection.attemptFailed}. */
   private startAttempt(): void {
-    this.clearReconnect();
+    this.reconnects.clear();
     this.publish();
     this.dropSocket(CLIENT_CLOSE, 'replaced');
     this.inFlight = true;
@@ -406,11 +398,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
 
   private handleOpen(socket: WebSocketLike): void {
     this.inFlight = false;
-    this.attempt = 0;
-    this.downSince = null;
+    this.reconnects.reset();
     this.isHalted = false;
     this.terminal = false;
-    this.clearReconnect();
     const reconnected = this.everOpened;
     this.everOpened = true;
     this.reconnected = reconnected;
@@ -443,9 +433,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   private attemptFailed(closeCode: number | undefined, reason: string): void {
     this.inFlight = false;
     // closed: an error listener called close() meanwhile.
-    if (this.destroyed || this.cancelReconnect || this.currentState === 'closed' || this.suspended) return;
-    const now = this.options.timers.now();
-    this.downSince ??= now;
+    if (this.destroyed || this.reconnects.pending || this.currentState === 'closed' || this.suspended) return;
+    this.reconnects.markDown();
     if (closeCode !== undefined && (this.options.isTerminalClose ?? never)(closeCode)) {
       this.terminal = true;
       this.giveUp();
@@ -457,12 +446,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.publish();
       return;
     }
-    this.attempt++;
     let delay: number | null;
     try {
-      delay = this.delayFor({
-        attempt: this.attempt,
-        elapsedMs: now - this.downSince,
+      delay = this.reconnects.nextDelay({
         ...(closeCode === undefined ? {} : { closeCode }),
         reason: closeCode === undefined ? reason : this.lastReason || reason,
         visible: (this.options.isVisible ?? always)(),
@@ -472,29 +458,22 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.report(toError(error, 'Reconnect policy failed'), 'connect');
       delay = null;
     }
-    if (typeof delay !== 'number' || !Number.isFinite(delay) || delay < 0) {
+    if (delay === null) {
       this.giveUp();
       return;
     }
     const failAfter = this.options.failAfterAttempts ?? Infinity;
-    const next = this.attempt > failAfter ? 'failed' : 'reconnecting';
+    const next = this.reconnects.attempt > failAfter ? 'failed' : 'reconnecting';
     this.setState(next);
-    if (this.destroyed || this.currentState !== next || this.inFlight || this.cancelReconnect) return;
-    const cancel = this.disposables.timeout(() => {
-      if (this.cancelReconnect !== cancel) return;
-      this.cancelReconnect = null;
-      this.nextAttemptAt = null;
-      this.startAttempt();
-    }, delay);
-    this.cancelReconnect = cancel;
-    this.nextAttemptAt = now + delay;
+    if (this.destroyed || this.currentState !== next || this.inFlight || this.reconnects.pending) return;
+    this.reconnects.schedule(delay, () => this.startAttempt());
     this.publish();
   }
 
   /** No more attempts by itself: state `failed`, halted. */
   private giveUp(): void {
     this.isHalted = true;
-    this.nextAttemptAt = null;
+    this.reconnects.clear();
     this.setState('failed');
     this.publish();
   }
@@ -503,7 +482,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (this.destroyed) return;
     this.isOnline = false;
     this.stopHeartbeat();
-    this.clearReconnect();
+    this.reconnects.clear();
     const state = this.currentState;
     const active = state === 'open' || state === 'connecting' || state === 'reconnecting';
     if (active) {
@@ -511,7 +490,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.inFlight = false;
       const closed = this.dropSocket(CLIENT_CLOSE, 'offline');
       if (closed) this.noteClose(CLIENT_CLOSE, 'offline');
-      this.downSince ??= this.options.timers.now();
+      this.reconnects.markDown();
       this.setState('reconnecting');
       if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'offline' }));
     }
@@ -527,7 +506,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (this.destroyed || this.inFlight || this.suspended || this.terminal) return;
     const state = this.currentState;
     if (state !== 'reconnecting' && state !== 'failed') return;
-    this.attempt = 0;
+    this.reconnects.restart();
     this.isHalted = false;
     this.setState('reconnecting');
     if (this.currentState === 'reconnecting' && !this.inFlight) this.startAttempt();
@@ -565,13 +544,6 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     cancel?.();
   }
 
-  private clearReconnect(): void {
-    const cancel = this.cancelReconnect;
-    this.cancelReconnect = null;
-    this.nextAttemptAt = null;
-    cancel?.();
-  }
-
   /** Writes the current fields into {@link Connection.store} (listeners run only on a change). */
   private publish(): void {
     if (this.destroyed) return;
@@ -580,8 +552,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.store.setState({
         state,
         online: this.isOnline,
-        attempt: this.attempt,
-        nextAttemptAt: this.nextAttemptAt,
+        attempt: this.reconnects.attempt,
+        nextAttemptAt: this.reconnects.nextAttemptAt,
         lastCloseCode: this.lastCloseCode,
         failed: state === 'failed',
         halted: this.isHalted,
