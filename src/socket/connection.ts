@@ -72,6 +72,10 @@ export interface ConnectionEvents {
 const CLIENT_CLOSE = 1000;
 /** The close code reported when a socket errored (the browser's "abnormal closure"). */
 const ABNORMAL_CLOSE = 1006;
+/** The close reason of a socket that did not answer a liveness check. */
+const LIVENESS_TIMEOUT = 'liveness timeout';
+/** The close reason of a socket closed for the back/forward cache. */
+const PAGE_HIDDEN = 'page hidden';
 
 const noop = (): void => undefined;
 const always = (): boolean => true;
@@ -224,10 +228,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       if (this.cancelLiveness !== cancel) return;
       this.cancelLiveness = null;
       if (this.socket !== socket || this.currentState !== 'open') return;
-      this.dropSocket(CLIENT_CLOSE, 'liveness timeout');
+      this.dropSocket(CLIENT_CLOSE, LIVENESS_TIMEOUT);
       this.stopHeartbeat();
-      this.noteClose(ABNORMAL_CLOSE, 'liveness timeout');
-      this.guard(() => this.emit('close', { code: ABNORMAL_CLOSE, reason: 'liveness timeout' }));
+      this.noteClose(ABNORMAL_CLOSE, LIVENESS_TIMEOUT);
+      this.guard(() => this.emit('close', { code: ABNORMAL_CLOSE, reason: LIVENESS_TIMEOUT }));
       if (this.destroyed || this.socket || this.inFlight || this.currentState !== 'open') return;
       this.reconnects.reset();
       this.reconnects.markDown();
@@ -249,10 +253,10 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.inFlight = false;
     this.reconnects.clear();
     this.stopHeartbeat();
-    const closed = this.dropSocket(CLIENT_CLOSE, 'page hidden');
-    if (closed) this.noteClose(CLIENT_CLOSE, 'page hidden');
+    const closed = this.dropSocket(CLIENT_CLOSE, PAGE_HIDDEN);
+    if (closed) this.noteClose(CLIENT_CLOSE, PAGE_HIDDEN);
     this.setState('reconnecting');
-    if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'page hidden' }));
+    if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: PAGE_HIDDEN }));
     this.publish();
   }
 

@@ -21,11 +21,9 @@ export interface DefaultReconnectPolicyOptions {
   random?: () => number;
 }
 
-/** Throws a clear error unless `value` is a number of ms in range. */
-function checkMs(name: string, value: number, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new RangeError(`DefaultReconnectPolicy: ${name} must be a finite number >= ${min}, got ${String(value)}.`);
-  }
+/** Throws a clear error unless `value` is a finite number >= 0. */
+function checkMs(name: string, value: number): number {
+  if (!(value >= 0 && value < Infinity)) throw new RangeError(`DefaultReconnectPolicy: ${name} must be a finite number >= 0, got ${String(value)}.`);
   return value;
 }
 
@@ -54,11 +52,11 @@ export class DefaultReconnectPolicy implements ReconnectPolicyObject {
    * @throws RangeError for a negative or non-finite setting
    */
   constructor(options: DefaultReconnectPolicyOptions = {}) {
-    this.firstPhaseDelay = checkMs('firstPhaseDelay', options.firstPhaseDelay ?? 5_000, 0);
-    this.firstPhaseAttempts = checkMs('firstPhaseAttempts', options.firstPhaseAttempts ?? 10, 0);
-    this.visibleCap = checkMs('visibleCap', options.visibleCap ?? 10_000, 0);
-    this.hiddenCap = checkMs('hiddenCap', options.hiddenCap ?? 60_000, 0);
-    this.minDelay = checkMs('minDelay', options.minDelay ?? 500, 0);
+    this.firstPhaseDelay = checkMs('firstPhaseDelay', options.firstPhaseDelay ?? 5_000);
+    this.firstPhaseAttempts = checkMs('firstPhaseAttempts', options.firstPhaseAttempts ?? 10);
+    this.visibleCap = checkMs('visibleCap', options.visibleCap ?? 10_000);
+    this.hiddenCap = checkMs('hiddenCap', options.hiddenCap ?? 60_000);
+    this.minDelay = checkMs('minDelay', options.minDelay ?? 500);
     this.random = options.random ?? Math.random;
   }
 
@@ -73,7 +71,7 @@ export class DefaultReconnectPolicy implements ReconnectPolicyObject {
     const ceiling = Math.min(cap, Math.max(this.firstPhaseDelay, 1) * 2 ** Math.min(slow, 30));
     const floor = Math.min(this.minDelay, ceiling);
     const r = this.random();
-    const unit = typeof r === 'number' && r >= 0 && r < 1 ? r : 0.5;
+    const unit = r >= 0 && r < 1 ? r : 0.5;
     return Math.round(floor + unit * (ceiling - floor));
   }
 }

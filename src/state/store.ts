@@ -3,7 +3,7 @@
  * subscribe/getSnapshot for React's `useSyncExternalStore`, no React import.
  * @module
  */
-import { Listeners, notifyAll } from './subscribable.js';
+import { Listeners } from './subscribable.js';
 
 /** A listener of {@link Store}: gets the new and the previous state. */
 export type StoreListener<T> = (state: T, prev: T) => void;
@@ -24,16 +24,6 @@ export interface Store<T extends object> {
   subscribe(listener: StoreListener<T>): () => void;
   /** Same as {@link Store.getState}; named for `useSyncExternalStore(store.subscribe, store.getSnapshot)`. */
   getSnapshot(): T;
-}
-
-/**
- * Calls every listener even when one throws; the first error is rethrown once all have run, so a
- * broken subscriber neither hides the change from the others nor goes unnoticed
- * (the `notifyAll` rule without a reporter).
- * @internal
- */
-export function callAll<A extends unknown[]>(listeners: Iterable<(...args: A) => void>, ...args: A): void {
-  notifyAll(listeners, undefined, ...args);
 }
 
 /**
