@@ -8,6 +8,7 @@ import type { ConnectionState } from '../events.js';
 import { DEFAULT_LIMITS, type ReconnectPolicy, type WebSocketConstructor, type WebSocketLike } from '../options.js';
 import type { Store } from '../state/store.js';
 import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } from '../timers.js';
+import type { CloseCode } from './close-code.js';
 import { createConnectionStore, type ConnectionSnapshot } from './connection-snapshot.js';
 import { ReconnectSchedule } from './reconnect-schedule.js';
 
@@ -61,7 +62,7 @@ export interface ConnectionEvents {
   /** A raw incoming frame (`event.data`), to decode with the frame codec. */
   frame: (ctx: { data: unknown }) => void;
   /** A socket closed (by the server, the network, an error, or {@link Connection.close}). */
-  close: (ctx: { code: number; reason: string }) => void;
+  close: (ctx: { code: CloseCode; reason: string }) => void;
   /** Something failed; never thrown. */
   error: (ctx: { error: Error; source: ConnectionErrorSource }) => void;
   /** The browser went offline or online. */
