@@ -440,12 +440,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     // closed: an error listener called close() meanwhile.
     if (this.destroyed || this.reconnects.pending || this.currentState === 'closed' || this.suspended) return;
     this.reconnects.markDown();
-    if (closeCode !== undefined && (this.options.isTerminalClose ?? never)(closeCode)) {
-      this.terminal = true;
-      this.giveUp();
-      return;
-    }
-    if (!this.isOnline) {
+    const terminal = closeCode !== undefined && (this.options.isTerminalClose ?? never)(closeCode);
+    if (!this.isOnline && !terminal) {
       // No reconnect while offline: the `online` event starts the next attempt.
       this.setState('reconnecting');
       this.publish();
@@ -463,7 +459,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.report(toError(error, 'Reconnect policy failed'), 'connect');
       delay = null;
     }
-    if (delay === null) {
+    // A terminal close: the policy is still told (it may report it), but never reconnects.
+    if (terminal) this.terminal = true;
+    if (delay === null || terminal) {
       this.giveUp();
       return;
     }

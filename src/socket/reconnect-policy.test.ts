@@ -123,3 +123,24 @@ describe('Connection with the default policy: failed is shown after 10 attempts,
     expect(FakeWebSocket.instances).toHaveLength(3);
   });
 });
+
+describe('a terminal close code', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeWebSocket.reset();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('is still shown to the policy (which may report it), but never reconnects whatever it answers', async () => {
+    const seen: ReconnectContext[] = [];
+    const { conn } = setup({ reconnectPolicy: (c) => (seen.push(c), 100), isTerminalClose: (code) => code === 4003 });
+    conn.connect();
+    await settle();
+    socketAt(0).open();
+    socketAt(0).serverClose(4003, 'banned');
+    expect(seen.map((c) => [c.closeCode, c.reason])).toEqual([[4003, 'banned']]);
+    expect(conn.store.getSnapshot()).toMatchObject({ state: 'failed', halted: true, nextAttemptAt: null });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+});
