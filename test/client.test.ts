@@ -625,3 +625,44 @@ describe('page lifecycle through the client', () => {
     client.destroy();
   });
 });
+
+describe('destroy() leaves no listener and no timer behind', () => {
+  /** An event target that counts the listeners still registered. */
+  class Counting extends FakeNetwork {
+    active = 0;
+    visibilityState = 'visible';
+    override addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
+      this.active++;
+      super.addEventListener(...args);
+    }
+    override removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
+      this.active--;
+      super.removeEventListener(...args);
+    }
+  }
+
+  it('window and document listeners (network, lifecycle, visibility) and every timer are gone', async () => {
+    vi.useFakeTimers();
+    const win = new Counting();
+    const doc = new Counting();
+    const ctx = setup({}, { window: win, document: doc });
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    FakeWebSocket.last!.open();
+    FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
+    ctx.client.clock.subscribe(() => undefined);
+    doc.visibilityState = 'hidden';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(30_000);
+    doc.visibilityState = 'visible';
+    doc.dispatchEvent(new Event('visibilitychange')); // a liveness check is now running
+    expect(win.active).toBeGreaterThan(0);
+    expect(doc.active).toBeGreaterThan(0);
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    ctx.client.destroy();
+    expect(win.active).toBe(0);
+    expect(doc.active).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
