@@ -94,8 +94,16 @@ function toError(value: unknown, fallback: string): Error {
  *
  * States: `closed` (initial, and after {@link Connection.close}), `connecting` (an attempt started
  * by {@link Connection.connect}), `open`, `reconnecting` (the socket dropped: waiting for the next
- * attempt, for an attempt in flight, or for the network to come back) and `failed` (the reconnect
- * policy gave up; {@link Connection.connect} or the `online` event leave it).
+ * attempt, for an attempt in flight, or for the network to come back) and `failed`: either shown
+ * after `failAfterAttempts` attempts in a row while attempts go on, or final ({@link Connection.halted}:
+ * the policy gave up, or a terminal close code). A halted connection is left by
+ * {@link Connection.connect} and {@link Connection.reconnect}, and, unless the close code was
+ * terminal, by {@link Connection.wake} and the `online` event.
+ *
+ * Page lifecycle (driven by `PageLifecycle`): {@link Connection.wake} tries at once,
+ * {@link Connection.probe} checks that an open socket still answers, {@link Connection.suspend} and
+ * {@link Connection.resume} close and reopen around the back/forward cache. {@link Connection.store}
+ * holds the snapshot a UI renders.
  */
 export class Connection extends EventEmitter<ConnectionEvents> {
   private readonly options: ConnectionOptions;
