@@ -11,6 +11,7 @@ import { Disposables, type Disposer, type ListenerTarget, type TimerProvider } f
 import type { CloseCode } from './close-code.js';
 import { createConnectionStore, type ConnectionSnapshot } from './connection-snapshot.js';
 import { ReconnectSchedule } from './reconnect-schedule.js';
+import { ABNORMAL_CLOSE, SocketSlot, toError } from './socket-slot.js';
 
 /** The network source: the window, for its `online`/`offline` events and `navigator.onLine`. */
 export interface NetworkTarget extends ListenerTarget {
@@ -71,22 +72,13 @@ export interface ConnectionEvents {
 
 /** The close code a socket is given when the client closes it. */
 const CLIENT_CLOSE = 1000;
-/** The close code reported when a socket errored (the browser's "abnormal closure"). */
-const ABNORMAL_CLOSE = 1006;
 /** The close reason of a socket that did not answer a liveness check. */
 const LIVENESS_TIMEOUT = 'liveness timeout';
 /** The close reason of a socket closed for the back/forward cache. */
 const PAGE_HIDDEN = 'page hidden';
 
-const noop = (): void => undefined;
 const always = (): boolean => true;
 const never = (): boolean => false;
-
-/** Wraps any thrown value in an Error. */
-function toError(value: unknown, fallback: string): Error {
-  if (value instanceof Error) return value;
-  return new Error(value === undefined ? fallback : `${fallback}: ${String(value)}`);
-}
 
 /**
  * The socket transport (socket.io's Manager idea): one socket at a time, the heartbeat, the
@@ -114,8 +106,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   readonly store: Store<ConnectionSnapshot>;
   private currentState: ConnectionState = 'closed';
   private isOnline: boolean;
-  private socket: WebSocketLike | null = null;
-  private detachSocket: Disposer | null = null;
+  private readonly slot: SocketSlot;
   /** Bumped by every attempt, close() and destroy(): a stale attempt's callbacks do nothing. */
   private generation = 0;
   private inFlight = false;
@@ -146,6 +137,18 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     const network = options.network ?? null;
     this.isOnline = network?.navigator?.onLine !== false;
     this.store = createConnectionStore(this.isOnline);
+    this.slot = new SocketSlot(
+      {
+        open: (socket) => this.handleOpen(socket),
+        frame: (data) => {
+          this.clearLiveness(); // any frame proves the socket alive
+          this.guard(() => this.emit('frame', { data }));
+        },
+        close: (code, reason) => this.handleDrop(code, reason),
+        error: (error) => this.report(error, this.currentState === 'open' ? 'socket' : 'connect'),
+      },
+      () => !this.destroyed,
+    );
     if (network) {
       this.disposables.listen(network, 'offline', () => this.handleOffline());
       this.disposables.listen(network, 'online', () => this.handleOnline());
@@ -232,16 +235,16 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (this.destroyed || this.currentState !== 'open' || this.cancelLiveness) return;
     const frame = this.heartbeatFrame();
     if (frame === null || !this.send(frame)) return;
-    const socket = this.socket;
+    const socket = this.slot.current;
     const cancel = this.disposables.timeout(() => {
       if (this.cancelLiveness !== cancel) return;
       this.cancelLiveness = null;
-      if (this.socket !== socket || this.currentState !== 'open') return;
-      this.dropSocket(CLIENT_CLOSE, LIVENESS_TIMEOUT);
+      if (this.slot.current !== socket || this.currentState !== 'open') return;
+      this.slot.drop(CLIENT_CLOSE, LIVENESS_TIMEOUT);
       this.stopHeartbeat();
       this.noteClose(ABNORMAL_CLOSE, LIVENESS_TIMEOUT);
       this.guard(() => this.emit('close', { code: ABNORMAL_CLOSE, reason: LIVENESS_TIMEOUT }));
-      if (this.destroyed || this.socket || this.inFlight || this.currentState !== 'open') return;
+      if (this.destroyed || this.slot.current || this.inFlight || this.currentState !== 'open') return;
       this.reconnects.reset();
       this.reconnects.markDown();
       this.setState('reconnecting');
@@ -262,7 +265,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.inFlight = false;
     this.reconnects.clear();
     this.stopHeartbeat();
-    const closed = this.dropSocket(CLIENT_CLOSE, PAGE_HIDDEN);
+    const closed = this.slot.drop(CLIENT_CLOSE, PAGE_HIDDEN);
     if (closed) this.noteClose(CLIENT_CLOSE, PAGE_HIDDEN);
     this.setState('reconnecting');
     if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: PAGE_HIDDEN }));
@@ -288,26 +291,8 @@ export class Connection extends EventEmitter<ConnectionEvents> {
    * `maxFrameSize` (also an `error` event) or when the socket threw (also an `error` event)
    */
   send(text: string): boolean {
-    const socket = this.socket;
-    if (this.currentState !== 'open' || !socket || socket.readyState !== 1) return false;
-    if (typeof text !== 'string') {
-      this.report(new TypeError(`Connection.send: a frame must be a string, got ${typeof text}.`), 'socket');
-      return false;
-    }
-    if (text.length * 3 > this.maxFrameSize) {
-      const size = new TextEncoder().encode(text).length;
-      if (size > this.maxFrameSize) {
-        this.report(new RangeError(`Frame of ${size} bytes exceeds the maximum of ${this.maxFrameSize} bytes.`), 'socket');
-        return false;
-      }
-    }
-    try {
-      socket.send(text);
-      return true;
-    } catch (error) {
-      this.report(toError(error, 'WebSocket send failed'), 'socket');
-      return false;
-    }
+    if (this.currentState !== 'open') return false;
+    return this.slot.send(text, this.maxFrameSize, (error) => this.report(error, 'socket'));
   }
 
   /**
@@ -321,7 +306,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.suspended = false;
     this.reconnects.reset();
     this.stopHeartbeat();
-    const closed = this.dropSocket(CLIENT_CLOSE, 'client close');
+    const closed = this.slot.drop(CLIENT_CLOSE, 'client close');
     if (closed) this.noteClose(CLIENT_CLOSE, 'client close');
     this.setState('closed');
     if (closed) this.guard(() => this.emit('close', { code: CLIENT_CLOSE, reason: 'client close' }));
@@ -340,7 +325,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.stopHeartbeatTimer = null;
     this.cancelLiveness = null;
     this.disposables.dispose();
-    this.dropSocket(CLIENT_CLOSE, 'destroyed');
+    this.slot.drop(CLIENT_CLOSE, 'destroyed');
     this.setState('closed');
     this.removeAllListeners();
   }
@@ -349,7 +334,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
   private startAttempt(): void {
     this.reconnects.clear();
     this.publish();
-    this.dropSocket(CLIENT_CLOSE, 'replaced');
+    this.slot.drop(CLIENT_CLOSE, 'replaced');
     this.inFlight = true;
     const generation = ++this.generation;
     void this.open(generation);
@@ -375,38 +360,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
       this.attemptFailed(undefined, 'connect');
       return;
     }
-    this.attach(socket);
-  }
-
-  private attach(socket: WebSocketLike): void {
-    Reflect.set(socket, 'binaryType', 'arraybuffer');
-    const current = (): boolean => this.socket === socket && !this.destroyed;
-    socket.onopen = () => {
-      if (current()) this.handleOpen(socket);
-    };
-    socket.onmessage = (event) => {
-      if (!current()) return;
-      this.clearLiveness(); // any frame proves the socket alive
-      this.guard(() => this.emit('frame', { data: event?.data }));
-    };
-    socket.onclose = (event) => {
-      if (current()) this.handleDrop(event?.code ?? ABNORMAL_CLOSE, event?.reason ?? '');
-    };
-    socket.onerror = (event) => {
-      if (!current()) return;
-      const inner: unknown = typeof event === 'object' && event !== null ? Reflect.get(event, 'error') : undefined;
-      const error = inner instanceof Error ? inner : new Error('WebSocket error');
-      this.report(error, this.currentState === 'open' ? 'socket' : 'connect');
-      if (current()) this.handleDrop(ABNORMAL_CLOSE, 'error');
-    };
-    this.socket = socket;
-    this.detachSocket = () => {
-      // No-op handlers rather than null: the `ws` package throws on an 'error' nobody listens to.
-      socket.onopen = noop;
-      socket.onmessage = noop;
-      socket.onclose = noop;
-      socket.onerror = noop;
-    };
+    this.slot.attach(socket);
   }
 
   private handleOpen(socket: WebSocketLike): void {
@@ -418,20 +372,20 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.everOpened = true;
     this.reconnected = reconnected;
     this.setState('open');
-    if (this.socket !== socket || this.currentState !== 'open') return;
+    if (this.slot.current !== socket || this.currentState !== 'open') return;
     this.guard(() => this.emit('open', { reconnected }));
-    if (this.socket !== socket || this.currentState !== 'open') return;
+    if (this.slot.current !== socket || this.currentState !== 'open') return;
     this.startHeartbeat();
   }
 
   /** The current socket closed or errored: stop the heartbeat and schedule a reconnect. */
   private handleDrop(code: number, reason: string): void {
-    this.dropSocket(CLIENT_CLOSE, reason);
+    this.slot.drop(CLIENT_CLOSE, reason);
     this.inFlight = false;
     this.stopHeartbeat();
     this.noteClose(code, reason);
     this.guard(() => this.emit('close', { code, reason }));
-    if (this.destroyed || this.socket || this.inFlight || this.currentState === 'closed') return;
+    if (this.destroyed || this.slot.current || this.inFlight || this.currentState === 'closed') return;
     this.attemptFailed(code, reason || 'close');
   }
 
@@ -499,7 +453,7 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     if (active) {
       this.generation++;
       this.inFlight = false;
-      const closed = this.dropSocket(CLIENT_CLOSE, 'offline');
+      const closed = this.slot.drop(CLIENT_CLOSE, 'offline');
       if (closed) this.noteClose(CLIENT_CLOSE, 'offline');
       this.reconnects.markDown();
       this.setState('reconnecting');
@@ -572,21 +526,6 @@ export class Connection extends EventEmitter<ConnectionEvents> {
         reconnected: this.reconnected,
       }),
     );
-  }
-
-  /** Detaches and closes the current socket, if any; returns whether there was one. */
-  private dropSocket(code: number, reason: string): boolean {
-    const socket = this.socket;
-    if (!socket) return false;
-    this.socket = null;
-    this.detachSocket?.();
-    this.detachSocket = null;
-    try {
-      if (socket.readyState < 2) socket.close(code, reason);
-    } catch {
-      // Closing a socket that is already going away may throw; nothing is left to do.
-    }
-    return true;
   }
 
   private setState(newState: ConnectionState): void {
