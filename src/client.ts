@@ -28,6 +28,8 @@ import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
 import type { Connection } from './socket/connection.js';
+import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
+import { documentVisible, PageLifecycle } from './socket/lifecycle.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
@@ -78,8 +80,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly visibility: VisibilityTracker;
   /** Read receipts: immediate when visible, queued while hidden. */
   readonly receipts: ReceiptManager;
+  /** The connection snapshot (state, online, attempt, next attempt time, last close code, user id) for UIs. */
+  readonly connectionStore: ReadonlyStore<ConnectionSnapshot>;
 
   private readonly engine: Engine;
+  private readonly lifecycle: PageLifecycle;
   private readonly ctx: ClientContext;
   private get connection(): Connection { return this.engine.link.connection; }
   private connectData: Record<string, unknown>;
@@ -117,10 +122,14 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     const tracking = createReadTracking({ ...options, document, window, timers, socket, selfId: ctx.selfId });
     ({ visibility: this.visibility, receipts: this.receipts } = tracking);
     this.engine = new Engine(ctx, options, {
-      ...{ receipts: this.receipts, network: window, start: () => this.start() },
+      ...{ receipts: this.receipts, network: window, start: () => this.start(), isVisible: () => documentVisible(document) },
       ...{ state: this.state, createId: randomUuid, welcomeEvents: this },
     });
     this.history = this.engine.history;
+    const { connection } = this.engine.link;
+    this.connectionStore = connection.store;
+    const { heartbeatInterval, livenessTimeout } = limits;
+    this.lifecycle = new PageLifecycle({ window, document, timers, connection, heartbeatInterval, livenessTimeout });
   }
 
   /** The connection state. */
@@ -167,6 +176,16 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   connect(): void {
     if (this.destroyed) return;
     this.engine.link.connect();
+  }
+
+  /**
+   * Reconnects now with a fresh backoff, from any state but open (a "reconnect now" button): leaves
+   * `failed`, even after a "never reconnect" close, and skips a scheduled wait.
+   */
+  reconnect(): void {
+    if (this.destroyed) return;
+    this.engine.link.closeCodes.reset();
+    this.connection.reconnect();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
@@ -284,7 +303,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
+    for (const part of [this.lifecycle, this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
     this.removeAllListeners();
   }
 

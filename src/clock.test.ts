@@ -180,3 +180,27 @@ describe('destroy() leaves no timer behind', () => {
     expect(heard).toEqual([SERVER]);
   });
 });
+
+describe('the tick runs only while someone listens (Subscribable hooks)', () => {
+  it('no interval without a subscriber; the first subscriber starts it, the last one stops it; now() stays right', () => {
+    const clock = makeClock();
+    clock.sync(SERVER, 0);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(3_000);
+    expect(clock.now()).toBe(SERVER + 3_000);
+    expect(clock.getSnapshot()).toBe(SERVER + 3_000);
+    const heard: number[] = [];
+    const off1 = clock.subscribe((now) => heard.push(now));
+    const off2 = clock.subscribe(() => undefined);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(1_000);
+    expect(heard).toEqual([SERVER + 4_000]);
+    off1();
+    expect(vi.getTimerCount()).toBe(1);
+    off2();
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(10_000);
+    expect(clock.getSnapshot()).toBe(SERVER + 14_000);
+    clock.destroy();
+  });
+});

@@ -2,6 +2,7 @@
  * The server clock (spec §7 getServerTime, §9 tick 1000 ms; protocol §1.2 and §5).
  * @module
  */
+import { Subscribable } from './state/subscribable.js';
 import { Disposables, type Disposer, type TimerProvider } from './timers.js';
 
 /** Options of {@link ServerClock}. */
@@ -32,20 +33,23 @@ function assertFinite(value: unknown, what: string): asserts value is number {
  * the interval's callbacks, so a throttled background tab does not make the clock fall behind.
  *
  * For `useSyncExternalStore`: {@link ServerClock.subscribe} and {@link ServerClock.getSnapshot};
- * the snapshot is a cached number that changes once per tick while the clock runs.
+ * the snapshot is a cached number that changes once per tick. The tick's interval runs only while
+ * the clock is started (by the first sync/reset, or {@link ServerClock.start}) and someone
+ * listens: without listeners no timer runs, and {@link ServerClock.now} and
+ * {@link ServerClock.getSnapshot} are computed from the local clock when read.
  */
-export class ServerClock {
+export class ServerClock extends Subscribable<(now: number) => void> {
   private readonly timers: TimerProvider;
   private readonly tick: number;
-  private readonly onError: ((error: unknown) => void) | undefined;
   private readonly disposables: Disposables;
-  private readonly listeners = new Set<(now: number) => void>();
   /** Server time at the last sync/reset, or null when never synced. */
   private base: number | null = null;
   /** Local time (timers.now()) at the last sync/reset. */
   private syncedAt = 0;
   private snapshot: number;
   private stopTicking: Disposer | null = null;
+  /** True between start() (or a sync/reset) and stop(). */
+  private running = false;
   private destroyed = false;
 
   /**
@@ -56,9 +60,10 @@ export class ServerClock {
     if (typeof options?.tick !== 'number' || !Number.isFinite(options.tick) || options.tick <= 0) {
       throw new RangeError(`ServerClock: tick must be a positive number of milliseconds, got ${String(options?.tick)}.`);
     }
+    // A subscriber's exception goes to onError (or is dropped): a tick never throws.
+    super(options.onError ?? (() => undefined));
     this.timers = options.timers;
     this.tick = options.tick;
-    this.onError = options.onError;
     this.disposables = new Disposables(this.timers);
     this.snapshot = this.timers.now();
   }
@@ -107,44 +112,72 @@ export class ServerClock {
     return this.base !== null;
   }
 
-  /** Starts the tick that refreshes the snapshot and notifies subscribers (no-op when running). */
+  /**
+   * Starts the tick that refreshes the snapshot and notifies subscribers (no-op when running). The
+   * interval itself runs only while someone listens.
+   */
   start(): void {
-    if (this.destroyed || this.stopTicking) return;
-    this.stopTicking = this.disposables.interval(() => this.onTick(), this.tick);
+    if (this.destroyed) return;
+    this.running = true;
+    this.syncTicking();
   }
 
   /** Stops the tick. {@link ServerClock.now} still answers; subscribers are no longer notified. */
   stop(): void {
-    const stop = this.stopTicking;
-    this.stopTicking = null;
-    stop?.();
+    this.running = false;
+    this.syncTicking();
   }
 
   /**
    * Calls `listener` with the new time on every tick and after every sync/reset.
    * @returns the unsubscribe function
    */
-  subscribe(listener: (now: number) => void): () => void {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+  override subscribe(listener: (now: number) => void): () => void {
+    return super.subscribe(listener);
   }
 
-  /** The cached current time for `useSyncExternalStore`; changes once per tick. */
+  /**
+   * The cached current time for `useSyncExternalStore`; changes once per tick. Without listeners
+   * (no tick running) it is brought up to date when read.
+   */
   getSnapshot(): number {
+    if (!this.hasListeners() && this.base !== null) this.snapshot = this.now();
     return this.snapshot;
   }
 
   /** Stops the tick for good and forgets every subscriber. */
   destroy(): void {
     this.destroyed = true;
+    this.running = false;
     this.stopTicking = null;
     this.disposables.dispose();
-    this.listeners.clear();
+    this.clearListeners();
+  }
+
+  protected override onSubscribe(): void {
+    // The first listener gets an up-to-date snapshot (useSyncExternalStore re-reads it after subscribing).
+    if (this.listenerCount === 1 && this.base !== null) this.snapshot = this.now();
+    this.syncTicking();
+  }
+
+  protected override onUnsubscribe(): void {
+    this.syncTicking();
+  }
+
+  /** Runs the interval exactly while started, not destroyed and listened to. */
+  private syncTicking(): void {
+    const wanted = this.running && !this.destroyed && this.hasListeners();
+    if (wanted && !this.stopTicking) {
+      this.stopTicking = this.disposables.interval(() => this.onTick(), this.tick);
+    } else if (!wanted && this.stopTicking) {
+      const stop = this.stopTicking;
+      this.stopTicking = null;
+      stop();
+    }
   }
 
   private set(serverNow: number): void {
+    if (this.destroyed) return;
     this.base = serverNow;
     this.syncedAt = this.timers.now();
     // Restart the interval so that ticks line up with the moment of the reset.
@@ -159,12 +192,6 @@ export class ServerClock {
 
   private publish(): void {
     this.snapshot = this.now();
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(this.snapshot);
-      } catch (error) {
-        this.onError?.(error);
-      }
-    }
+    this.notify(this.snapshot);
   }
 }

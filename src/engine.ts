@@ -29,6 +29,8 @@ export interface EngineHooks {
   receipts: ReceiptManager;
   /** The window, for the network events. */
   network: WindowLike | null;
+  /** Whether the page is visible (the reconnect policy waits longer while hidden). */
+  isVisible(): boolean;
   /** Runs start-up (the key exchange) if it has not run. */
   start(): Promise<unknown>;
   /** The persisted client state holding the client id and its secret (protocol §3a). */
@@ -85,6 +87,7 @@ export class Engine {
       WebSocket,
       network: hooks.network,
       start: hooks.start,
+      isVisible: hooks.isVisible,
       withIdentity: (data) => identity.connectData(data),
       onWelcome: (message) => this.onWelcome(message),
       identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
@@ -115,7 +118,8 @@ export class Engine {
     const { events } = ctx;
     connection.on('state', (change) => {
       events.emit('state', change);
-      if (change.newState === 'failed') this.sender.failPending('network');
+      // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
+      if (change.newState === 'failed' && connection.halted) this.sender.failPending('network');
     });
     connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
     connection.on('frame', ({ data }) => this.router.handleFrame(data));
@@ -190,6 +194,7 @@ export class Engine {
 
   private onWelcome(message: ChatMessage): void {
     this.welcomedSalt = this.link.keys.token?.saltKey;
+    if (typeof message.to === 'string' && message.to !== '') this.link.connection.store.setState({ userId: message.to });
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
     this.identity.onFrame(message);
     if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));

@@ -14,20 +14,7 @@ import { MessageType } from './messages/types.js';
 import type { ClientState } from './state/client-state.js';
 import type { Store } from './state/store.js';
 
-/** Close codes the server uses (docs/protocol.md). */
-export const CloseCode = Object.freeze({
-  /** The connect check failed (crypto, HMAC, key session, agent credentials): renew the keys and retry. */
-  Unauthorized: 4001,
-  /** Idle for too long: reconnect. */
-  Idle: 4002,
-  /** Banned: never reconnect. */
-  Banned: 4003,
-  /** Identity refused (protocol §3a): a claimed client id without its secret; start a new identity. */
-  IdentityRefused: 4004,
-} as const);
-
-/** A close code the server uses. */
-export type ServerCloseCode = (typeof CloseCode)[keyof typeof CloseCode];
+export { CloseCode, type ServerCloseCode } from './socket/close-code.js';
 
 /** What {@link IdentityKeeper.onRefused} decided. */
 export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up';

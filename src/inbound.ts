@@ -10,7 +10,7 @@ import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
 import type { I18nKey } from './i18n/index.js';
 import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
 import type { MessageList } from './messages/message-list.js';
-import { MessageType, type ChatMessage } from './messages/types.js';
+import { MessageType, type ChatMessage, type FailReason } from './messages/types.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import { reduceSessionEvent, type SessionState } from './session.js';
 import type { Outbox } from './outbox/outbox.js';
@@ -35,7 +35,7 @@ export interface InboundContext {
   selfId(): string | undefined;
   events: Pick<EventEmitter<ImClientEvents>, 'emit'>;
   notify(key: I18nKey, level: NoticeLevel): void;
-  markFailed(fp: string, reason: string): void;
+  markFailed(fp: string, reason: FailReason): void;
   reportError(error: Error, source: ErrorSource): void;
 }
 

@@ -25,7 +25,9 @@ export type {
   ImClientOptions,
   ReceiptOptions,
   ReconnectContext,
+  ReconnectDelayFn,
   ReconnectPolicy,
+  ReconnectPolicyObject,
   SocketEventHandler,
   StorageLike,
   WebSocketConstructor,
@@ -33,6 +35,12 @@ export type {
   WindowLike,
 } from './options.js';
 export type { ConnectionState, ErrorSource, ImClientEventName, ImClientEvents, Notice, NoticeLevel } from './events.js';
+export { DefaultReconnectPolicy } from './socket/reconnect-policy.js';
+export type { DefaultReconnectPolicyOptions } from './socket/reconnect-policy.js';
+export { INITIAL_CONNECTION_SNAPSHOT } from './socket/connection-snapshot.js';
+export type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
+export { CloseCode } from './socket/close-code.js';
+export type { KnownCloseCode, ServerCloseCode } from './socket/close-code.js';
 export { defaultTimers } from './timers.js';
 export type { Disposer, ListenerTarget, TimerHandle, TimerProvider } from './timers.js';
 export type { KeySession, StartupResult } from './startup.js';
@@ -119,6 +127,7 @@ export type {
   AgentQueueSnapshot,
   AgentSession,
   ChatMessage,
+  FailReason,
   FileContent,
   GroupReadEntry,
   KnownMessageType,
@@ -158,6 +167,8 @@ export type { Refusal } from './messages/content.js';
 // State
 export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';
+export { Listeners, Subscribable } from './state/subscribable.js';
+export type { AnyListener, ListenersOptions } from './state/subscribable.js';
 export { memoryStorage, resolveStorage } from './state/storage.js';
 export { Drafts, DRAFTS_KEY_PREFIX, MAX_DRAFT_LENGTH, MAX_DRAFTS } from './state/drafts.js';
 export type { DraftsSnapshot } from './state/drafts.js';
@@ -171,6 +182,3 @@ export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18n
 // Uploads
 export * from './upload/index.js';
 
-// Identity (protocol §3a): the server's close codes, 4004 included
-export { CloseCode } from './identity.js';
-export type { ServerCloseCode } from './identity.js';

@@ -63,19 +63,43 @@ export interface WebSocketLike {
 /** A WebSocket constructor (e.g. `globalThis.WebSocket` or `import { WebSocket } from 'ws'`). */
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
-/** Context given to a {@link ReconnectPolicy}. */
+/** Context given to a {@link ReconnectPolicy} (LiveKit's `ReconnectContext`, plus the page's state). */
 export interface ReconnectContext {
-  /** 1 for the first retry after a close, 2 for the next, ... reset when a connection opens. */
+  /**
+   * 1 for the first retry after a close, 2 for the next, ... reset when a connection opens and by
+   * an immediate attempt (`reconnect()`, `online`, the page becoming visible or resumed).
+   */
   attempt: number;
-  /** The close code of the socket that closed, when known. */
+  /** Milliseconds since the connection was lost (since the first failed attempt of this run). */
+  elapsedMs: number;
+  /** The close code of the socket that closed, when known (see `CloseCode`). */
   closeCode?: number;
+  /** Why the last attempt ended: the close reason, `error`, or `connect` when the URL or socket could not be made. */
+  reason: string;
+  /** Whether the page is visible (always true without a document). */
+  visible: boolean;
+  /** Whether the browser reports being online. */
+  online: boolean;
+}
+
+/** The function form of a {@link ReconnectPolicy}: the delay before the next attempt, ms, or `null` to stop. */
+export type ReconnectDelayFn = (ctx: ReconnectContext) => number | null;
+
+/** The object form of a {@link ReconnectPolicy}, as LiveKit's `ReconnectPolicy`. */
+export interface ReconnectPolicyObject {
+  /**
+   * The delay before the next reconnect attempt, ms, or `null` to stop retrying (the connection
+   * then stays `failed` until `connect()`/`reconnect()`, `online`, or the page waking up).
+   */
+  nextRetryDelayInMs(ctx: ReconnectContext): number | null;
 }
 
 /**
- * Decides the delay before the next reconnect attempt, or `null` to stop (the connection then
- * enters the `failed` state until `connect()` is called or the browser comes back online).
+ * Decides the delay before the next reconnect attempt, or `null` to stop: a function, or an object
+ * with `nextRetryDelayInMs` (LiveKit's shape). The default is `DefaultReconnectPolicy`: it never
+ * stops by itself.
  */
-export type ReconnectPolicy = (ctx: ReconnectContext) => number | null;
+export type ReconnectPolicy = ReconnectDelayFn | ReconnectPolicyObject;
 
 /** Custom-scheme and website settings for the deep-link helpers (spec §7). */
 export interface DeepLinkOptions {
@@ -119,7 +143,10 @@ export interface ImClientLimits {
   heartbeatInterval: number;
   /** Delay before reconnecting, ms (5 000). */
   reconnectDelay: number;
-  /** Reconnect attempts in a row before the `failed` state (10). */
+  /**
+   * Reconnect attempts in a row before the `failed` state (10). With the default policy `failed`
+   * is shown from then on, but attempts go on in a slower phase.
+   */
   maxReconnectAttempts: number;
   /** Server clock tick, ms (1 000). */
   clockTick: number;
@@ -139,6 +166,11 @@ export interface ImClientLimits {
   maxFrameSize: number;
   /** Translation default target locale ('en-US'). */
   translateLocale: string;
+  /**
+   * A page visible again after being hidden (or frozen) longer than `heartbeatInterval` sends a
+   * heartbeat at once and reconnects when no frame answers within this many ms (5 000).
+   */
+  livenessTimeout: number;
 }
 
 /** Options of {@link ImClient}. */
@@ -165,7 +197,11 @@ export interface ImClientOptions {
   window?: WindowLike | null;
   /** The document (visibility); defaults to `globalThis.document` if any. */
   document?: DocumentLike | null;
-  /** Reconnect policy; the default waits `reconnectDelay` and stops after `maxReconnectAttempts`. */
+  /**
+   * Reconnect policy. The default (`DefaultReconnectPolicy`) waits `reconnectDelay` for
+   * `maxReconnectAttempts` attempts, then goes on with a jittered backoff capped at 10 s while
+   * visible and 60 s while hidden, and never stops by itself; `fixedDelayPolicy` gives up instead.
+   */
   reconnectPolicy?: ReconnectPolicy;
   /** Overrides of the spec's timings and limits. */
   limits?: Partial<ImClientLimits>;
@@ -204,6 +240,7 @@ export const DEFAULT_LIMITS: Readonly<ImClientLimits> = Object.freeze({
   chunkSize: 8 * 1024 * 1024,
   maxFrameSize: 64 * 1024,
   translateLocale: 'en-US',
+  livenessTimeout: 5_000,
 });
 
 /** The spec's §9 receipt-manager defaults. */
@@ -228,6 +265,6 @@ export const DEFAULT_DEEP_LINKS: Readonly<DeepLinkOptions> = Object.freeze({
  * @param delay - delay before each attempt, ms
  * @param max - attempts in a row before giving up
  */
-export function fixedDelayPolicy(delay: number, max: number): ReconnectPolicy {
+export function fixedDelayPolicy(delay: number, max: number): ReconnectDelayFn {
   return ({ attempt }) => (attempt > max ? null : delay);
 }

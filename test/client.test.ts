@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
+import { fixedDelayPolicy, ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, ecbDecrypt, ecbEncrypt, gcmDecryptNode, makeSocketKey, type FakePermitOptions } from './helpers/fake-permit.js';
 import { createHmac } from 'node:crypto';
@@ -265,9 +265,36 @@ describe('outbox: messages wait while the socket is down and are resent after re
     client.destroy();
   });
 
-  it('after the reconnect limit the connection fails and pending messages become failed', async () => {
+  it('after the reconnect limit the state is failed but attempts go on and the pending text goes out when back', async () => {
     vi.useFakeTimers();
     const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 } });
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    const msg = ctx.client.sendText('kept');
+    for (let i = 0; i < 3; i++) {
+      const count = FakeWebSocket.instances.length;
+      FakeWebSocket.last!.fail();
+      if (i < 2) {
+        await vi.advanceTimersByTimeAsync(5000);
+        await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(count + 1));
+      }
+    }
+    expect(ctx.client.connectionState).toBe('failed');
+    expect(ctx.client.connectionStore.getSnapshot()).toMatchObject({ state: 'failed', failed: true, halted: false, attempt: 3 });
+    expect(ctx.client.messages.get(msg.fp!)).toMatchObject({ sendState: 'pending' });
+    const count = FakeWebSocket.instances.length;
+    await vi.advanceTimersByTimeAsync(10_000); // the slow phase: at most the visible cap
+    await vi.waitFor(() => expect(FakeWebSocket.instances.length).toBe(count + 1));
+    FakeWebSocket.last!.open();
+    expect(ctx.client.connectionState).toBe('open');
+    expect(FakeWebSocket.last!.sentJson()).toContainEqual(expect.objectContaining({ fp: msg.fp, dataContent: 'kept' }));
+    ctx.client.destroy();
+  });
+
+  it('with fixedDelayPolicy the reconnect limit is final and pending messages become failed', async () => {
+    vi.useFakeTimers();
+    const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 }, reconnectPolicy: fixedDelayPolicy(5000, 2) });
     await ctx.client.start();
     ctx.client.connect();
     await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
@@ -566,5 +593,79 @@ describe('history pages hold session events and suggestions too', () => {
     // the page is visible: the missed message is acknowledged
     expect((ws.sentJson() as ChatMessage[]).some((m) => m.type === 104 && m.dataContent === 'hi-1')).toBe(true);
     client.destroy();
+  });
+});
+
+describe('page lifecycle through the client', () => {
+  it('pagehide persisted closes cleanly; pageshow persisted reconnects and fetches what was missed', async () => {
+    const history = vi.fn(() => ({ code: 0, message: 'ok', data: { list: [{ type: 100, fp: 'missed-1', from: 'agent:a', to: 'u1', dataContent: 'while cached', createTime: 950 }], hasMore: false } }));
+    const { client, ws, network, server } = await connected({ routes: { '/im/api/permit/findMsgForCus': history } });
+    ws.receive(JSON.stringify({ type: 100, fp: 'in-1', from: 'agent:a', to: 'u1', dataContent: 'before', createTime: 900 }));
+    network.dispatchEvent(Object.assign(new Event('pagehide'), { persisted: true }));
+    expect(ws.closedByClient).toEqual({ code: 1000, reason: 'page hidden' });
+    expect(client.connectionStore.getSnapshot()).toMatchObject({ state: 'reconnecting', nextAttemptAt: null, lastCloseCode: 1000 });
+    network.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    FakeWebSocket.last!.open();
+    await vi.waitFor(() => expect(client.messages.has('missed-1')).toBe(true));
+    expect(server.calls.find((c) => c.path.endsWith('findMsgForCus'))!.payload).toMatchObject({ after: 900 });
+    client.destroy();
+  });
+
+  it('client.reconnect() tries at once from failed, even after a 4003 close, which is otherwise final', async () => {
+    const { client, ws, network } = await connected();
+    ws.serverClose(4003, 'banned');
+    expect(client.connectionStore.getSnapshot()).toMatchObject({ state: 'failed', halted: true, lastCloseCode: 4003 });
+    network.goOffline();
+    network.goOnline();
+    network.dispatchEvent(new Event('focus'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    client.reconnect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    FakeWebSocket.last!.open();
+    expect(client.connectionStore.getSnapshot()).toMatchObject({ state: 'open', halted: false, failed: false });
+    client.destroy();
+  });
+});
+
+describe('destroy() leaves no listener and no timer behind', () => {
+  /** An event target that counts the listeners still registered. */
+  class Counting extends FakeNetwork {
+    active = 0;
+    visibilityState = 'visible';
+    override addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
+      this.active++;
+      super.addEventListener(...args);
+    }
+    override removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
+      this.active--;
+      super.removeEventListener(...args);
+    }
+  }
+
+  it('window and document listeners (network, lifecycle, visibility) and every timer are gone', async () => {
+    vi.useFakeTimers();
+    const win = new Counting();
+    const doc = new Counting();
+    const ctx = setup({}, { window: win, document: doc });
+    await ctx.client.start();
+    ctx.client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    FakeWebSocket.last!.open();
+    FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
+    ctx.client.clock.subscribe(() => undefined);
+    doc.visibilityState = 'hidden';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    await vi.advanceTimersByTimeAsync(30_000);
+    doc.visibilityState = 'visible';
+    doc.dispatchEvent(new Event('visibilitychange')); // a liveness check is now running
+    expect(win.active).toBeGreaterThan(0);
+    expect(doc.active).toBeGreaterThan(0);
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    ctx.client.destroy();
+    expect(win.active).toBe(0);
+    expect(doc.active).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

@@ -1,50 +1,15 @@
 /**
- * Small stores the bindings keep per client for state the SDK reports only as events (connection
- * login, online) or not at all (receipt counters); history paging forwards `client.history`.
- * One of each per client, kept in a WeakMap so they live as long as the client.
+ * Per-client helpers of the bindings: history paging forwards the SDK's `client.history` store
+ * with one shared `loadOlder`. One of each per client, kept in a WeakMap so they live as long as
+ * the client.
  * @module
  * @internal
  */
-import type { ConnectionState, ImClient, MessagePage, PagingSnapshot, ReceiptStatus } from '@kefu-im/sdk';
+import type { ImClient, MessagePage, PagingSnapshot } from '@kefu-im/sdk';
 import type { ExternalStore } from './store-selector.js';
-
-/** What `useConnection` returns. */
-export interface ConnectionSnapshot {
-  /** The connection state: `closed`, `connecting`, `open`, `reconnecting` or `failed`. */
-  readonly state: ConnectionState;
-  /** True while the socket is open: the server accepted the connect and `socket login` fired. */
-  readonly loggedIn: boolean;
-  /** Whether the latest `socket login` was a reconnect (false before any login). */
-  readonly reconnected: boolean;
-  /** The user id the server gave in its welcome, once known. */
-  readonly userId: string | undefined;
-  /** False while the browser reports it is offline. */
-  readonly online: boolean;
-}
 
 /** History paging state of `useMessages` (the SDK's `client.history` snapshot). */
 export type { PagingSnapshot } from '@kefu-im/sdk';
-
-/** A store of one value plus a way to notify. @internal */
-class Cell<T> implements ExternalStore<T> {
-  private readonly listeners = new Set<() => void>();
-  constructor(private value: T) {}
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-  getSnapshot = (): T => this.value;
-  set(value: T): void {
-    if (Object.is(value, this.value)) return;
-    this.value = value;
-    this.notify();
-  }
-  notify(): void {
-    for (const listener of [...this.listeners]) listener();
-  }
-}
 
 function perClient<V>(create: (client: ImClient) => V): (client: ImClient) => V {
   const cache = new WeakMap<ImClient, V>();
@@ -57,48 +22,6 @@ function perClient<V>(create: (client: ImClient) => V): (client: ImClient) => V 
     return value;
   };
 }
-
-function sameConnection(a: ConnectionSnapshot, b: ConnectionSnapshot): boolean {
-  return a.state === b.state && a.loggedIn === b.loggedIn && a.reconnected === b.reconnected && a.userId === b.userId && a.online === b.online;
-}
-
-/**
- * The connection store of a client: its state and user id read live, the last login and the
- * online flag followed through the client's events from the moment the store is created.
- * @internal
- */
-export const connectionStore = perClient((client: ImClient): ExternalStore<ConnectionSnapshot> => {
-  let reconnected = false;
-  // No SDK getter for it yet: the browser's flag, then the client's `network` events.
-  let online = (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false;
-  const read = (): ConnectionSnapshot => {
-    const state = client.connectionState;
-    return { state, loggedIn: state === 'open', reconnected, userId: client.userId, online };
-  };
-  const cell = new Cell(read());
-  const refresh = (): void => {
-    const next = read();
-    if (!sameConnection(next, cell.getSnapshot())) cell.set(next);
-  };
-  client.on('state', refresh);
-  client.on('user', refresh);
-  client.on('socket login', (ctx) => {
-    reconnected = ctx.reconnected;
-    refresh();
-  });
-  client.on('network', (ctx) => {
-    online = ctx.online;
-    refresh();
-  });
-  return {
-    subscribe: (listener) => {
-      const off = cell.subscribe(listener);
-      refresh(); // catch up with a change made before the first subscriber (e.g. state read live)
-      return off;
-    },
-    getSnapshot: () => cell.getSnapshot(),
-  };
-});
 
 /** The paging store of a client, with the one `loadOlder` shared by every `useMessages`. @internal */
 export interface PagingStore extends ExternalStore<PagingSnapshot> {
@@ -122,43 +45,4 @@ export const pagingStore = perClient((client: ImClient): PagingStore => {
     return inFlight;
   };
   return { subscribe: client.history.subscribe, getSnapshot: client.history.getSnapshot, loadOlder };
-});
-
-function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
-  const la = a.log[a.log.length - 1];
-  const lb = b.log[b.log.length - 1];
-  return (
-    a.visible === b.visible &&
-    a.queued === b.queued &&
-    a.sent === b.sent &&
-    a.failed === b.failed &&
-    a.log.length === b.log.length &&
-    la?.timestamp === lb?.timestamp &&
-    la?.newState === lb?.newState
-  );
-}
-
-/** The receipt status store of a client, with `refresh` to re-read it. @internal */
-export interface ReceiptStore extends ExternalStore<ReceiptStatus> {
-  /** Re-reads the status and notifies when it changed. */
-  refresh(): void;
-}
-
-/**
- * The receipt manager has no change events: the status is re-read after visibility changes,
- * after incoming messages (on the next microtask, once the receipt went out), after a
- * read-on-scroll, and whenever {@link ReceiptStore.refresh} is called.
- * @internal
- */
-export const receiptStore = perClient((client: ImClient): ReceiptStore => {
-  const cell = new Cell<ReceiptStatus>(client.receipts.getStatus());
-  const refresh = (): void => {
-    const next = client.receipts.getStatus();
-    if (!sameStatus(next, cell.getSnapshot())) cell.set(next);
-  };
-  const later = (): void => queueMicrotask(refresh);
-  client.visibility.subscribe(refresh);
-  client.on('message', later);
-  client.on('state', later);
-  return { subscribe: cell.subscribe, getSnapshot: cell.getSnapshot, refresh };
 });

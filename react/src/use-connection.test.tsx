@@ -11,7 +11,19 @@ describe('useConnection: the socket states connecting, open, closed, then automa
   it('follows closed, connecting, open and shows the login and the user id of the welcome', async () => {
     const { client } = makeClient();
     const { result } = renderHook(() => useConnection(), { wrapper: withClient(client) });
-    expect(result.current).toEqual({ state: 'closed', loggedIn: false, reconnected: false, userId: undefined, online: true });
+    expect(result.current).toEqual({
+      state: 'closed',
+      online: true,
+      attempt: 0,
+      nextAttemptAt: null,
+      lastCloseCode: null,
+      failed: false,
+      halted: false,
+      loggedIn: false,
+      reconnected: false,
+      userId: undefined,
+    });
+    expect(result.current).toBe(client.connectionStore.getSnapshot());
     await client.start();
     act(() => client.connect());
     expect(result.current.state).toBe('connecting');
@@ -75,5 +87,40 @@ describe('useConnection with a selector re-renders only for its slice', () => {
     expect(renders.count).toBe(2);
     expect(view.getByTestId('id').textContent).toBe('u9');
     client.destroy();
+  });
+});
+
+describe('useConnection is one selector over client.connectionStore', () => {
+  it('shows the next attempt time and the close code, and a slice reader renders only for its slice', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client } = makeClient({}, { limits: { reconnectDelay: 5_000 } });
+      const stateRenders = counter();
+      function StateOnly() {
+        stateRenders.hit();
+        return <span data-testid="state">{useConnection((c) => c.state)}</span>;
+      }
+      const Wrapper = withClient(client);
+      const view = render(
+        <Wrapper>
+          <StateOnly />
+        </Wrapper>,
+      );
+      const { result } = renderHook(() => useConnection(), { wrapper: withClient(client) });
+      const ws = await connect(client);
+      expect(view.getByTestId('state').textContent).toBe('open');
+      const rendersWhenOpen = stateRenders.count;
+      const before = Date.now();
+      act(() => ws.serverClose(1006));
+      expect(result.current).toMatchObject({ state: 'reconnecting', attempt: 1, lastCloseCode: 1006, nextAttemptAt: before + 5_000 });
+      expect(stateRenders.count).toBe(rendersWhenOpen + 1);
+      // the attempt starts: nextAttemptAt goes back to null, the state slice does not change
+      await act(() => vi.advanceTimersByTimeAsync(5_000));
+      expect(result.current.nextAttemptAt).toBeNull();
+      expect(stateRenders.count).toBe(rendersWhenOpen + 1);
+      client.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,25 +1,26 @@
 /**
- * `useConnection`: the socket connection state, login, user id and online flag.
+ * `useConnection`: one selector over the SDK's connection snapshot (`client.connectionStore`).
  * @module
  */
-import { connectionStore, type ConnectionSnapshot } from './client-stores.js';
+import type { ConnectionSnapshot } from '@kefu-im/sdk';
 import { useImClient } from './context.js';
 import { identity, useStoreSelector, type EqualityFn } from './store-selector.js';
 
-export type { ConnectionSnapshot } from './client-stores.js';
+export type { ConnectionSnapshot } from '@kefu-im/sdk';
 
 /**
- * The connection of the provider's client: `{ state, loggedIn, reconnected, userId, online }`.
+ * The connection of the provider's client, read from `client.connectionStore`:
+ * `{ state, online, attempt, nextAttemptAt, lastCloseCode, failed, halted, loggedIn, reconnected, userId }`.
  * Without a selector it re-renders when any of them changes; with one, only when the slice does.
  *
  * ```tsx
  * const { state, loggedIn } = useConnection();
- * const userId = useConnection((c) => c.userId);
+ * const nextAttemptAt = useConnection((c) => c.nextAttemptAt);
  * ```
  * @param selector - picks a slice (default: the whole snapshot)
  * @param isEqual - optional equality of two slices (default `Object.is`)
  */
 export function useConnection<S = ConnectionSnapshot>(selector?: (connection: ConnectionSnapshot) => S, isEqual?: EqualityFn<S>): S {
   const client = useImClient();
-  return useStoreSelector(connectionStore(client), selector ?? identity<ConnectionSnapshot, S>, isEqual);
+  return useStoreSelector(client.connectionStore, selector ?? identity<ConnectionSnapshot, S>, isEqual);
 }

@@ -4,7 +4,6 @@
  */
 import { observeReadOnScroll, type ChatMessage, type IntersectionObserverConstructorLike } from '@kefu-im/sdk';
 import { useEffect, type RefObject } from 'react';
-import { receiptStore } from './client-stores.js';
 import { useImClient } from './context.js';
 import { useConnection } from './use-connection.js';
 
@@ -48,10 +47,7 @@ export function useReadOnScroll(ref: RefObject<Element | null>, message: ChatMes
     if (!element || !message) return undefined;
     return observeReadOnScroll(element, message, {
       selfId,
-      onRead: (m) => {
-        client.markRead(m);
-        receiptStore(client).refresh();
-      },
+      onRead: (m) => client.markRead(m),
       ...(root !== undefined ? { root } : {}),
       ...(rootMargin !== undefined ? { rootMargin } : {}),
       ...(threshold !== undefined ? { threshold } : {}),

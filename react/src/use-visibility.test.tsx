@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { connect, FakeWebSocket, makeClient, serverSends, withClient } from './test-utils.js';
+import { connect, counter, FakeWebSocket, makeClient, serverSends, withClient } from './test-utils.js';
 import { useReceiptStatus, useVisibility } from './use-visibility.js';
 
 /** A document whose visibility the test sets. */
@@ -45,7 +45,7 @@ describe('useReceiptStatus: a message arriving while hidden is queued; on return
   it('shows queued while hidden, then one receipt sent, and the visibility log', async () => {
     const { client, doc } = setup();
     const ws = await connect(client);
-    const { result } = renderHook(() => useReceiptStatus({ refreshInterval: 0 }), { wrapper: withClient(client) });
+    const { result } = renderHook(() => useReceiptStatus(), { wrapper: withClient(client) });
     expect(result.current).toMatchObject({ visible: true, queued: 0, sent: 0 });
     act(() => doc.set('hidden'));
     await vi.waitFor(() => expect(result.current.visible).toBe(false));
@@ -61,17 +61,24 @@ describe('useReceiptStatus: a message arriving while hidden is queued; on return
   it('counts a receipt sent at once while visible', async () => {
     const { client } = setup();
     const ws = await connect(client);
-    const { result } = renderHook(() => useReceiptStatus({ refreshInterval: 0 }), { wrapper: withClient(client) });
+    const { result } = renderHook(() => useReceiptStatus(), { wrapper: withClient(client) });
     serverSends(ws, incoming('c', 3));
     await vi.waitFor(() => expect(result.current.sent).toBe(1));
     client.destroy();
   });
 
-  it('picks up a flush made later by the manager’s own timer through the refresh interval', async () => {
+  it('picks up a flush made later by the manager’s own timer, without polling', async () => {
     const { client, doc } = setup(30);
     const ws = await connect(client);
     vi.useFakeTimers();
-    const { result } = renderHook(() => useReceiptStatus({ refreshInterval: 10 }), { wrapper: withClient(client) });
+    const renders = counter();
+    const { result, unmount } = renderHook(
+      () => {
+        renders.hit();
+        return useReceiptStatus();
+      },
+      { wrapper: withClient(client) },
+    );
     act(() => doc.set('hidden'));
     await act(() => vi.advanceTimersByTimeAsync(1));
     serverSends(ws, incoming('d', 4));
@@ -82,6 +89,14 @@ describe('useReceiptStatus: a message arriving while hidden is queued; on return
     expect(result.current).toMatchObject({ visible: true, queued: 1, sent: 0 });
     await act(() => vi.advanceTimersByTimeAsync(40));
     expect(result.current).toMatchObject({ queued: 0, sent: 1 });
+    // No interval of the hook's own: a quiet minute renders nothing and leaves only the tracker's check.
+    const quiet = renders.count;
+    const timers = vi.getTimerCount();
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(renders.count).toBe(quiet);
+    expect(vi.getTimerCount()).toBe(timers);
+    unmount();
+    expect(vi.getTimerCount()).toBe(timers); // the hook held no timer
     client.destroy();
   });
 
@@ -89,7 +104,7 @@ describe('useReceiptStatus: a message arriving while hidden is queued; on return
     const { client } = setup();
     await client.start();
     vi.useFakeTimers();
-    const { result, rerender } = renderHook(() => useReceiptStatus({ refreshInterval: 5 }), { wrapper: withClient(client) });
+    const { result, rerender } = renderHook(() => useReceiptStatus(), { wrapper: withClient(client) });
     const first = result.current;
     await act(() => vi.advanceTimersByTimeAsync(30));
     rerender();

@@ -2,7 +2,7 @@
  * Text lookup with a zh fallback and lazily loaded catalogues (spec §1, §9).
  * @module
  */
-import { callAll } from '../state/store.js';
+import { Subscribable } from '../state/subscribable.js';
 import { zh } from './locales/zh.js';
 import {
   FALLBACK_LANGUAGE,
@@ -78,10 +78,9 @@ export interface I18nOptions {
  *
  * For React: `useSyncExternalStore(i18n.subscribe, i18n.getSnapshot)`.
  */
-export class I18n {
+export class I18n extends Subscribable {
   private current: Language;
   private readonly catalogues = new Map<Language, Catalogue>([[FALLBACK_LANGUAGE, zh]]);
-  private readonly listeners = new Set<() => void>();
   private readonly loader: CatalogueLoader;
   private request = 0;
   private snapshot: I18nSnapshot | null = null;
@@ -92,6 +91,7 @@ export class I18n {
    * @param options - an injectable catalogue loader
    */
   constructor(language?: string | null, options: I18nOptions = {}) {
+    super();
     this.current = normalizeLanguage(language) ?? FALLBACK_LANGUAGE;
     this.loader = options.loader ?? loadCatalogue;
   }
@@ -149,15 +149,6 @@ export class I18n {
     return typeof key === 'string' && Object.prototype.hasOwnProperty.call(zh, key);
   }
 
-  /** Registers a listener called when the language or its texts change; returns its remover. */
-  readonly subscribe = (listener: () => void): (() => void) => {
-    if (typeof listener !== 'function') throw new TypeError('I18n.subscribe: the listener must be a function');
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
   /** The current language and texts; a new object only after a change. */
   readonly getSnapshot = (): I18nSnapshot => {
     if (!this.snapshot) {
@@ -175,6 +166,6 @@ export class I18n {
   /** Drops the snapshot and notifies. */
   private emit(): void {
     this.snapshot = null;
-    callAll(this.listeners);
+    this.notify();
   }
 }

@@ -3,7 +3,7 @@
  * message per fp").
  * @module
  */
-import { callAll } from '../state/store.js';
+import { Subscribable } from '../state/subscribable.js';
 import { toMillis } from './time.js';
 import type { GroupReadEntry, StoredMessage } from './types.js';
 
@@ -122,14 +122,13 @@ const BULK_THRESHOLD = 64;
  * `get`/`has`/`oldestTime` are O(1), `indexOf` O(log n). Expect well under 1 ms per incoming
  * message at 10 000 messages.
  */
-export class MessageList {
+export class MessageList extends Subscribable {
   private entries: Entry[] = [];
   /** `entries[i].msg`, kept in step so that a snapshot is one fast `slice`. */
   private msgs: StoredMessage[] = [];
   private readonly byFp = new Map<string, Entry>();
   private readonly byLocalKey = new Map<string, Entry>();
   private readonly localKeyOf = new WeakMap<StoredMessage, string>();
-  private readonly listeners = new Set<() => void>();
   private seq = 0;
   private localSeq = 0;
   private snapshot: readonly StoredMessage[] | null = null;
@@ -268,15 +267,6 @@ export class MessageList {
     return first && first.rank === 0 ? first.time : undefined;
   }
 
-  /** Registers a change listener; returns its remover. Bound: pass it to `useSyncExternalStore`. */
-  readonly subscribe = (listener: () => void): (() => void) => {
-    if (typeof listener !== 'function') throw new TypeError('MessageList.subscribe: the listener must be a function');
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
-  };
-
   /** The messages in display order; a new array only after a change. Bound, like `subscribe`. */
   readonly getSnapshot = (): readonly StoredMessage[] => {
     this.snapshot ??= Object.freeze(this.msgs.slice());
@@ -366,6 +356,6 @@ export class MessageList {
   /** Runs the listeners. */
   private emit(): void {
     this.dirty = false;
-    callAll(this.listeners);
+    this.notify();
   }
 }

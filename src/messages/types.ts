@@ -109,8 +109,8 @@ export type SendState = 'pending' | 'sent' | 'failed';
 export interface StoredMessage extends ChatMessage {
   /** Local sending state; absent for messages received from others. */
   sendState?: SendState;
-  /** Why sending failed (a refusal reason such as `too-frequent`), when `sendState` is failed. */
-  failReason?: string;
+  /** Why sending failed (a refusal reason such as `too-frequent`, or `network`), when `sendState` is failed. */
+  failReason?: FailReason;
 }
 
 /** The human agent serving a visitor (session event `agent-joined`). */
@@ -155,12 +155,16 @@ export type RefusalReason =
   | (string & {});
 
 /**
- * Why sending a message failed: a refusal reason of the server, or `network` (the connection
- * gave up; sent again after the next open), `too-large` (over the frame limit), `not-open` (a
- * type the server does not acknowledge, sent while the socket was down), `too-large-to-keep` (a
- * file over the outbox's cap, not kept across the reload), `upload-failed` (the file's upload failed).
+ * Why sending a message failed: a refusal reason of the server, or one of the client's own:
+ * `network` (no attempt to reconnect is coming, or the connection gave up for now; sent again
+ * after the next open), `not-open` (a type the server does not acknowledge, sent while the socket
+ * was down), `too-large` (over the frame limit), `too-large-to-keep` (a file over the outbox's
+ * cap, not kept across the reload), `upload-failed` (the file's upload failed).
  */
-export type SendFailReason = RefusalReason | 'network' | 'not-open' | 'too-large-to-keep' | 'upload-failed';
+export type SendFailReason = RefusalReason | 'network' | 'not-open' | 'too-large' | 'too-large-to-keep' | 'upload-failed';
+
+/** Why a message failed (the type of `StoredMessage.failReason`); the same as {@link SendFailReason}. */
+export type FailReason = SendFailReason;
 
 /** A suggested question (type 201 entries). */
 export interface SuggestedQuestion {

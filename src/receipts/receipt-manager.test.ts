@@ -359,3 +359,39 @@ describe('destroy() leaves no timer and no subscription behind', () => {
     expect(h.sent).toHaveLength(0);
   });
 });
+
+describe('ReceiptManager is a store: subscribe/getSnapshot (no hook polls)', () => {
+  it('notifies on a receipt, a queue, and a flush by its own timer; the snapshot keeps its identity otherwise', () => {
+    vi.useFakeTimers();
+    try {
+      const sent: unknown[] = [];
+      let visible = true;
+      const manager = new ReceiptManager({ send: (m) => sent.push(m) > 0 }, { selfId: () => 'me', timers: defaultTimers, isVisible: () => visible, autoReadDelay: 100 });
+      const listener = vi.fn();
+      const off = manager.subscribe(listener);
+      const first = manager.getSnapshot();
+      expect(manager.getSnapshot()).toBe(first);
+      manager.handleIncoming({ type: 100, fp: 'a', from: 'agent', to: 'me', dataContent: 'x', createTime: 1 });
+      expect(listener).toHaveBeenCalledTimes(1);
+      expect(manager.getSnapshot()).toMatchObject({ sent: 1, queued: 0 });
+      visible = false;
+      manager.setVisible(false);
+      manager.handleIncoming({ type: 100, fp: 'b', from: 'agent', to: 'me', dataContent: 'y', createTime: 2 });
+      expect(manager.getSnapshot()).toMatchObject({ visible: false, queued: 1 });
+      visible = true;
+      manager.setVisible(true);
+      const beforeFlush = listener.mock.calls.length;
+      vi.advanceTimersByTime(100);
+      expect(listener.mock.calls.length).toBe(beforeFlush + 1);
+      expect(manager.getSnapshot()).toMatchObject({ queued: 0, sent: 2 });
+      const settled = manager.getSnapshot();
+      manager.handleIncoming({ type: 100, fp: 'b', from: 'agent', to: 'me', dataContent: 'y', createTime: 2 }); // already acknowledged
+      expect(manager.getSnapshot()).toBe(settled);
+      off();
+      manager.destroy();
+      expect(manager.hasListeners()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -6,6 +6,7 @@
 import { randomUuid } from '../crypto/random.js';
 import type { ChatMessage } from '../messages/types.js';
 import { DEFAULT_RECEIPT_OPTIONS } from '../options.js';
+import { Subscribable } from '../state/subscribable.js';
 import { Disposables } from '../timers.js';
 import type { Disposer, TimerProvider } from '../timers.js';
 import { RECEIPTABLE_TYPES, buildReceipt, flag, isChatMessage, messageTime, needsReceipt } from './receipt.js';
@@ -60,6 +61,8 @@ export interface ReceiptManagerOptions {
   batchSize?: number;
   /** How long the page must stay visible before the queue is acknowledged, ms (default 1000). */
   autoReadDelay?: number;
+  /** Receives the exception of a throwing subscriber (default: dropped; the manager never throws). */
+  onListenerError?: (error: unknown) => void;
 }
 
 /** What happened to a message given to the manager. */
@@ -87,6 +90,21 @@ export interface ReceiptStatus {
   log: VisibilityLogEntry[];
 }
 
+/** Whether two statuses show the same (the log compared by its length and last entry). */
+function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
+  const la = a.log[a.log.length - 1];
+  const lb = b.log[b.log.length - 1];
+  return (
+    a.visible === b.visible &&
+    a.queued === b.queued &&
+    a.sent === b.sent &&
+    a.failed === b.failed &&
+    a.log.length === b.log.length &&
+    la?.timestamp === lb?.timestamp &&
+    la?.newState === lb?.newState
+  );
+}
+
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
     throw new RangeError(`ReceiptManager: ${name} must be a positive integer, got ${String(value)}.`);
@@ -105,8 +123,11 @@ function positiveInteger(name: string, value: number): number {
  * - A receipt whose send returns false or throws is skipped silently and counted as failed.
  * - Group messages are not acknowledged here: use {@link ReceiptManager.markRead} from the
  *   read-on-scroll helper.
+ * - For `useSyncExternalStore`: {@link ReceiptManager.subscribe} and
+ *   {@link ReceiptManager.getSnapshot} (the {@link ReceiptStatus}, a new object only after a change,
+ *   including a queue flushed later by the manager's own timer).
  */
-export class ReceiptManager {
+export class ReceiptManager extends Subscribable {
   private readonly socket: ReceiptSocket;
   private readonly selfId: () => string | undefined;
   private readonly createId: () => string;
@@ -121,6 +142,7 @@ export class ReceiptManager {
   private sentCount = 0;
   private failedCount = 0;
   private destroyed = false;
+  private snapshot: ReceiptStatus | null = null;
 
   /**
    * @param socket - where receipts are sent; required
@@ -129,6 +151,7 @@ export class ReceiptManager {
    * @throws TypeError or RangeError on invalid options
    */
   constructor(socket: ReceiptSocket | undefined | null, options: ReceiptManagerOptions) {
+    super(options?.onListenerError ?? (() => undefined));
     if (!socket || typeof socket.send !== 'function') throw new Error(SOCKET_REQUIRED_ERROR);
     if (!options || typeof options.selfId !== 'function') {
       throw new TypeError('ReceiptManager: options.selfId must be a function returning the user id.');
@@ -152,6 +175,21 @@ export class ReceiptManager {
     if (tracker) this.disposables.add(tracker.subscribe(({ visible }) => this.setVisible(visible)));
   }
 
+  /** The status for `useSyncExternalStore`: the same object until something changed. */
+  getSnapshot(): ReceiptStatus {
+    this.snapshot ??= this.getStatus();
+    return this.snapshot;
+  }
+
+  /** Re-reads the status and notifies the subscribers when it changed. */
+  private changed(): void {
+    if (this.destroyed) return;
+    const next = this.getStatus();
+    if (this.snapshot && sameStatus(this.snapshot, next)) return;
+    this.snapshot = next;
+    this.notify();
+  }
+
   /**
    * Handles an incoming message: acknowledges it now when visible, queues it when hidden.
    * Never throws.
@@ -159,6 +197,12 @@ export class ReceiptManager {
    * @returns what happened
    */
   handleIncoming(message: ChatMessage): ReceiptOutcome {
+    const outcome = this.receive(message);
+    this.changed();
+    return outcome;
+  }
+
+  private receive(message: ChatMessage): ReceiptOutcome {
     if (this.destroyed || !needsReceipt(message, this.selfId())) return 'ignored';
     const fp = message.fp as string;
     if (this.receipted.has(fp)) return 'ignored';
@@ -178,6 +222,11 @@ export class ReceiptManager {
    * @param visible - the new visibility
    */
   setVisible(visible: boolean): void {
+    this.applyVisible(visible);
+    this.changed();
+  }
+
+  private applyVisible(visible: boolean): void {
     if (this.destroyed) return;
     if (!visible) {
       this.cancelFlush?.();
@@ -192,6 +241,7 @@ export class ReceiptManager {
     this.cancelFlush = this.disposables.timeout(() => {
       this.cancelFlush = null;
       if (this.isVisible()) this.flush();
+      this.changed();
     }, this.autoReadDelay);
   }
 
@@ -208,6 +258,12 @@ export class ReceiptManager {
    * @returns what happened
    */
   markRead(message: ChatMessage): ReceiptOutcome {
+    const outcome = this.read(message);
+    this.changed();
+    return outcome;
+  }
+
+  private read(message: ChatMessage): ReceiptOutcome {
     if (this.destroyed || !isChatMessage(message) || !RECEIPTABLE_TYPES.has(message.type)) return 'ignored';
     const fp = message.fp;
     if (typeof fp !== 'string' || fp === '' || this.receipted.has(fp)) return 'ignored';
@@ -236,6 +292,7 @@ export class ReceiptManager {
     this.queue = [];
     this.cancelFlush = null;
     this.disposables.dispose();
+    this.clearListeners();
   }
 
   private isVisible(): boolean {

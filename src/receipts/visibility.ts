@@ -3,6 +3,7 @@
  * @module
  */
 import { DEFAULT_RECEIPT_OPTIONS } from '../options.js';
+import { Subscribable } from '../state/subscribable.js';
 import { Disposables } from '../timers.js';
 import type { Disposer, ListenerTarget, TimerProvider } from '../timers.js';
 
@@ -107,15 +108,13 @@ function stateOf(visible: boolean): VisibilityState {
  * Nothing is touched until {@link VisibilityTracker.start}; {@link VisibilityTracker.stop} and
  * {@link VisibilityTracker.destroy} remove every listener and timer.
  */
-export class VisibilityTracker {
+export class VisibilityTracker extends Subscribable<VisibilityListener> {
   private readonly doc: VisibilityDocumentLike | null;
   private readonly win: ListenerTarget | null;
   private readonly timers: TimerProvider;
   private readonly debounceDelay: number;
   private readonly validationInterval: number;
-  private readonly onListenerError: ((error: unknown) => void) | undefined;
   private readonly disposables: Disposables;
-  private readonly listeners = new Set<VisibilityListener>();
   private log: VisibilityLogEntry[] = [];
   private changes = 0;
   private visible: boolean;
@@ -133,6 +132,8 @@ export class VisibilityTracker {
     if (!options || typeof options.timers?.setTimeout !== 'function') {
       throw new TypeError('VisibilityTracker: options.timers (a TimerProvider) is required.');
     }
+    // Subscribers never break the tracker: their errors are reported (or dropped without a reporter).
+    super(options.onListenerError ?? (() => undefined));
     this.doc = options.document ?? null;
     this.win = options.window ?? null;
     this.timers = options.timers;
@@ -142,7 +143,6 @@ export class VisibilityTracker {
       options.stateValidationInterval ?? DEFAULT_RECEIPT_OPTIONS.stateValidationInterval,
       false,
     );
-    this.onListenerError = options.onListenerError;
     this.disposables = new Disposables(this.timers);
     this.visible = this.documentVisible();
   }
@@ -187,7 +187,7 @@ export class VisibilityTracker {
   /** {@link VisibilityTracker.stop}, and forgets every subscriber. The tracker cannot be restarted. */
   destroy(): void {
     this.stop();
-    this.listeners.clear();
+    this.clearListeners();
     this.destroyed = true;
   }
 
@@ -196,13 +196,10 @@ export class VisibilityTracker {
    * @param listener - called with `{ visible, previous, source }` after each change
    * @returns the unsubscriber
    */
-  subscribe(listener: VisibilityListener): () => void {
+  override subscribe(listener: VisibilityListener): () => void {
     if (typeof listener !== 'function') throw new TypeError('VisibilityTracker.subscribe: listener must be a function.');
     if (this.destroyed) return () => undefined;
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-    };
+    return super.subscribe(listener);
   }
 
   /** The current state (for `useSyncExternalStore`). */
@@ -265,12 +262,6 @@ export class VisibilityTracker {
     this.changes += 1;
     this.log.push({ timestamp: this.timers.now(), oldState: stateOf(previous), newState: stateOf(visible), source });
     if (this.log.length > LOG_LIMIT) this.log = this.log.slice(-LOG_KEEP);
-    for (const listener of [...this.listeners]) {
-      try {
-        listener({ visible, previous, source });
-      } catch (error) {
-        this.onListenerError?.(error);
-      }
-    }
+    this.notify({ visible, previous, source });
   }
 }

@@ -1,11 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fixedDelayPolicy } from '../options.js';
-import { CLOSE_BANNED, CLOSE_UNAUTHORIZED, CloseCodeHandler } from './close-codes.js';
+import { fixedDelayPolicy, type ReconnectContext } from '../options.js';
+import { CLOSE_BANNED, CLOSE_IDENTITY_REFUSED, CLOSE_UNAUTHORIZED, CloseCodeHandler } from './close-codes.js';
+
+/** A reconnect context of a visible, online page after `closeCode`. */
+function after(closeCode: number, attempt: number): ReconnectContext {
+  return { attempt, closeCode, elapsedMs: 0, reason: 'close', visible: true, online: true };
+}
 
 describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, refusals count as attempts', () => {
   it('4003 (banned): the policy is never asked, no reconnect', () => {
     const policy = vi.fn(fixedDelayPolicy(5000, 10));
-    expect(new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(policy)({ attempt: 1, closeCode: CLOSE_BANNED })).toBeNull();
+    expect(new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(policy)(after(CLOSE_BANNED, 1))).toBeNull();
     expect(policy).not.toHaveBeenCalled();
   });
 
@@ -16,9 +21,9 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     for (let i = 0; i < 3; i++) codes.handleClose(CLOSE_UNAUTHORIZED);
     expect(forgetKeys).toHaveBeenCalledTimes(3);
     // every refused socket had opened, so the transport says attempt 1 each time
-    expect(policy({ attempt: 1, closeCode: CLOSE_UNAUTHORIZED })).toBe(5000);
+    expect(policy(after(CLOSE_UNAUTHORIZED, 1))).toBe(5000);
     codes.handleClose(CLOSE_UNAUTHORIZED);
-    expect(policy({ attempt: 1, closeCode: CLOSE_UNAUTHORIZED })).toBeNull();
+    expect(policy(after(CLOSE_UNAUTHORIZED, 1))).toBeNull();
   });
 
   it('a welcome, a manual connect or the network coming back starts counting again; other codes pass through', () => {
@@ -28,9 +33,21 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     codes.handleClose(CLOSE_UNAUTHORIZED);
     expect(codes.refusals).toBe(2);
     codes.reset();
-    expect(policy({ attempt: 1, closeCode: CLOSE_UNAUTHORIZED })).toBe(5000);
+    expect(policy(after(CLOSE_UNAUTHORIZED, 1))).toBe(5000);
     codes.handleClose(1006);
     expect(codes.refusals).toBe(0);
-    expect(policy({ attempt: 2, closeCode: 1006 })).toBeNull();
+    expect(policy(after(1006, 2))).toBeNull();
+  });
+
+  it('4004 (identity refused): the keeper is told; a new identity connects at once, a refused fresh one stops', () => {
+    let givenUp = false;
+    const identityRefused = vi.fn();
+    const codes = new CloseCodeHandler({ forgetKeys: () => undefined, identityRefused, identityGivenUp: () => givenUp });
+    const policy = codes.wrap(fixedDelayPolicy(5000, 10));
+    codes.handleClose(CLOSE_IDENTITY_REFUSED);
+    expect(identityRefused).toHaveBeenCalledTimes(1);
+    expect(policy(after(CLOSE_IDENTITY_REFUSED, 1))).toBe(0);
+    givenUp = true;
+    expect(policy(after(CLOSE_IDENTITY_REFUSED, 1))).toBeNull();
   });
 });

@@ -3,7 +3,8 @@
  * 4001 re-keys, 4003 never reconnects, refusals in a row count as failed attempts.
  * @module
  */
-import type { ReconnectPolicy } from '../options.js';
+import type { ReconnectDelayFn, ReconnectPolicy } from '../options.js';
+import { toDelayFn } from './reconnect-policy.js';
 
 /** Close code of a refused connect check (protocol §3): the key session most likely expired. */
 export const CLOSE_UNAUTHORIZED = 4001;
@@ -57,13 +58,20 @@ export class CloseCodeHandler {
    * Wraps a reconnect policy: after 4003 (banned) the client never reconnects; after 4004 it
    * connects again at once as a new visitor, unless that new visitor was refused too; after 4001
    * the attempt is at least the number of refusals in a row.
-   * @param policy - the policy in force
+   * A wrong socket key gives up after `maxRefusals` refusals in a row: refusals after fresh key
+   * exchanges do not heal by waiting.
+   * @param reconnectPolicy - the policy in force
+   * @param maxRefusals - refusals in a row after which the client stops (`maxReconnectAttempts`)
    */
-  wrap(policy: ReconnectPolicy): ReconnectPolicy {
+  wrap(reconnectPolicy: ReconnectPolicy, maxRefusals = Infinity): ReconnectDelayFn {
+    const policy = toDelayFn(reconnectPolicy);
     return (ctx) => {
       if (ctx.closeCode === CLOSE_BANNED) return null;
       if (ctx.closeCode === CLOSE_IDENTITY_REFUSED) return this.deps.identityGivenUp?.() ? null : 0;
-      if (ctx.closeCode === CLOSE_UNAUTHORIZED) return policy({ ...ctx, attempt: Math.max(ctx.attempt, this.refusedInARow) });
+      if (ctx.closeCode === CLOSE_UNAUTHORIZED) {
+        const attempt = Math.max(ctx.attempt, this.refusedInARow);
+        return attempt > maxRefusals ? null : policy({ ...ctx, attempt });
+      }
       return policy(ctx);
     };
   }

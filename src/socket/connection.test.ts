@@ -89,9 +89,9 @@ describe('"On open: reconnect locks and counters are reset, a \'socket login\' e
     expect(conn.attempts).toBe(0);
     socketAt(2).serverClose(4001, 'bad params');
     expect(policy.mock.calls.map(([ctx]) => ctx)).toEqual([
-      { attempt: 1, closeCode: 1006 },
-      { attempt: 2, closeCode: 1006 },
-      { attempt: 1, closeCode: 4001 },
+      { attempt: 1, elapsedMs: 0, closeCode: 1006, reason: 'close', visible: true, online: true },
+      { attempt: 2, elapsedMs: 5_000, closeCode: 1006, reason: 'close', visible: true, online: true },
+      { attempt: 1, elapsedMs: 0, closeCode: 4001, reason: 'bad params', visible: true, online: true },
     ]);
   });
 });

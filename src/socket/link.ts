@@ -7,9 +7,10 @@ import type { ClientContext } from '../client-context.js';
 import { ImError } from '../errors.js';
 import { KeyRing } from '../key-ring.js';
 import { MessageType, type ChatMessage } from '../messages/types.js';
-import { fixedDelayPolicy, type ImClientOptions, type WebSocketConstructor } from '../options.js';
-import { CloseCodeHandler, type CloseCodeDeps } from './close-codes.js';
+import type { ImClientOptions, WebSocketConstructor } from '../options.js';
+import { CLOSE_BANNED, CloseCodeHandler, type CloseCodeDeps } from './close-codes.js';
 import { Connection, type NetworkTarget } from './connection.js';
+import { DefaultReconnectPolicy } from './reconnect-policy.js';
 
 /** What the link needs from the client. @internal */
 export type SocketLinkOptions = Pick<ClientContext, 'api' | 'clock' | 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData'> &
@@ -22,6 +23,8 @@ export type SocketLinkOptions = Pick<ClientContext, 'api' | 'clock' | 'timers' |
     withIdentity?(data: Readonly<Record<string, unknown>>): Record<string, unknown>;
     /** Told of every welcome (type 60): the connect was accepted. */
     onWelcome?(message: ChatMessage): void;
+    /** Whether the page is visible (the reconnect policy waits longer while hidden). */
+    isVisible?(): boolean;
     /** Close-code rules of the identity (4004). */
     identity?: Pick<CloseCodeDeps, 'identityRefused' | 'identityGivenUp'>;
   };
@@ -51,7 +54,13 @@ export class SocketLink {
       WebSocket: o.WebSocket,
       timers: o.timers,
       heartbeatInterval: limits.heartbeatInterval,
-      reconnectPolicy: this.closeCodes.wrap(o.reconnectPolicy ?? fixedDelayPolicy(limits.reconnectDelay, limits.maxReconnectAttempts)),
+      reconnectPolicy: this.closeCodes.wrap(
+        o.reconnectPolicy ?? new DefaultReconnectPolicy({ firstPhaseDelay: limits.reconnectDelay, firstPhaseAttempts: limits.maxReconnectAttempts }),
+        limits.maxReconnectAttempts,
+      ),
+      failAfterAttempts: limits.maxReconnectAttempts,
+      isVisible: () => o.isVisible?.() ?? true,
+      isTerminalClose: (code) => code === CLOSE_BANNED,
       network: o.network,
       heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() ?? o.clientId() }),
       maxFrameSize: limits.maxFrameSize,

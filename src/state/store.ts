@@ -3,6 +3,7 @@
  * subscribe/getSnapshot for React's `useSyncExternalStore`, no React import.
  * @module
  */
+import { Listeners } from './subscribable.js';
 
 /** A listener of {@link Store}: gets the new and the previous state. */
 export type StoreListener<T> = (state: T, prev: T) => void;
@@ -26,25 +27,6 @@ export interface Store<T extends object> {
 }
 
 /**
- * Calls every listener even when one throws; the first error is rethrown once all have run, so a
- * broken subscriber neither hides the change from the others nor goes unnoticed.
- * @internal
- */
-export function callAll<A extends unknown[]>(listeners: Iterable<(...args: A) => void>, ...args: A): void {
-  let failed = false;
-  let first: unknown;
-  for (const listener of [...listeners]) {
-    try {
-      listener(...args);
-    } catch (error) {
-      if (!failed) first = error;
-      failed = true;
-    }
-  }
-  if (failed) throw first;
-}
-
-/**
  * Creates a {@link Store}. Methods are bound: `const { getState, subscribe } = store` works, and
  * `subscribe`/`getSnapshot` can be passed to `useSyncExternalStore` as they are.
  * @param initial - the initial state (copied)
@@ -53,7 +35,7 @@ export function callAll<A extends unknown[]>(listeners: Iterable<(...args: A) =>
 export function createStore<T extends object>(initial: T): Store<T> {
   if (typeof initial !== 'object' || initial === null) throw new TypeError('createStore: the initial state must be an object');
   let state: T = { ...initial };
-  const listeners = new Set<StoreListener<T>>();
+  const listeners = new Listeners<StoreListener<T>>();
   const getState = (): T => state;
   const setState = (update: StateUpdate<T>): void => {
     const partial = typeof update === 'function' ? update(state) : update;
@@ -62,14 +44,7 @@ export function createStore<T extends object>(initial: T): Store<T> {
     if (keys.every((k) => Object.is(partial[k], state[k]))) return;
     const prev = state;
     state = { ...state, ...partial };
-    callAll(listeners, state, prev);
+    listeners.notify(state, prev);
   };
-  const subscribe = (listener: StoreListener<T>): (() => void) => {
-    if (typeof listener !== 'function') throw new TypeError('Store.subscribe: the listener must be a function');
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-    };
-  };
-  return { getState, setState, subscribe, getSnapshot: getState };
+  return { getState, setState, subscribe: listeners.subscribe, getSnapshot: getState };
 }

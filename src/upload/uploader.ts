@@ -5,6 +5,7 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
+import { Listeners } from '../state/subscribable.js';
 import { raceAbort } from './abortable.js';
 import { uploadChunked } from './chunked.js';
 import { isUploadSource, matchesAccept, mimeOf, uploadKindOf } from './file-type.js';
@@ -120,7 +121,7 @@ function contentOf(item: UploadItem, up: UploadedFile): string {
  */
 export class Uploader extends EventEmitter<UploaderEvents> {
   private items: readonly UploadItem[] = Object.freeze([]);
-  private readonly storeListeners = new Set<() => void>();
+  private readonly storeListeners = new Listeners();
   private readonly tasks = new Map<string, Task>();
   private readonly waiting: string[] = [];
   private running = 0;
@@ -156,12 +157,7 @@ export class Uploader extends EventEmitter<UploaderEvents> {
   }
 
   /** Registers a listener called after every change; returns its remover. */
-  subscribe = (listener: () => void): (() => void) => {
-    this.storeListeners.add(listener);
-    return () => {
-      this.storeListeners.delete(listener);
-    };
-  };
+  subscribe = (listener: () => void): (() => void) => this.storeListeners.subscribe(listener);
 
   /** The current items, in the order they were added. Same array until something changes. */
   getSnapshot = (): readonly UploadItem[] => this.items;
@@ -390,6 +386,6 @@ export class Uploader extends EventEmitter<UploaderEvents> {
 
   private commit(items: readonly UploadItem[]): void {
     this.items = Object.isFrozen(items) ? items : Object.freeze(items);
-    for (const listener of [...this.storeListeners]) listener();
+    this.storeListeners.notify();
   }
 }

@@ -2,19 +2,22 @@ import { describe, expect, it, vi } from 'vitest';
 import { conversationKey, conversationOfPath } from './prepare.js';
 import { appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
 
+const ctx = (attempt: number, closeCode?: number) => ({ attempt, elapsedMs: 0, reason: 'close', visible: true, online: true, ...(closeCode ? { closeCode } : {}) });
+
 describe('spec §9: reconnect delay 5000 ms, limit 10; no reconnect after unauthorised or banned', () => {
-  it('waits the delay up to the limit', () => {
+  it('waits the delay up to the limit, then goes on slower (never gives up by itself)', () => {
     const policy = appReconnectPolicy(5_000, 10, () => undefined);
-    expect(policy({ attempt: 1 })).toBe(5_000);
-    expect(policy({ attempt: 10, closeCode: 1006 })).toBe(5_000);
-    expect(policy({ attempt: 11 })).toBeNull();
+    expect(policy(ctx(1))).toBe(5_000);
+    expect(policy(ctx(10, 1006))).toBe(5_000);
+    expect(policy(ctx(11))).toEqual(expect.any(Number));
+    expect(policy(ctx(500))).toBeLessThanOrEqual(10_000);
   });
 
   it('stops at once and reports a 4001 or 4003 close', () => {
     const fatal = vi.fn();
     const policy = appReconnectPolicy(5_000, 10, fatal);
-    expect(policy({ attempt: 1, closeCode: CLOSE_UNAUTHORIZED })).toBeNull();
-    expect(policy({ attempt: 1, closeCode: CLOSE_BANNED })).toBeNull();
+    expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBeNull();
+    expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
     expect(fatal.mock.calls).toEqual([[4001], [4003]]);
   });
 });

@@ -4,7 +4,7 @@
  * while a page shows it and destroyed shortly after the last page lets go of it.
  * @module
  */
-import { I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectPolicy } from '@kefu-im/sdk';
+import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectDelayFn } from '@kefu-im/sdk';
 
 /** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
 export const CLOSE_UNAUTHORIZED = 4001;
@@ -12,19 +12,22 @@ export const CLOSE_UNAUTHORIZED = 4001;
 export const CLOSE_BANNED = 4003;
 
 /**
- * The reconnect policy: the spec's 5 s delay and limit of 10, but never after an `unauthorized`
- * or `banned` close, which are reported through `onFatal`.
- * @param delay - delay before each attempt, ms
- * @param max - attempts before giving up
+ * The reconnect policy: the SDK's default (the spec's 5 s delay for 10 attempts, then a slow phase
+ * that never ends by itself), but never after an `unauthorized` or `banned` close, which are
+ * reported through `onFatal`.
+ * @param delay - delay of each first-phase attempt, ms
+ * @param max - first-phase attempts
  * @param onFatal - told the close code that stopped reconnecting
  */
-export function appReconnectPolicy(delay: number, max: number, onFatal: (code: number) => void): ReconnectPolicy {
-  return ({ attempt, closeCode }) => {
+export function appReconnectPolicy(delay: number, max: number, onFatal: (code: number) => void): ReconnectDelayFn {
+  const slow = new DefaultReconnectPolicy({ firstPhaseDelay: delay, firstPhaseAttempts: max });
+  return (ctx) => {
+    const { closeCode } = ctx;
     if (closeCode === CLOSE_UNAUTHORIZED || closeCode === CLOSE_BANNED) {
       onFatal(closeCode);
       return null;
     }
-    return attempt > max ? null : delay;
+    return slow.nextRetryDelayInMs(ctx);
   };
 }
 

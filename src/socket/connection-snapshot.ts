@@ -1,0 +1,61 @@
+/**
+ * The connection snapshot: everything a UI shows about the socket, in one store of the SDK
+ * (`client.connectionStore`), so no binding assembles it from events.
+ * @module
+ */
+import type { ConnectionState } from '../events.js';
+import { createStore, type Store } from '../state/store.js';
+import type { CloseCode } from './close-code.js';
+
+/** What `client.connectionStore` holds. A new object after every change. */
+export interface ConnectionSnapshot {
+  /** `closed`, `connecting`, `open`, `reconnecting` or `failed` (failed is shown, not final: attempts go on). */
+  readonly state: ConnectionState;
+  /** False while the browser reports being offline. */
+  readonly online: boolean;
+  /** Reconnect attempts in a row since the connection was lost (0 while open). */
+  readonly attempt: number;
+  /** When the next reconnect attempt starts, ms since the epoch (local clock), or null when none is scheduled. */
+  readonly nextAttemptAt: number | null;
+  /** The close code of the last socket that closed, or null before any close. */
+  readonly lastCloseCode: CloseCode | null;
+  /** True in the `failed` state: the first phase of reconnects is over (or the server said never reconnect). */
+  readonly failed: boolean;
+  /**
+   * True when the client will not reconnect by itself: the server closed with a "never reconnect"
+   * code (4003) or the reconnect policy gave up. Only `connect()` or `reconnect()` leave it.
+   */
+  readonly halted: boolean;
+  /** True while the socket is open: the server accepted the connect. */
+  readonly loggedIn: boolean;
+  /** Whether the latest open was a reconnect (false before any open). */
+  readonly reconnected: boolean;
+  /** The user id the server gave in its welcome, once known. */
+  readonly userId: string | undefined;
+}
+
+/** A store that can be read and subscribed to, not written (`useSyncExternalStore`-ready). */
+export type ReadonlyStore<T extends object> = Pick<Store<T>, 'getState' | 'getSnapshot' | 'subscribe'>;
+
+/** The snapshot of a connection that never started. */
+export const INITIAL_CONNECTION_SNAPSHOT: ConnectionSnapshot = Object.freeze({
+  state: 'closed',
+  online: true,
+  attempt: 0,
+  nextAttemptAt: null,
+  lastCloseCode: null,
+  failed: false,
+  halted: false,
+  loggedIn: false,
+  reconnected: false,
+  userId: undefined,
+});
+
+/**
+ * Creates the store of a connection snapshot.
+ * @param online - the initial online flag
+ * @internal
+ */
+export function createConnectionStore(online: boolean): Store<ConnectionSnapshot> {
+  return createStore<ConnectionSnapshot>({ ...INITIAL_CONNECTION_SNAPSHOT, online });
+}
