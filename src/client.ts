@@ -184,8 +184,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   reconnect(): void {
     if (this.destroyed) return;
-    this.engine.link.closeCodes.reset();
-    this.connection.reconnect();
+    this.engine.link.reconnectNow();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */

@@ -155,7 +155,7 @@ export class Engine {
     if (this.files?.has(fp)) return this.files.retry(fp);
     const held = this.ctx.messages.get(fp);
     if (held?.failReason === 'too-large-to-keep') return held; // the bytes are gone: the file must be picked again
-    if (this.link.gaveUp) this.link.connect(); // a retry is a reason to try the network again
+    if (!this.link.isOpen) this.link.reconnectNow(); // a retry is a reason to try the network again, now
     return this.sender.retry(fp);
   }
 

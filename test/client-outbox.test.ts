@@ -148,7 +148,7 @@ describe('a text composed while the server is down survives the tab: restored as
 });
 
 describe('texts failed by the network go out by themselves when the connection returns', () => {
-  it('failed at the reconnect limit, pending again and resent after the next open, kept in the store meanwhile', async () => {
+  it('past the reconnect limit the connection shows failed but keeps trying: texts stay pending, kept, and go out on the next open', async () => {
     vi.useFakeTimers();
     try {
       const outbox = memoryOutboxStorage();
@@ -162,11 +162,11 @@ describe('texts failed by the network go out by themselves when the connection r
       await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2), WAIT);
       FakeWebSocket.last!.fail();
       expect(client.connectionState).toBe('failed');
-      expect(client.messages.get(msg.fp!)).toMatchObject({ sendState: 'failed', failReason: 'network' });
-      expect(notices.filter((n) => n.key === 'sendFailed')).toHaveLength(1);
-      // typed while nothing tries to connect: failed at once, with the same reason
+      // failed is no dead end (issue 10): the text keeps its "sending" state, no failure notice
+      expect(client.messages.get(msg.fp!)).toMatchObject({ sendState: 'pending' });
+      expect(notices.filter((n) => n.key === 'sendFailed')).toHaveLength(0);
       const later = client.sendText('while failed');
-      expect(client.messages.get(later.fp!)).toMatchObject({ sendState: 'failed', failReason: 'network' });
+      expect(client.messages.get(later.fp!)).toMatchObject({ sendState: 'pending' });
       await vi.waitFor(async () => expect(await stored(outbox, client)).toHaveLength(2), WAIT);
 
       const ws = await open(client); // the connection returns (online, reconnect, or retry)

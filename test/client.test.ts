@@ -607,6 +607,8 @@ describe('page lifecycle through the client', () => {
     network.dispatchEvent(Object.assign(new Event('pageshow'), { persisted: true }));
     await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
     FakeWebSocket.last!.open();
+    // the catch-up follows the welcome: only an accepted connect binds the key session (protocol §3a)
+    FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
     await vi.waitFor(() => expect(client.messages.has('missed-1')).toBe(true));
     expect(server.calls.find((c) => c.path.endsWith('findMsgForCus'))!.payload).toMatchObject({ after: 900 });
     client.destroy();

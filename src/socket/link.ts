@@ -76,9 +76,15 @@ export class SocketLink {
     return this.connection.state === 'open';
   }
 
-  /** True while the connection has given up (state `failed`). */
+  /** True while no attempt to connect is coming (a "never reconnect" close, or a policy that gave up). */
   get gaveUp(): boolean {
-    return this.connection.state === 'failed';
+    return this.connection.halted;
+  }
+
+  /** Tries to connect now with a fresh backoff (a user action: retry, "reconnect now"); nothing while open. */
+  reconnectNow(): void {
+    this.closeCodes.reset();
+    this.connection.reconnect();
   }
 
   /** Opens the socket (a manual connect: refusals are counted afresh). */
