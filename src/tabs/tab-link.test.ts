@@ -1,0 +1,291 @@
+import { EventEmitter } from 'eventemitter3';
+import { describe, expect, it } from 'vitest';
+import type { ConnectionState, ImClientEvents } from '../events.js';
+import type { ChatMessage } from '../messages/types.js';
+import { attachTabs, resolveTabOptions, type TabHost, type TabOptions, type TabRole } from './tab-link.js';
+import { createFakeChannels, FakeLockManager, flushTabs, type FakeChannels } from './tabs.fixture.js';
+
+/** The client's own connection, driven by the test. */
+class FakeConnection extends EventEmitter<{ state: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void }> {
+  state: ConnectionState = 'closed';
+  connects = 0;
+  connect(): void {
+    this.connects++;
+    if (this.state === 'closed' || this.state === 'failed') this.set('connecting');
+  }
+  close(): void {
+    this.set('closed');
+  }
+  set(newState: ConnectionState): void {
+    const oldState = this.state;
+    if (oldState === newState) return;
+    this.state = newState;
+    this.emit('state', { newState, oldState });
+  }
+}
+
+interface Browser {
+  locks: FakeLockManager;
+  channels: FakeChannels;
+}
+
+function browser(): Browser {
+  return { locks: new FakeLockManager(), channels: createFakeChannels() };
+}
+
+let tabCount = 0;
+
+function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, option?: boolean | TabOptions) {
+  const connection = new FakeConnection();
+  const events = new EventEmitter<ImClientEvents>();
+  const log = {
+    written: [] as ChatMessage[],
+    delivered: [] as ChatMessage[],
+    logins: [] as boolean[],
+    states: [] as ConnectionState[],
+    users: [] as string[],
+    roles: [] as TabRole[],
+    errors: [] as Error[],
+  };
+  const scope = { clientId: identity.clientId ?? 'uuid-1', connectData: { mchId: identity.mchId ?? 'M1001', platformId: 'P01' } as Record<string, unknown> };
+  const host: TabHost = {
+    connection,
+    events,
+    scope: () => scope,
+    writeOwn: (m) => {
+      if (connection.state !== 'open') return false;
+      log.written.push(m);
+      return true;
+    },
+    deliver: (m) => log.delivered.push(m),
+    loggedIn: (r) => log.logins.push(r),
+    adoptUserId: (u) => log.users.push(u),
+    stateChanged: ({ newState }) => log.states.push(newState),
+    roleChanged: (r) => log.roles.push(r),
+    reportError: (e) => log.errors.push(e),
+  };
+  const tabId = `tab-${++tabCount}`;
+  const link = attachTabs(host, option ?? { locks: b.locks, BroadcastChannel: b.channels.BroadcastChannel, tabId }, true);
+  return { link, connection, events, log, scope };
+}
+
+const text = (fp: string, dataContent = 'hi'): ChatMessage => ({ type: 100, fp, from: 'U1', to: 'A1', dataContent });
+
+/** Two tabs of one visitor: the first leads with its socket open. */
+async function twoTabs() {
+  const b = browser();
+  const leader = tab(b);
+  leader.link.connect();
+  await flushTabs();
+  leader.connection.set('open');
+  const follower = tab(b);
+  follower.link.connect();
+  await flushTabs();
+  return { b, leader, follower };
+}
+
+describe('one socket per visitor: election', () => {
+  it('the first tab leads and opens its socket; the second follows, opens none and mirrors the leader', async () => {
+    const { leader, follower } = await twoTabs();
+    expect([leader.link.role, follower.link.role]).toEqual(['leader', 'follower']);
+    expect(leader.connection.connects).toBe(1);
+    expect(follower.connection.connects).toBe(0);
+    expect(follower.link.state).toBe('open');
+    expect(follower.log.states).toEqual(['connecting', 'open']);
+    expect(follower.log.logins).toEqual([false]); // resend what is pending: the leader's socket is open
+
+    leader.connection.set('reconnecting');
+    await flushTabs();
+    expect(follower.link.state).toBe('reconnecting');
+    leader.connection.set('open');
+    await flushTabs();
+    expect(follower.log.states).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+    expect(follower.log.logins).toEqual([false, true]);
+  });
+
+  it('a tab is solo, and connects its own socket, until the lock manager answers', () => {
+    const b = browser();
+    const a = tab(b);
+    expect(a.link.role).toBe('solo');
+    a.link.connect();
+    expect(a.link.state).toBe('connecting');
+    expect(a.connection.connects).toBe(0); // not before it knows it leads
+  });
+
+  it("a follower adopts the leader's user id, and a tab opened later gets it with the snapshot its hello asks for", async () => {
+    const { b, leader, follower } = await twoTabs();
+    leader.events.emit('user', { userId: 'U42' });
+    await flushTabs();
+    expect(follower.log.users).toContain('U42');
+    const late = tab(b);
+    late.link.connect();
+    await flushTabs();
+    expect(late.link.role).toBe('follower');
+    expect(late.log.users).toEqual(['U42']);
+    expect(late.link.state).toBe('open');
+  });
+});
+
+describe('one socket per visitor: sending and receiving', () => {
+  it("a follower's send is written on the leader's socket with its fp", async () => {
+    const { leader, follower } = await twoTabs();
+    expect(follower.link.send(text('fp-f1'))).toBe(true);
+    await flushTabs();
+    expect(leader.log.written.map((m) => m.fp)).toEqual(['fp-f1']);
+    expect(follower.log.written).toEqual([]);
+  });
+
+  it("a follower's send fails (stays the outbox's) while the leader's socket is not open", async () => {
+    const { leader, follower } = await twoTabs();
+    leader.connection.set('reconnecting');
+    await flushTabs();
+    expect(follower.link.send(text('fp-f2'))).toBe(false);
+    await flushTabs();
+    expect(leader.log.written).toEqual([]);
+  });
+
+  it("every message decoded on the leader's socket reaches every follower (the echo is the follower's ack)", async () => {
+    const { b, leader, follower } = await twoTabs();
+    const third = tab(b);
+    third.link.connect();
+    await flushTabs();
+    leader.events.emit('socket message', { message: text('fp-f1'), encrypted: true });
+    leader.events.emit('socket message', { message: { type: 200, fp: 'fp-r', dataContent: 'robot' }, encrypted: true });
+    await flushTabs();
+    expect(follower.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
+    expect(third.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
+    expect(leader.log.delivered).toEqual([]);
+    // A follower's own decoded messages (delivered ones re-emitted) are not forwarded again.
+    follower.events.emit('socket message', { message: text('fp-x'), encrypted: false });
+    await flushTabs();
+    expect(third.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
+  });
+
+  it('the solo and leader roles write on their own socket', async () => {
+    const b = browser();
+    const solo = tab(b, {}, false);
+    solo.link.connect();
+    solo.connection.set('open');
+    expect(solo.link.send(text('s1'))).toBe(true);
+    expect(solo.log.written.map((m) => m.fp)).toEqual(['s1']);
+    const { leader } = await twoTabs();
+    expect(leader.link.send(text('l1'))).toBe(true);
+    expect(leader.log.written.map((m) => m.fp)).toEqual(['l1']);
+  });
+});
+
+describe('one socket per visitor: take-over', () => {
+  it('when the leader tab closes, a follower leads, connects, and the other follower resends after its login', async () => {
+    const { b, leader, follower } = await twoTabs();
+    const third = tab(b);
+    third.link.connect();
+    await flushTabs();
+    leader.link.destroy();
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+    expect(follower.link.state).toBe('connecting');
+    expect(third.link.state).toBe('connecting');
+    follower.connection.set('open');
+    await flushTabs();
+    expect(third.link.state).toBe('open');
+    expect(third.log.logins).toEqual([false, true]); // a reconnect: resend pending and catch up
+    third.link.send(text('fp-3'));
+    await flushTabs();
+    expect(follower.log.written.map((m) => m.fp)).toEqual(['fp-3']);
+  });
+
+  it('when the leader tab crashes (no bye, the browser releases the lock), a follower takes over', async () => {
+    const { b, leader, follower } = await twoTabs();
+    b.locks.crash(leader.link.name);
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+    expect(follower.log.roles).toEqual(['follower', 'leader']);
+  });
+});
+
+describe('one socket per visitor: fallback to one socket per tab', () => {
+  it('without Web Locks, without BroadcastChannel, or turned off, every tab is solo and connects', async () => {
+    const b = browser();
+    const options: (boolean | TabOptions)[] = [
+      { locks: null, BroadcastChannel: b.channels.BroadcastChannel },
+      { locks: b.locks, BroadcastChannel: null },
+      false,
+    ];
+    for (const option of options) {
+      const x = tab(b, {}, option);
+      const y = tab(b, {}, option);
+      x.link.connect();
+      y.link.connect();
+      await flushTabs();
+      expect([x.link.role, y.link.role]).toEqual(['solo', 'solo']);
+      expect([x.connection.connects, y.connection.connects]).toEqual([1, 1]);
+    }
+    expect(b.locks.requests).toEqual([]);
+  });
+
+  it('is off by default outside a browser (Node) and where the globals are missing', () => {
+    expect(resolveTabOptions(undefined, false)).toBeNull();
+    // Node 20 has a global BroadcastChannel but no navigator.locks.
+    expect(resolveTabOptions(undefined, true)).toBeNull();
+    expect(resolveTabOptions(true, true)).toBeNull();
+    const b = browser();
+    expect(resolveTabOptions({ locks: b.locks }, true)?.Channel).toBe(globalThis.BroadcastChannel);
+  });
+});
+
+describe('one socket per visitor: names scoped per identity', () => {
+  it('two visitors (or merchants) of one browser each lead their own socket', async () => {
+    const b = browser();
+    const u1 = tab(b, { clientId: 'uuid-1' });
+    const u2 = tab(b, { clientId: 'uuid-2' });
+    const m2 = tab(b, { clientId: 'uuid-1', mchId: 'M2' });
+    for (const t of [u1, u2, m2]) t.link.connect();
+    await flushTabs();
+    expect([u1.link.role, u2.link.role, m2.link.role]).toEqual(['leader', 'leader', 'leader']);
+    expect(new Set([u1.link.name, u2.link.name, m2.link.name]).size).toBe(3);
+    expect(u1.link.name).toBe('kefu-im:uuid-1:M1001:P01');
+  });
+
+  it('a new identity at the next connect re-enters the election under its own name', async () => {
+    const { b, leader, follower } = await twoTabs();
+    follower.scope.clientId = 'uuid-new';
+    follower.link.connect();
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.link.name).toBe('kefu-im:uuid-new:M1001:P01');
+    expect(leader.link.role).toBe('leader');
+    expect(b.locks.waiting(leader.link.name)).toBe(0);
+  });
+});
+
+describe('one socket per visitor: disconnect and destroy', () => {
+  it('disconnect in the leader closes its socket and hands the lead over; connect enters again', async () => {
+    const { leader, follower } = await twoTabs();
+    leader.link.disconnect();
+    await flushTabs();
+    expect(leader.connection.state).toBe('closed');
+    expect(follower.link.role).toBe('leader');
+    leader.link.connect();
+    await flushTabs();
+    expect(leader.link.role).toBe('follower');
+  });
+
+  it('destroy leaves no listener, channel, lock or queued request behind', async () => {
+    const { b, leader, follower } = await twoTabs();
+    const name = leader.link.name;
+    follower.link.destroy();
+    leader.link.destroy();
+    await flushTabs();
+    expect(b.channels.open).toBe(0);
+    expect(b.channels.listeners).toBe(0);
+    expect(b.locks.isHeld(name)).toBe(false);
+    expect(b.locks.waiting(name)).toBe(0);
+    for (const t of [leader, follower]) {
+      expect(t.connection.listenerCount('state')).toBe(0);
+      expect(t.events.listenerCount('socket message') + t.events.listenerCount('user')).toBe(0);
+      expect(t.log.errors).toEqual([]);
+    }
+  });
+});
