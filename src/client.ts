@@ -34,6 +34,7 @@ import { createSessionStore, type SessionState } from './session.js';
 import { Connection } from './socket/connection.js';
 import { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
 import { Outbox } from './socket/outbox.js';
+import { attachTabs, type TabLink, type TabRole } from './tabs/tab-link.js';
 import { runStartup, type KeySession, type StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { resolveStorage } from './state/storage.js';
@@ -111,6 +112,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   private readonly timers: TimerProvider;
   private readonly connection: Connection;
   private readonly outbox = new Outbox();
+  /** One socket per visitor per browser: the link to the own socket or the leader tab's. */
+  private readonly tabs: TabLink;
   private keys: KeySession | null = null;
   private token: { userKey: string; saltKey: string } | null = null;
   private startPromise: Promise<StartupResult> | null = null;
@@ -196,11 +199,24 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       markFailed: (fp, reason) => this.markFailed(fp, reason),
       reportError: (error, source) => this.reportError(error, source),
     };
-    this.connection.on('state', (ctx) => {
-      this.emit('state', ctx);
-      if (ctx.newState === 'failed') this.failPending('network');
-    });
-    this.connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
+    this.tabs = attachTabs(
+      {
+        connection: this.connection,
+        events: this,
+        scope: () => ({ clientId: this.clientId, connectData: this.connectData }),
+        writeOwn: (message) => this.connection.state === 'open' && this.connection.send(this.encode(message)),
+        deliver: (message, encrypted) => this.onMessage(message, encrypted),
+        loggedIn: (reconnected) => this.onOpen(reconnected),
+        adoptUserId: (userId) => this.setUserId(userId),
+        stateChanged: (ctx) => {
+          this.emit('state', ctx);
+          if (ctx.newState === 'failed') this.failPending('network');
+        },
+        reportError: (error) => this.reportError(error, 'socket'),
+      },
+      options.tabs,
+      win !== null,
+    );
     this.connection.on('close', ({ code }) => {
       // 4001: the connect check failed, most likely an expired key session: the next attempt
       // runs the key exchange again (docs/protocol.md, close codes).
@@ -217,9 +233,14 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     });
   }
 
-  /** The connection state. */
+  /** The connection state (in a follower tab: the leader tab's). */
   get connectionState(): ConnectionState {
-    return this.connection.state;
+    return this.tabs.state;
+  }
+
+  /** This tab's role: `leader` (owns the visitor's socket), `follower` (uses the leader's) or `solo`. */
+  get tabRole(): TabRole {
+    return this.tabs.role;
   }
 
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
@@ -287,12 +308,12 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   connect(): void {
     if (this.destroyed) return;
     this.refusedInARow = 0;
-    this.connection.connect();
+    this.tabs.connect();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
   disconnect(): void {
-    this.connection.close();
+    this.tabs.disconnect();
   }
 
   /**
@@ -485,6 +506,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.tabs.destroy();
     this.connection.destroy();
     this.http.destroy();
     this.receipts.destroy();
@@ -498,7 +520,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     const frame = this.encode(wire);
     if (!ACKNOWLEDGED_TYPES.has(wire.type)) {
       // Not acknowledged by the server (e.g. an agent's accept, 311): sent now or not at all.
-      const sent = frame.length <= this.limits.maxFrameSize && this.connection.state === 'open' && this.connection.send(frame);
+      const sent = frame.length <= this.limits.maxFrameSize && this.tabs.isOpen && this.tabs.send(wire);
       return { ...wire, sendState: sent ? 'sent' : 'failed', ...(sent ? {} : { failReason: 'not-open' }) };
     }
     // Chat content goes into the conversation list; control messages (301, 302) only into the outbox.
@@ -510,7 +532,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       return this.messages.get(wire.fp) ?? stored;
     }
     this.outbox.add(wire);
-    if (this.connection.state === 'open') this.connection.send(frame);
+    if (this.tabs.isOpen) this.tabs.send(wire);
     return stored;
   }
 
@@ -538,8 +560,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   private sendFrame(message: ChatMessage): boolean {
-    if (this.connection.state !== 'open') return false;
-    return this.connection.send(this.encode(message));
+    return this.tabs.isOpen && this.tabs.send(message);
   }
 
   private async createSocketUrl(): Promise<string> {
@@ -558,7 +579,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
 
   private onOpen(reconnected: boolean): void {
     this.emit('socket login', { reconnected });
-    for (const m of this.outbox.pending()) this.connection.send(this.encode(m));
+    for (const m of this.outbox.pending()) this.tabs.send(m);
     // Visitors catch up through findMsgForCus / clientGroupMsgList; those are visitor calls, and the
     // documents give an agent (connect data role 'agent') no history call to catch up with.
     if (reconnected && this.connectData.role !== 'agent') {
@@ -576,15 +597,23 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       return;
     }
     if (message.type === MessageType.Welcome) this.refusedInARow = 0; // the connect check passed
+    this.onMessage(message, encrypted);
+  }
+
+  /** Handles a decoded message of the own socket or, in a follower tab, of the leader's. */
+  private onMessage(message: ChatMessage, encrypted: boolean): void {
     if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
       if (typeof message.sm === 'number') this.clock.reset(message.sm);
-      if (typeof message.to === 'string' && message.to && message.to !== this.currentUserId) {
-        this.currentUserId = message.to;
-        this.emit('user', { userId: message.to });
-      }
+      if (typeof message.to === 'string' && message.to) this.setUserId(message.to);
     }
     this.emit('socket message', { message, encrypted });
     routeInbound(message, this.inbound);
+  }
+
+  private setUserId(userId: string): void {
+    if (userId === this.currentUserId) return;
+    this.currentUserId = userId;
+    this.emit('user', { userId });
   }
 
   private fetchPage(q: { before?: number; after?: number; size: number }): Promise<MessagePage> {

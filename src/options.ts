@@ -2,6 +2,7 @@
  * Client options with the spec's §9 defaults, in one place.
  * @module
  */
+import type { TabOptions } from './tabs/tab-link.js';
 import type { ListenerTarget, TimerProvider } from './timers.js';
 
 /** The parts of `window` the client uses: events (online/offline, focus/blur, activity) and `navigator.onLine`. */
@@ -172,6 +173,13 @@ export interface ImClientOptions {
   receipts?: Partial<ReceiptOptions>;
   /** Deep-link schemes and the public website. */
   deepLinks?: Partial<DeepLinkOptions>;
+  /**
+   * One socket per visitor per browser (docs/tabs.md): the tabs of one identity elect a leader
+   * with Web Locks and share its socket over a `BroadcastChannel`. Default: on in a page (a
+   * window) where both APIs exist, off elsewhere (Node); `false` turns it off, options inject the
+   * APIs. Where either API is missing, every tab uses its own socket.
+   */
+  tabs?: boolean | TabOptions;
 }
 
 /** The spec's §9 timings and limits. */

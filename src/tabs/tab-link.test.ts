@@ -6,7 +6,11 @@ import { attachTabs, resolveTabOptions, type TabHost, type TabOptions, type TabR
 import { createFakeChannels, FakeLockManager, flushTabs, type FakeChannels } from './tabs.fixture.js';
 
 /** The client's own connection, driven by the test. */
-class FakeConnection extends EventEmitter<{ state: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void }> {
+class FakeConnection extends EventEmitter<{
+  state: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void;
+  open: (ctx: { reconnected: boolean }) => void;
+}> {
+  private opened = false;
   state: ConnectionState = 'closed';
   connects = 0;
   connect(): void {
@@ -21,6 +25,10 @@ class FakeConnection extends EventEmitter<{ state: (ctx: { newState: ConnectionS
     if (oldState === newState) return;
     this.state = newState;
     this.emit('state', { newState, oldState });
+    if (newState === 'open') {
+      this.emit('open', { reconnected: this.opened });
+      this.opened = true;
+    }
   }
 }
 
@@ -93,6 +101,7 @@ describe('one socket per visitor: election', () => {
     expect(follower.link.state).toBe('open');
     expect(follower.log.states).toEqual(['connecting', 'open']);
     expect(follower.log.logins).toEqual([false]); // resend what is pending: the leader's socket is open
+    expect(leader.log.logins).toEqual([false]);
 
     leader.connection.set('reconnecting');
     await flushTabs();
@@ -188,6 +197,7 @@ describe('one socket per visitor: take-over', () => {
     expect(third.link.state).toBe('connecting');
     follower.connection.set('open');
     await flushTabs();
+    expect(follower.log.logins).toEqual([false, true]); // its own first socket, yet a reconnect for this tab
     expect(third.link.state).toBe('open');
     expect(third.log.logins).toEqual([false, true]); // a reconnect: resend pending and catch up
     third.link.send(text('fp-3'));
@@ -283,7 +293,7 @@ describe('one socket per visitor: disconnect and destroy', () => {
     expect(b.locks.isHeld(name)).toBe(false);
     expect(b.locks.waiting(name)).toBe(0);
     for (const t of [leader, follower]) {
-      expect(t.connection.listenerCount('state')).toBe(0);
+      expect(t.connection.listenerCount('state') + t.connection.listenerCount('open')).toBe(0);
       expect(t.events.listenerCount('socket message') + t.events.listenerCount('user')).toBe(0);
       expect(t.log.errors).toEqual([]);
     }

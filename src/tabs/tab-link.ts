@@ -41,8 +41,12 @@ export interface TabConnection {
   close(): void;
   /** Listens to state changes. */
   on(event: 'state', listener: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void): unknown;
-  /** Removes a listener. */
+  /** Listens to opens of the own socket. */
+  on(event: 'open', listener: (ctx: { reconnected: boolean }) => void): unknown;
+  /** Removes a state listener. */
   off(event: 'state', listener: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void): unknown;
+  /** Removes an open listener. */
+  off(event: 'open', listener: (ctx: { reconnected: boolean }) => void): unknown;
 }
 
 /** The client events the leader forwards to the followers: `socket message` and `user`. */
@@ -60,7 +64,11 @@ export interface TabHost {
   writeOwn(message: ChatMessage): boolean;
   /** Follower: a decoded message from the leader's socket, to handle as if it came on the own socket. */
   deliver(message: ChatMessage, encrypted: boolean): void;
-  /** Follower: the leader's socket logged in; resend what is pending (and catch up when `reconnected`). */
+  /**
+   * A socket this tab uses opened: its own (leader, solo) or the leader's (follower). Resend what
+   * is pending, and catch up when `reconnected` (a socket was open for this tab before, its own
+   * or a former leader's).
+   */
   loggedIn(reconnected: boolean): void;
   /** Follower: the user id the server gave the leader (the same identity). */
   adoptUserId(userId: string): void;
@@ -128,7 +136,7 @@ export class TabLink {
   private destroyed = false;
   /** Follower: the leader's last snapshot (null until the first one). */
   private leader: LeaderSnapshot | null = null;
-  /** Follower: whether a leader's socket was logged in for this tab before (a later login is a reconnect). */
+  /** Whether a socket (own or a leader's) was logged in for this tab before: a later login is a reconnect. */
   private loggedInBefore = false;
   private reported: ConnectionState;
   /** The user id of the own socket (the leader's snapshot carries it). */
@@ -144,6 +152,7 @@ export class TabLink {
   ) {
     this.reported = host.connection.state;
     host.connection.on('state', this.onOwnState);
+    host.connection.on('open', this.onOwnOpen);
     host.events.on('socket message', this.onOwnMessage);
     host.events.on('user', this.onOwnUser);
   }
@@ -210,6 +219,7 @@ export class TabLink {
     this.leave();
     const { connection, events } = this.host;
     connection.off('state', this.onOwnState);
+    connection.off('open', this.onOwnOpen);
     events.off('socket message', this.onOwnMessage);
     events.off('user', this.onOwnUser);
   }
@@ -253,7 +263,6 @@ export class TabLink {
     if (role === 'follower') {
       this.channel?.post({ kind: 'hello', from: this.tabId });
     } else if (role === 'leader' || role === 'solo') {
-      if (was === 'follower') this.loggedInBefore = true; // what the old leader logged in for, the new one reconnects
       this.leader = null;
       if (this.wanted) this.host.connection.connect();
       if (role === 'leader') this.broadcastSnapshot();
@@ -304,6 +313,13 @@ export class TabLink {
   private readonly onOwnState = (): void => {
     this.broadcastSnapshot();
     this.update();
+  };
+
+  private readonly onOwnOpen = ({ reconnected }: { reconnected: boolean }): void => {
+    if (this.currentRole === 'follower') return;
+    const again = reconnected || this.loggedInBefore;
+    this.loggedInBefore = true;
+    this.host.loggedIn(again);
   };
 
   private readonly onOwnMessage = ({ message, encrypted }: { message: ChatMessage; encrypted: boolean }): void => {
