@@ -149,7 +149,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       timers: this.timers,
       limits: this.limits,
       getLanguage: () => this.i18n.language,
-      getSession: () => ({ saltKey: this.token?.saltKey, userKey: this.token?.userKey }),
+      // A follower tab calls with the leader's key session (bound to the identity by its socket).
+      getSession: () => this.tabs?.sharedKeySession ?? { saltKey: this.token?.saltKey, userKey: this.token?.userKey },
       notify: (key, level, serverText) => this.notify(key, level, serverText),
     });
     this.api = new PermitApi(this.http);
@@ -207,6 +208,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
         writeOwn: (message) => this.connection.state === 'open' && this.connection.send(this.encode(message)),
         deliver: (message, encrypted) => this.onMessage(message, encrypted),
         loggedIn: (reconnected) => this.onOpen(reconnected),
+        keySession: () => this.token,
         adoptUserId: (userId) => this.setUserId(userId),
         stateChanged: (ctx) => {
           this.emit('state', ctx);

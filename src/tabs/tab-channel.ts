@@ -27,6 +27,20 @@ export interface LeaderSnapshot {
   state: ConnectionState;
   /** The user id the server gave the leader (the same identity for every tab). */
   userId?: string;
+  /**
+   * The leader's key session, bound to the identity by its accepted connect (protocol §3a): the
+   * followers make their HTTP calls with it. Same-origin pages only (the channel's reach), which
+   * can read the identity's stored secret anyway.
+   */
+  keySession?: SharedKeySession;
+}
+
+/** A key session as the HTTP client uses it: the `X-Salt-Key` and the token that encrypts payloads. */
+export interface SharedKeySession {
+  /** The key session's name (`X-Salt-Key`). */
+  saltKey: string;
+  /** The decrypted user token (the AES-ECB key of (enc) payloads). */
+  userKey: string;
 }
 
 /** One message between tabs; `from` is the sending tab's id. */
@@ -75,7 +89,11 @@ export function decodeTabMessage(data: unknown): TabMessage | null {
       const s = data['snapshot'];
       if (!isRecord(s) || typeof s['state'] !== 'string' || !STATES.has(s['state'])) return null;
       const userId = typeof s['userId'] === 'string' && s['userId'] !== '' ? s['userId'] : undefined;
-      return { kind, from, snapshot: { state: s['state'] as ConnectionState, ...(userId ? { userId } : {}) } };
+      const k = s['keySession'];
+      const keySession = isRecord(k) && typeof k['saltKey'] === 'string' && typeof k['userKey'] === 'string' && k['saltKey'] && k['userKey']
+        ? { saltKey: k['saltKey'], userKey: k['userKey'] }
+        : undefined;
+      return { kind, from, snapshot: { state: s['state'] as ConnectionState, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) } };
     }
     case 'inbound':
       return isMessage(data['message']) ? { kind, from, message: data['message'], encrypted: data['encrypted'] === true } : null;

@@ -60,6 +60,7 @@ function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, o
     connection,
     events,
     scope: () => scope,
+    keySession: () => ({ saltKey: `salt-of-${scope.clientId}`, userKey: 'k'.repeat(32) }),
     writeOwn: (m) => {
       if (connection.state !== 'open') return false;
       log.written.push(m);
@@ -132,6 +133,17 @@ describe('one socket per visitor: election', () => {
     expect(late.link.role).toBe('follower');
     expect(late.log.users).toEqual(['U42']);
     expect(late.link.state).toBe('open');
+  });
+});
+
+describe('one socket per visitor: HTTP calls of a follower', () => {
+  it("use the leader's key session (bound to the identity by its socket), never their own", async () => {
+    const { leader, follower } = await twoTabs();
+    expect(follower.link.sharedKeySession).toEqual({ saltKey: 'salt-of-uuid-1', userKey: 'k'.repeat(32) });
+    expect(leader.link.sharedKeySession).toBeNull();
+    leader.link.destroy();
+    await flushTabs();
+    expect(follower.link.sharedKeySession).toBeNull(); // it leads now: its own
   });
 });
 

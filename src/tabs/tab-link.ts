@@ -14,10 +14,10 @@ import type { EventEmitter } from 'eventemitter3';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
 import { LeaderElection, type LockManagerLike, type TabRole } from './leader-election.js';
-import { TabChannel, tabScopeName, type BroadcastChannelConstructor, type LeaderSnapshot, type TabMessage } from './tab-channel.js';
+import { TabChannel, tabScopeName, type BroadcastChannelConstructor, type LeaderSnapshot, type SharedKeySession, type TabMessage } from './tab-channel.js';
 
 export type { TabRole, LockManagerLike } from './leader-election.js';
-export type { BroadcastChannelConstructor, BroadcastChannelLike } from './tab-channel.js';
+export type { BroadcastChannelConstructor, BroadcastChannelLike, SharedKeySession } from './tab-channel.js';
 
 /** Options of the tab coordination (`tabs` option of the client). */
 export interface TabOptions {
@@ -70,6 +70,8 @@ export interface TabHost {
    * or a former leader's).
    */
   loggedIn(reconnected: boolean): void;
+  /** The own key session, once loaded (a leader shares it with its followers for their HTTP calls). */
+  keySession(): SharedKeySession | null;
   /** Follower: the user id the server gave the leader (the same identity). */
   adoptUserId(userId: string): void;
   /** The effective connection state (own, or the leader's when following) changed. */
@@ -172,6 +174,14 @@ export class TabLink {
     if (this.currentRole === 'leader' || this.currentRole === 'solo' || !this.election) return this.host.connection.state;
     if (!this.wanted) return 'closed';
     return this.leader?.state ?? 'connecting';
+  }
+
+  /**
+   * The key session to make HTTP calls with: the leader's when following (its session is bound
+   * to the identity by its socket), else null (use the own).
+   */
+  get sharedKeySession(): SharedKeySession | null {
+    return this.currentRole === 'follower' ? (this.leader?.keySession ?? null) : null;
   }
 
   /** True when {@link TabLink.send} can write now (own socket open, or the leader's when following). */
@@ -307,7 +317,9 @@ export class TabLink {
   private broadcastSnapshot(): void {
     if (this.currentRole !== 'leader') return;
     const userId = this.ownUserId;
-    this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot: { state: this.host.connection.state, ...(userId ? { userId } : {}) } });
+    const keySession = this.host.connection.state === 'open' ? this.host.keySession() : null;
+    const snapshot: LeaderSnapshot = { state: this.host.connection.state, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) };
+    this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot });
   }
 
   private readonly onOwnState = (): void => {
