@@ -13,8 +13,10 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
-import { LeaderElection, type LockManagerLike, type TabRole } from './leader-election.js';
-import { TabChannel, tabScopeName, type BroadcastChannelConstructor, type LeaderSnapshot, type SharedKeySession, type TabMessage } from './tab-channel.js';
+import type { LockManagerLike, TabRole } from './leader-election.js';
+import type { BroadcastChannelConstructor, SharedKeySession } from './tab-channel.js';
+
+import type { TabCoordinator } from './coordination.js';
 
 export type { TabRole, LockManagerLike } from './leader-election.js';
 export type { BroadcastChannelConstructor, BroadcastChannelLike, SharedKeySession } from './tab-channel.js';
@@ -82,8 +84,8 @@ export interface TabHost {
   reportError(error: Error): void;
 }
 
-/** The resolved coordination: both APIs, or none (`solo`). @internal */
-interface Resolved {
+/** The resolved coordination: both APIs and the names. @internal */
+export interface TabApis {
   locks: LockManagerLike;
   Channel: BroadcastChannelConstructor;
   prefix: string;
@@ -97,7 +99,7 @@ interface Resolved {
  * @param option - the client's `tabs` option
  * @param inBrowser - whether the client runs in a page (it has a window)
  */
-export function resolveTabOptions(option: boolean | TabOptions | undefined, inBrowser: boolean): Resolved | null {
+export function resolveTabOptions(option: boolean | TabOptions | undefined, inBrowser: boolean): TabApis | null {
   if (option === false || (option === undefined && !inBrowser)) return null;
   const given: TabOptions = typeof option === 'object' && option !== null ? option : {};
   const g = globalThis as { navigator?: { locks?: LockManagerLike }; BroadcastChannel?: BroadcastChannelConstructor };
@@ -125,55 +127,45 @@ export function attachTabs(host: TabHost, option: boolean | TabOptions | undefin
 }
 
 /**
- * A client's link to its socket, shared with its other tabs. Solo until the first
- * {@link TabLink.connect}, which enters the election; {@link TabLink.disconnect} leaves it (a tab
- * that wants no socket never holds the lock).
+ * A client's link to its socket, shared with its other tabs. Without coordination (option off,
+ * an API missing) it passes everything to the own connection. With it, the first
+ * {@link TabLink.connect} loads the coordination (a small lazy chunk) and enters the election
+ * under the identity's name; {@link TabLink.disconnect} leaves it.
  */
 export class TabLink {
-  private currentRole: TabRole | null = null;
-  private election: LeaderElection | null = null;
-  private channel: TabChannel | null = null;
-  private scopeName = '';
+  private coordinator: TabCoordinator | null = null;
+  private loading = false;
   private wanted = false;
   private destroyed = false;
-  /** Follower: the leader's last snapshot (null until the first one). */
-  private leader: LeaderSnapshot | null = null;
-  /** Whether a socket (own or a leader's) was logged in for this tab before: a later login is a reconnect. */
-  private loggedInBefore = false;
   private reported: ConnectionState;
-  /** The user id of the own socket (the leader's snapshot carries it). */
-  private ownUserId: string | undefined;
 
   /**
    * @param host - what the link needs from the client
-   * @param resolved - the APIs, or null for solo
+   * @param apis - the APIs, or null for solo
    */
   constructor(
     private readonly host: TabHost,
-    private readonly resolved: Resolved | null,
+    private apis: TabApis | null,
   ) {
     this.reported = host.connection.state;
     host.connection.on('state', this.onOwnState);
     host.connection.on('open', this.onOwnOpen);
-    host.events.on('socket message', this.onOwnMessage);
-    host.events.on('user', this.onOwnUser);
   }
 
   /** The role: `solo` until elected (and always without coordination). */
   get role(): TabRole {
-    return this.currentRole ?? 'solo';
+    return this.coordinator?.role ?? 'solo';
   }
 
   /** The lock and channel name in use ('' when not coordinating). */
   get name(): string {
-    return this.scopeName;
+    return this.coordinator?.name ?? '';
   }
 
   /** The effective connection state: the own connection's, or the leader's when following. */
   get state(): ConnectionState {
-    if (this.currentRole === 'leader' || this.currentRole === 'solo' || !this.election) return this.host.connection.state;
-    if (!this.wanted) return 'closed';
-    return this.leader?.state ?? 'connecting';
+    if (this.coordinator) return this.coordinator.state;
+    return this.apis && this.wanted ? 'connecting' : this.host.connection.state;
   }
 
   /**
@@ -181,7 +173,7 @@ export class TabLink {
    * to the identity by its socket), else null (use the own).
    */
   get sharedKeySession(): SharedKeySession | null {
-    return this.currentRole === 'follower' ? (this.leader?.keySession ?? null) : null;
+    return this.coordinator?.sharedKeySession ?? null;
   }
 
   /** True when {@link TabLink.send} can write now (own socket open, or the leader's when following). */
@@ -195,21 +187,35 @@ export class TabLink {
    */
   connect(): void {
     if (this.destroyed) return;
+    if (this.coordinator) return this.coordinator.connect();
+    if (!this.apis) return this.host.connection.connect();
     this.wanted = true;
-    if (!this.resolved) return this.host.connection.connect();
-    const { clientId, connectData } = this.host.scope();
-    const name = tabScopeName(this.resolved.prefix, clientId, connectData);
-    if (this.election && name !== this.scopeName) this.leave();
-    if (!this.election) return this.enter(name, this.resolved);
-    if (this.currentRole === 'leader' || this.currentRole === 'solo') this.host.connection.connect();
-    else this.update();
+    this.report();
+    if (this.loading) return;
+    this.loading = true;
+    import('./coordination.js').then(
+      ({ TabCoordinator }) => {
+        if (this.destroyed || !this.apis) return;
+        this.stopListening();
+        this.coordinator = new TabCoordinator(this.host, this.apis, this.reported);
+        if (this.wanted) this.coordinator.connect();
+      },
+      (error: unknown) => {
+        this.host.reportError(error instanceof Error ? error : new Error(String(error)));
+        this.apis = null; // one socket per tab, as without coordination
+        if (this.destroyed) return;
+        this.report();
+        if (this.wanted) this.host.connection.connect();
+      },
+    );
   }
 
   /** The client's `disconnect()`: closes the own socket and leaves the election (the next tab leads). */
   disconnect(): void {
+    if (this.coordinator) return this.coordinator.disconnect();
     this.wanted = false;
     this.host.connection.close();
-    this.leave();
+    this.report();
   }
 
   /**
@@ -217,139 +223,30 @@ export class TabLink {
    * @returns false when no socket is open for it now (it is then the outbox's to resend)
    */
   send(message: ChatMessage): boolean {
-    if (this.currentRole !== 'follower') return this.host.writeOwn(message);
-    if (!this.isOpen || !this.channel) return false;
-    return this.channel.post({ kind: 'send', from: this.tabId, message });
+    return this.coordinator ? this.coordinator.send(message) : this.host.writeOwn(message);
   }
 
   /** Resigns (the next tab leads at once) and removes every listener. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.leave();
-    const { connection, events } = this.host;
-    connection.off('state', this.onOwnState);
-    connection.off('open', this.onOwnOpen);
-    events.off('socket message', this.onOwnMessage);
-    events.off('user', this.onOwnUser);
+    this.stopListening();
+    this.coordinator?.destroy();
   }
 
-  private get tabId(): string {
-    return this.resolved?.tabId ?? '';
+  private stopListening(): void {
+    this.host.connection.off('state', this.onOwnState);
+    this.host.connection.off('open', this.onOwnOpen);
   }
 
-  private enter(name: string, resolved: Resolved): void {
-    this.scopeName = name;
-    this.channel = new TabChannel(name, resolved.Channel, (m) => this.onTabMessage(m), (e) => this.host.reportError(e));
-    const election = new LeaderElection({
-      name,
-      locks: resolved.locks,
-      onRole: (role) => {
-        if (this.election === election) this.setRole(role);
-      },
-      onError: (e) => this.host.reportError(e),
-    });
-    this.election = election;
-    this.update();
-    election.start();
-  }
+  private readonly onOwnState = (): void => this.report();
 
-  /** Leaves the election and the channel (a leader says bye first). */
-  private leave(): void {
-    if (this.currentRole === 'leader') this.channel?.post({ kind: 'bye', from: this.tabId });
-    this.election?.destroy();
-    this.election = null;
-    this.channel?.close();
-    this.channel = null;
-    this.scopeName = '';
-    this.leader = null;
-    this.setRole(null);
-  }
+  private readonly onOwnOpen = ({ reconnected }: { reconnected: boolean }): void => this.host.loggedIn(reconnected);
 
-  private setRole(role: TabRole | null): void {
-    if (this.currentRole === role) return;
-    const was = this.currentRole;
-    this.currentRole = role;
-    if (role === 'follower') {
-      this.channel?.post({ kind: 'hello', from: this.tabId });
-    } else if (role === 'leader' || role === 'solo') {
-      this.leader = null;
-      if (this.wanted) this.host.connection.connect();
-      if (role === 'leader') this.broadcastSnapshot();
-    }
-    this.update();
-    if ((was ?? 'solo') !== this.role && !this.destroyed) this.host.roleChanged?.(this.role);
-  }
-
-  private onTabMessage(m: TabMessage): void {
-    if (this.destroyed) return;
-    if (this.currentRole === 'leader') {
-      if (m.kind === 'hello') this.broadcastSnapshot();
-      else if (m.kind === 'send') this.host.writeOwn(m.message);
-      return;
-    }
-    if (this.currentRole !== 'follower' && this.currentRole !== null) return;
-    switch (m.kind) {
-      case 'snapshot': {
-        const wasOpen = this.leader?.state === 'open';
-        this.leader = m.snapshot;
-        if (!this.wanted) return;
-        if (m.snapshot.userId) this.host.adoptUserId(m.snapshot.userId);
-        this.update();
-        if (wasOpen || m.snapshot.state !== 'open' || this.currentRole !== 'follower') return;
-        // The leader's socket is (newly) open: resend what is pending, catch up after a gap.
-        const reconnected = this.loggedInBefore;
-        this.loggedInBefore = true;
-        this.host.loggedIn(reconnected);
-        return;
-      }
-      case 'bye':
-        if (this.leader) this.leader = { ...this.leader, state: 'reconnecting' };
-        this.update();
-        return;
-      case 'inbound':
-        if (this.currentRole === 'follower' && this.wanted) this.host.deliver(m.message, m.encrypted);
-        return;
-      default:
-    }
-  }
-
-  private broadcastSnapshot(): void {
-    if (this.currentRole !== 'leader') return;
-    const userId = this.ownUserId;
-    const keySession = this.host.connection.state === 'open' ? this.host.keySession() : null;
-    const snapshot: LeaderSnapshot = { state: this.host.connection.state, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) };
-    this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot });
-  }
-
-  private readonly onOwnState = (): void => {
-    this.broadcastSnapshot();
-    this.update();
-  };
-
-  private readonly onOwnOpen = ({ reconnected }: { reconnected: boolean }): void => {
-    if (this.currentRole === 'follower') return;
-    const again = reconnected || this.loggedInBefore;
-    this.loggedInBefore = true;
-    this.host.loggedIn(again);
-  };
-
-  private readonly onOwnMessage = ({ message, encrypted }: { message: ChatMessage; encrypted: boolean }): void => {
-    if (this.currentRole === 'leader') this.channel?.post({ kind: 'inbound', from: this.tabId, message, encrypted });
-  };
-
-  private readonly onOwnUser = ({ userId }: { userId: string }): void => {
-    if (this.currentRole === 'follower') return; // adopted from the leader
-    this.ownUserId = userId;
-    this.broadcastSnapshot();
-  };
-
-  /** Tells the host when the effective state changed. */
-  private update(): void {
-    if (this.destroyed) return;
+  private report(): void {
     const newState = this.state;
     const oldState = this.reported;
-    if (newState === oldState) return;
+    if (this.destroyed || newState === oldState) return;
     this.reported = newState;
     this.host.stateChanged({ newState, oldState });
   }

@@ -160,7 +160,10 @@ export function createFakeChannels(): FakeChannels {
   };
 }
 
-/** Lets queued microtasks (lock grants, channel deliveries) run. */
-export async function flushTabs(rounds = 30): Promise<void> {
-  for (let i = 0; i < rounds; i++) await Promise.resolve();
+/** Lets queued work (the lazy load of the election, lock grants, channel deliveries) run. */
+export async function flushTabs(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (let j = 0; j < 20; j++) await Promise.resolve();
+  }
 }
