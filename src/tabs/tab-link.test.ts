@@ -1,9 +1,12 @@
 import { EventEmitter } from 'eventemitter3';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
 import { attachTabs, resolveTabOptions, type TabHost, type TabOptions, type TabRole } from './tab-link.js';
 import { createFakeChannels, FakeLockManager, flushTabs, type FakeChannels } from './tabs.fixture.js';
+
+// The coordination is a lazy chunk: load it once so that the links' own import resolves within a flush.
+beforeAll(() => import('./coordination.js'));
 
 /** The client's own connection, driven by the test. */
 class FakeConnection extends EventEmitter<{
@@ -292,6 +295,18 @@ describe('one socket per visitor: disconnect and destroy', () => {
     leader.link.connect();
     await flushTabs();
     expect(leader.link.role).toBe('follower');
+  });
+
+  it('a tab destroyed while the coordination loads enters nothing and opens nothing', async () => {
+    const b = browser();
+    const a = tab(b);
+    a.link.connect();
+    a.link.destroy();
+    await flushTabs();
+    expect(b.channels.open).toBe(0);
+    expect(b.locks.requests).toEqual([]);
+    expect(a.connection.connects).toBe(0);
+    expect(a.connection.listenerCount('state') + a.connection.listenerCount('open')).toBe(0);
   });
 
   it('destroy leaves no listener, channel, lock or queued request behind', async () => {
