@@ -214,6 +214,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
           this.emit('state', ctx);
           if (ctx.newState === 'failed') this.failPending('network');
         },
+        lifecycle: doc,
         reportError: (error) => this.reportError(error, 'socket'),
       },
       options.tabs,

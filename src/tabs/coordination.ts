@@ -31,6 +31,8 @@ export class TabCoordinator {
   private reported: ConnectionState;
   /** The user id of the own socket (the leader's snapshot carries it). */
   private ownUserId: string | undefined;
+  /** Left the election for a Page Lifecycle freeze; enters again on resume. */
+  private frozen = false;
 
   /**
    * @param host - what the link needs from the client
@@ -47,6 +49,8 @@ export class TabCoordinator {
     host.connection.on('open', this.onOwnOpen);
     host.events.on('socket message', this.onOwnMessage);
     host.events.on('user', this.onOwnUser);
+    host.lifecycle?.addEventListener('freeze', this.onFreeze);
+    host.lifecycle?.addEventListener('resume', this.onResume);
   }
 
   /** The role: `solo` until elected (and always without coordination). */
@@ -122,6 +126,8 @@ export class TabCoordinator {
     connection.off('open', this.onOwnOpen);
     events.off('socket message', this.onOwnMessage);
     events.off('user', this.onOwnUser);
+    this.host.lifecycle?.removeEventListener('freeze', this.onFreeze);
+    this.host.lifecycle?.removeEventListener('resume', this.onResume);
   }
 
   private get tabId(): string {
@@ -233,6 +239,21 @@ export class TabCoordinator {
     if (this.currentRole === 'follower') return; // adopted from the leader
     this.ownUserId = userId;
     this.broadcastSnapshot();
+  };
+
+  /** About to be frozen: leave the election (a leader closes its socket first) so another tab leads. */
+  private readonly onFreeze = (): void => {
+    if (!this.election || this.destroyed) return;
+    const leading = this.currentRole === 'leader';
+    this.frozen = true;
+    if (leading) this.host.connection.close();
+    this.leave();
+  };
+
+  private readonly onResume = (): void => {
+    if (!this.frozen || this.destroyed) return;
+    this.frozen = false;
+    if (this.wanted) this.connect();
   };
 
   /** Tells the host when the effective state changed. */

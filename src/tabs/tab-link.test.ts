@@ -35,6 +35,19 @@ class FakeConnection extends EventEmitter<{
   }
 }
 
+/** The document's Page Lifecycle events, counting its listeners. */
+class CountingTarget extends EventTarget {
+  listeners = 0;
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    this.listeners++;
+    super.addEventListener(type, listener);
+  }
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    this.listeners--;
+    super.removeEventListener(type, listener);
+  }
+}
+
 interface Browser {
   locks: FakeLockManager;
   channels: FakeChannels;
@@ -48,6 +61,7 @@ let tabCount = 0;
 
 function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, option?: boolean | TabOptions) {
   const connection = new FakeConnection();
+  const page = new CountingTarget();
   const events = new EventEmitter<ImClientEvents>();
   const log = {
     written: [] as ChatMessage[],
@@ -74,11 +88,12 @@ function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, o
     adoptUserId: (u) => log.users.push(u),
     stateChanged: ({ newState }) => log.states.push(newState),
     roleChanged: (r) => log.roles.push(r),
+    lifecycle: page,
     reportError: (e) => log.errors.push(e),
   };
   const tabId = `tab-${++tabCount}`;
   const link = attachTabs(host, option ?? { locks: b.locks, BroadcastChannel: b.channels.BroadcastChannel, tabId }, true);
-  return { link, connection, events, log, scope };
+  return { link, connection, events, log, scope, page };
 }
 
 const text = (fp: string, dataContent = 'hi'): ChatMessage => ({ type: 100, fp, from: 'U1', to: 'A1', dataContent });
@@ -230,6 +245,38 @@ describe('one socket per visitor: take-over', () => {
   });
 });
 
+describe('one socket per visitor: Page Lifecycle', () => {
+  it('a leader about to be frozen closes its socket and hands the lead over; resumed, it follows', async () => {
+    const { leader, follower } = await twoTabs();
+    leader.page.dispatchEvent(new Event('freeze'));
+    await flushTabs();
+    expect(leader.connection.state).toBe('closed');
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+    follower.connection.set('open');
+    leader.page.dispatchEvent(new Event('resume'));
+    await flushTabs();
+    expect(leader.link.role).toBe('follower');
+    expect(leader.link.state).toBe('open');
+    expect(leader.connection.connects).toBe(1);
+  });
+
+  it('a frozen follower leaves the queue, so the lock is never granted to a tab that cannot run', async () => {
+    const { b, leader, follower } = await twoTabs();
+    follower.page.dispatchEvent(new Event('freeze'));
+    await flushTabs();
+    expect(b.locks.waiting(leader.link.name)).toBe(0);
+    leader.link.destroy();
+    await flushTabs();
+    expect(follower.link.role).toBe('solo'); // out of the election until resumed
+    expect(follower.connection.connects).toBe(0);
+    follower.page.dispatchEvent(new Event('resume'));
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+  });
+});
+
 describe('one socket per visitor: fallback to one socket per tab', () => {
   it('without Web Locks, without BroadcastChannel, or turned off, every tab is solo and connects', async () => {
     const b = browser();
@@ -321,6 +368,7 @@ describe('one socket per visitor: disconnect and destroy', () => {
     expect(b.locks.waiting(name)).toBe(0);
     for (const t of [leader, follower]) {
       expect(t.connection.listenerCount('state') + t.connection.listenerCount('open')).toBe(0);
+      expect(t.page.listeners).toBe(0);
       expect(t.events.listenerCount('socket message') + t.events.listenerCount('user')).toBe(0);
       expect(t.log.errors).toEqual([]);
     }

@@ -13,6 +13,7 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
+import type { ListenerTarget } from '../timers.js';
 import type { LockManagerLike, TabRole } from './leader-election.js';
 import type { BroadcastChannelConstructor, SharedKeySession } from './tab-channel.js';
 
@@ -80,6 +81,12 @@ export interface TabHost {
   stateChanged(ctx: { newState: ConnectionState; oldState: ConnectionState }): void;
   /** The role changed. */
   roleChanged?(role: TabRole): void;
+  /**
+   * The document, for the Page Lifecycle `freeze` and `resume` events: a tab about to be frozen
+   * leaves the election (a frozen leader, or a frozen tab granted the lock, would strand the
+   * others) and enters it again when resumed. Null or absent: not followed.
+   */
+  lifecycle?: ListenerTarget | null;
   /** Reports a failure of the lock manager or the channel (never thrown). */
   reportError(error: Error): void;
 }
