@@ -215,6 +215,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
           if (ctx.newState === 'failed') this.failPending('network');
         },
         lifecycle: doc,
+        timers: this.timers,
         reportError: (error) => this.reportError(error, 'socket'),
       },
       options.tabs,

@@ -10,6 +10,7 @@ import type { ChatMessage } from '../messages/types.js';
 import { LeaderElection, type TabRole } from './leader-election.js';
 import { TabChannel, tabScopeName, type LeaderSnapshot, type SharedKeySession, type TabMessage } from './tab-channel.js';
 import type { TabApis, TabHost } from './tab-link.js';
+import { Disposables, type Disposer } from '../timers.js';
 
 /**
  * The coordination of one client with its other tabs (the body of a `TabLink` in a page
@@ -33,6 +34,12 @@ export class TabCoordinator {
   private ownUserId: string | undefined;
   /** Left the election for a Page Lifecycle freeze; enters again on resume. */
   private frozen = false;
+  /** A follower whose leader went silent uses its own socket (role `solo`) until the leader answers. */
+  private fallback = false;
+  /** When the leader was last heard from (a follower's probe). */
+  private lastHeard = 0;
+  private stopProbe: Disposer | null = null;
+  private readonly disposables: Disposables;
 
   /**
    * @param host - what the link needs from the client
@@ -45,6 +52,7 @@ export class TabCoordinator {
     reported: ConnectionState,
   ) {
     this.reported = reported;
+    this.disposables = new Disposables(host.timers);
     host.connection.on('state', this.onOwnState);
     host.connection.on('open', this.onOwnOpen);
     host.events.on('socket message', this.onOwnMessage);
@@ -128,6 +136,7 @@ export class TabCoordinator {
     events.off('user', this.onOwnUser);
     this.host.lifecycle?.removeEventListener('freeze', this.onFreeze);
     this.host.lifecycle?.removeEventListener('resume', this.onResume);
+    this.disposables.dispose();
   }
 
   private get tabId(): string {
@@ -160,6 +169,7 @@ export class TabCoordinator {
     this.channel = null;
     this.scopeName = '';
     this.leader = null;
+    this.fallback = false;
     this.setRole(null);
   }
 
@@ -167,6 +177,9 @@ export class TabCoordinator {
     if (this.currentRole === role) return;
     const was = this.currentRole;
     this.currentRole = role;
+    if (role === 'leader') this.fallback = false;
+    if (role === 'follower') this.startProbe();
+    else this.endProbe();
     if (role === 'follower') {
       this.channel?.post({ kind: 'hello', from: this.tabId });
     } else if (role === 'leader' || role === 'solo') {
@@ -185,6 +198,8 @@ export class TabCoordinator {
       else if (m.kind === 'send') this.host.writeOwn(m.message);
       return;
     }
+    if (m.kind === 'snapshot' || m.kind === 'inbound') this.lastHeard = this.host.timers.now();
+    if (this.fallback && m.kind === 'snapshot') this.endFallback();
     if (this.currentRole !== 'follower' && this.currentRole !== null) return;
     switch (m.kind) {
       case 'snapshot': {
@@ -241,10 +256,39 @@ export class TabCoordinator {
     this.broadcastSnapshot();
   };
 
+  /** A follower asks the leader for a snapshot now and then; a silent leader means the fallback. */
+  private startProbe(): void {
+    if (this.stopProbe) return;
+    this.lastHeard = this.host.timers.now();
+    this.stopProbe = this.disposables.interval(() => this.probe(), this.resolved.leaderTimeout / 2.5);
+  }
+
+  private endProbe(): void {
+    if (this.fallback) return; // keeps asking until the leader answers
+    this.stopProbe?.();
+    this.stopProbe = null;
+  }
+
+  private probe(): void {
+    if (this.currentRole === 'follower' && this.host.timers.now() - this.lastHeard >= this.resolved.leaderTimeout) {
+      // The leader holds the lock but does not answer (frozen, hung): use the own socket meanwhile.
+      this.fallback = true;
+      this.setRole('solo');
+    }
+    this.channel?.post({ kind: 'hello', from: this.tabId });
+  }
+
+  /** The leader answers again: close the own socket and follow it. */
+  private endFallback(): void {
+    this.fallback = false;
+    this.setRole('follower');
+    this.host.connection.close();
+  }
+
   /** About to be frozen: leave the election (a leader closes its socket first) so another tab leads. */
   private readonly onFreeze = (): void => {
     if (!this.election || this.destroyed) return;
-    const leading = this.currentRole === 'leader';
+    const leading = this.currentRole === 'leader' || this.fallback; // its own socket is in use
     this.frozen = true;
     if (leading) this.host.connection.close();
     this.leave();

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
 import { attachTabs, resolveTabOptions, type TabHost, type TabOptions, type TabRole } from './tab-link.js';
-import { createFakeChannels, FakeLockManager, flushTabs, type FakeChannels } from './tabs.fixture.js';
+import { createFakeChannels, FakeLockManager, flushTabs, manualTimers, type FakeChannels, type ManualTimers } from './tabs.fixture.js';
 
 // The coordination is a lazy chunk: load it once so that the links' own import resolves within a flush.
 beforeAll(() => import('./coordination.js'));
@@ -51,10 +51,12 @@ class CountingTarget extends EventTarget {
 interface Browser {
   locks: FakeLockManager;
   channels: FakeChannels;
+  /** One clock for the whole browser (each tab's timers). */
+  timers: ManualTimers;
 }
 
 function browser(): Browser {
-  return { locks: new FakeLockManager(), channels: createFakeChannels() };
+  return { locks: new FakeLockManager(), channels: createFakeChannels(), timers: manualTimers() };
 }
 
 let tabCount = 0;
@@ -89,6 +91,7 @@ function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, o
     stateChanged: ({ newState }) => log.states.push(newState),
     roleChanged: (r) => log.roles.push(r),
     lifecycle: page,
+    timers: b.timers,
     reportError: (e) => log.errors.push(e),
   };
   const tabId = `tab-${++tabCount}`;
@@ -274,6 +277,49 @@ describe('one socket per visitor: Page Lifecycle', () => {
     await flushTabs();
     expect(follower.link.role).toBe('leader');
     expect(follower.connection.connects).toBe(1);
+  });
+});
+
+describe('one socket per visitor: a leader that does not answer', () => {
+  it('a follower that has not heard from the leader for leaderTimeout uses its own socket, and follows again when it answers', async () => {
+    const { b, follower } = await twoTabs();
+    const advance = async (ms: number): Promise<void> => {
+      for (let t = 0; t < ms; t += 1_000) {
+        b.timers.advance(1_000);
+        await flushTabs(1);
+      }
+    };
+    await advance(30_000);
+    expect(follower.link.role).toBe('follower'); // the leader answers every probe
+    expect(follower.connection.connects).toBe(0);
+
+    // The leader hangs (frozen by the browser without a freeze event): it answers nothing.
+    const leaderChannel = b.channels.instances[0]!;
+    leaderChannel.freeze();
+    await advance(8_000);
+    expect(follower.link.role).toBe('follower');
+    await advance(4_000);
+    expect(follower.link.role).toBe('solo');
+    expect(follower.connection.connects).toBe(1);
+    follower.connection.set('open');
+    expect(follower.link.send(text('fp-own'))).toBe(true);
+    expect(follower.log.written.map((m) => m.fp)).toEqual(['fp-own']);
+
+    // The leader answers again: the follower closes its own socket and follows.
+    leaderChannel.thaw();
+    await advance(4_000);
+    expect(follower.link.role).toBe('follower');
+    expect(follower.connection.state).toBe('closed');
+    expect(follower.link.state).toBe('open');
+    expect(follower.log.logins.at(-1)).toBe(true);
+  });
+
+  it('no probe runs in the leader, and none is left after destroy', async () => {
+    const { b, leader, follower } = await twoTabs();
+    expect(b.timers.pending).toBe(1); // the follower's probe
+    follower.link.destroy();
+    leader.link.destroy();
+    expect(b.timers.pending).toBe(0);
   });
 });
 

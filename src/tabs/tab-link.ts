@@ -13,7 +13,7 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
-import type { ListenerTarget } from '../timers.js';
+import type { ListenerTarget, TimerProvider } from '../timers.js';
 import type { LockManagerLike, TabRole } from './leader-election.js';
 import type { BroadcastChannelConstructor, SharedKeySession } from './tab-channel.js';
 
@@ -32,6 +32,12 @@ export interface TabOptions {
   prefix?: string;
   /** This tab's id on the channel (default: random). */
   tabId?: string;
+  /**
+   * A follower that has not heard from the leader for this long, ms (default 10 000), uses its own
+   * socket until the leader answers again: a leader tab frozen or hung while holding the lock must
+   * not strand the others. Followers ask every `leaderTimeout / 2.5` ms.
+   */
+  leaderTimeout?: number;
 }
 
 /** The client's own connection as the link drives and watches it. */
@@ -87,6 +93,8 @@ export interface TabHost {
    * others) and enters it again when resumed. Null or absent: not followed.
    */
   lifecycle?: ListenerTarget | null;
+  /** The client's timers (the followers' probe of the leader). */
+  timers: TimerProvider;
   /** Reports a failure of the lock manager or the channel (never thrown). */
   reportError(error: Error): void;
 }
@@ -97,6 +105,7 @@ export interface TabApis {
   Channel: BroadcastChannelConstructor;
   prefix: string;
   tabId: string;
+  leaderTimeout: number;
 }
 
 /**
@@ -113,7 +122,8 @@ export function resolveTabOptions(option: boolean | TabOptions | undefined, inBr
   const locks = given.locks === undefined ? g.navigator?.locks : given.locks;
   const Channel = given.BroadcastChannel === undefined ? g.BroadcastChannel : given.BroadcastChannel;
   if (!locks || typeof locks.request !== 'function' || typeof Channel !== 'function') return null;
-  return { locks, Channel, prefix: given.prefix ?? 'kefu-im', tabId: given.tabId ?? randomTabId() };
+  const leaderTimeout = given.leaderTimeout !== undefined && given.leaderTimeout > 0 ? given.leaderTimeout : 10_000;
+  return { locks, Channel, prefix: given.prefix ?? 'kefu-im', tabId: given.tabId ?? randomTabId(), leaderTimeout };
 }
 
 function randomTabId(): string {

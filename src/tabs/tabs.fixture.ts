@@ -8,6 +8,51 @@
  */
 import type { LockManagerLike, LockRequestOptionsLike } from './leader-election.js';
 import type { BroadcastChannelConstructor, BroadcastChannelLike } from './tab-channel.js';
+import type { TimerProvider } from '../timers.js';
+
+/** Timers driven by the test: {@link ManualTimers.advance} runs what falls due, in order. */
+export interface ManualTimers extends TimerProvider {
+  /** Moves the clock on by `ms`, running due timeouts and intervals. */
+  advance(ms: number): void;
+  /** How many timers are pending. */
+  readonly pending: number;
+}
+
+/** Creates {@link ManualTimers} starting at time 0. */
+export function manualTimers(): ManualTimers {
+  let now = 0;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; fn: () => void; every: number | null }>();
+  const add = (fn: () => void, ms: number, every: number | null): number => {
+    const id = nextId++;
+    timers.set(id, { at: now + Math.max(0, ms), fn, every });
+    return id;
+  };
+  return {
+    setTimeout: (fn, ms) => add(fn, ms, null),
+    setInterval: (fn, ms) => add(fn, ms, Math.max(1, ms)),
+    clearTimeout: (h) => void timers.delete(h as number),
+    clearInterval: (h) => void timers.delete(h as number),
+    now: () => now,
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        let due: [number, { at: number; fn: () => void; every: number | null }] | undefined;
+        for (const entry of timers) if (entry[1].at <= end && (!due || entry[1].at < due[1].at)) due = entry;
+        if (!due) break;
+        const [id, t] = due;
+        now = t.at;
+        if (t.every === null) timers.delete(id);
+        else t.at += t.every;
+        t.fn();
+      }
+      now = end;
+    },
+    get pending() {
+      return timers.size;
+    },
+  };
+}
 
 interface Waiter {
   callback: (lock: unknown) => unknown;
@@ -114,17 +159,45 @@ export interface FakeChannels {
   readonly listeners: number;
   /** Every message posted, with its channel name (for assertions). */
   readonly posted: { name: string; data: unknown }[];
+  /** Every channel made, in order (a test may freeze one: it then receives nothing until thawed). */
+  readonly instances: FakeChannelHandle[];
+}
+
+/** A fake channel as a test sees it. */
+export interface FakeChannelHandle {
+  /** The channel name. */
+  readonly name: string;
+  /** Holds deliveries (a frozen page runs nothing) until {@link FakeChannelHandle.thaw}. */
+  freeze(): void;
+  /** Delivers what was held, then delivers again as messages come. */
+  thaw(): void;
 }
 
 /** Creates a fake `BroadcastChannel` for one "browser". */
 export function createFakeChannels(): FakeChannels {
   const all = new Set<FakeChannel>();
   const posted: { name: string; data: unknown }[] = [];
+  const instances: FakeChannelHandle[] = [];
   class FakeChannel implements BroadcastChannelLike {
     readonly listeners = new Set<(event: { data: unknown }) => void>();
     closed = false;
+    private held: unknown[] | null = null;
     constructor(readonly name: string) {
       all.add(this);
+      instances.push(this);
+    }
+    freeze(): void {
+      this.held ??= [];
+    }
+    thaw(): void {
+      const held = this.held ?? [];
+      this.held = null;
+      for (const data of held) this.receive(data);
+    }
+    receive(data: unknown): void {
+      if (this.closed) return;
+      if (this.held) return void this.held.push(data);
+      for (const l of [...this.listeners]) l({ data: structuredClone(data) });
     }
     postMessage(message: unknown): void {
       if (this.closed) throw new Error('InvalidStateError: the channel is closed');
@@ -132,10 +205,7 @@ export function createFakeChannels(): FakeChannels {
       posted.push({ name: this.name, data });
       for (const other of all) {
         if (other === this || other.closed || other.name !== this.name) continue;
-        queueMicrotask(() => {
-          if (other.closed) return;
-          for (const l of [...other.listeners]) l({ data: structuredClone(data) });
-        });
+        queueMicrotask(() => other.receive(data));
       }
     }
     close(): void {
@@ -157,6 +227,7 @@ export function createFakeChannels(): FakeChannels {
       return [...all].reduce((n, c) => n + c.listeners.size, 0);
     },
     posted,
+    instances,
   };
 }
 
