@@ -35,6 +35,7 @@ import { createClientState, type ClientStateStore } from './state/client-state.j
 import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
+import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
 import { Uploader, type UploaderOptions } from './upload/uploader.js';
 import type { UploadedFile } from './upload/types.js';
@@ -106,7 +107,9 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });
-    const token = (): { saltKey?: string; userKey?: string } => ({ saltKey: this.engine.link.keys.token?.saltKey, userKey: this.engine.link.keys.token?.userKey });
+    // A follower tab calls with the leader's key session (bound to the identity by its socket).
+    const token = (): { saltKey?: string; userKey?: string } =>
+      this.engine.tabs?.sharedKeySession ?? { saltKey: this.engine.link.keys.token?.saltKey, userKey: this.engine.link.keys.token?.userKey };
     const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
     this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: token, notify });
     this.api = new PermitApi(this.http);
@@ -118,12 +121,12 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     });
     const window = options.window === undefined ? globalWindow() : options.window;
     const document = options.document === undefined ? globalDocument() : options.document;
-    const socket = { send: (message: ChatMessage) => this.engine.link.send(message) };
+    const socket = { send: (message: ChatMessage) => this.engine.tabs.isOpen && this.engine.tabs.send(message) };
     const tracking = createReadTracking({ ...options, document, window, timers, socket, selfId: ctx.selfId });
     ({ visibility: this.visibility, receipts: this.receipts } = tracking);
     this.engine = new Engine(ctx, options, {
       ...{ receipts: this.receipts, network: window, start: () => this.start(), isVisible: () => documentVisible(document) },
-      ...{ state: this.state, createId: randomUuid, welcomeEvents: this },
+      ...{ state: this.state, createId: randomUuid, welcomeEvents: this, clientEvents: this, lifecycle: document },
     });
     this.history = this.engine.history;
     const { connection } = this.engine.link;
@@ -132,8 +135,10 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.lifecycle = new PageLifecycle({ window, document, timers, connection, heartbeatInterval, livenessTimeout });
   }
 
-  /** The connection state. */
-  get connectionState(): ConnectionState { return this.connection.state; }
+  /** The connection state (in a follower tab: the leader tab's). */
+  get connectionState(): ConnectionState { return this.engine.tabs.state; }
+  /** This tab's role: `leader` (owns the visitor's socket), `follower` (uses the leader's) or `solo`. */
+  get tabRole(): TabRole { return this.engine.tabs.role; }
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
   get online(): boolean { return this.connection.online; }
   /** The user id the server gave (`to` of the welcome), once known. */
@@ -175,7 +180,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** Opens the socket (starting first if needed). Leaves the `failed` state. */
   connect(): void {
     if (this.destroyed) return;
-    this.engine.link.connect();
+    this.engine.connect();
   }
 
   /**
@@ -184,11 +189,11 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   reconnect(): void {
     if (this.destroyed) return;
-    this.engine.link.reconnectNow();
+    this.engine.reconnectNow();
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
-  disconnect(): void { this.connection.close(); }
+  disconnect(): void { this.engine.tabs.disconnect(); }
 
   /**
    * Sends a message: acknowledged types (100-103, 301, 302) are `pending` until the server's echo

@@ -10,13 +10,15 @@ import { asError } from './errors.js';
 import { InboundRouter } from './inbound.js';
 import { IdentityKeeper, untilWelcomed, type IdentityDeps, type WelcomeEvents } from './identity.js';
 import { HistoryPager } from './messages/history.js';
-import type { ChatMessage, StoredMessage } from './messages/types.js';
+import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
+import { attachTabs, type TabEvents, type TabLink } from './tabs/tab-link.js';
+import type { ListenerTarget } from './timers.js';
 import { INITIAL_SESSION } from './session.js';
 import { DEFAULT_OUTBOX_FILE_CAP, type ImClientOptions, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
 import type { FileSender } from './outbox/file-sender.js';
 import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
-import { MessageSender } from './outbox/sender.js';
+import { MessageSender, type SenderSocket } from './outbox/sender.js';
 import { resolveOutboxStorage } from './outbox/storage.js';
 import { globalWebSocket } from './platform.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
@@ -31,6 +33,10 @@ export interface EngineHooks {
   network: WindowLike | null;
   /** Whether the page is visible (the reconnect policy waits longer while hidden). */
   isVisible(): boolean;
+  /** The client's events (the leader tab forwards `socket message` and `user` to the others). */
+  clientEvents: TabEvents;
+  /** The document, for the Page Lifecycle events of the tab election; null without one. */
+  lifecycle: ListenerTarget | null;
   /** Runs start-up (the key exchange) if it has not run. */
   start(): Promise<unknown>;
   /** The persisted client state holding the client id and its secret (protocol §3a). */
@@ -53,6 +59,8 @@ export class Engine {
   readonly history: HistoryPager;
   /** The client id's secret and refused identities (protocol §3a). */
   readonly identity: IdentityKeeper;
+  /** One socket per visitor per browser: the own socket, or the leader tab's (docs/tabs.md). */
+  readonly tabs: TabLink;
   private readonly durable: DurableOutbox;
   /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
   private catchUpOnWelcome = false;
@@ -99,7 +107,20 @@ export class Engine {
       fileCap: options.outboxFileCap ?? DEFAULT_OUTBOX_FILE_CAP,
       onError: (error) => ctx.reportError(error, 'send'),
     });
-    this.sender = new MessageSender({ ...ctx, socket: this.link, durable });
+    // The sender writes through the tab link: the own socket, or the leader tab's in a follower.
+    const socket: SenderSocket = {
+      get isOpen() {
+        return tabs().isOpen;
+      },
+      get gaveUp() {
+        return tabs().role !== 'follower' && link.gaveUp;
+      },
+      encode: (message) => link.encode(message),
+      send: (message) => tabs().send(message),
+    };
+    const link = this.link;
+    const tabs = (): TabLink => this.tabs;
+    this.sender = new MessageSender({ ...ctx, socket, durable });
     this.durable = durable;
     this.router = new InboundRouter({
       ...ctx,
@@ -116,15 +137,50 @@ export class Engine {
 
     const { connection } = this.link;
     const { events } = ctx;
-    connection.on('state', (change) => {
-      events.emit('state', change);
-      // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
-      if (change.newState === 'failed' && connection.halted) this.sender.failPending('network');
-    });
-    connection.on('open', ({ reconnected }) => this.onOpen(reconnected));
+    this.tabs = attachTabs(
+      {
+        connection,
+        events: hooks.clientEvents,
+        scope: () => ({ clientId: ctx.clientId(), connectData: ctx.connectData() }),
+        writeOwn: (message) => link.send(message),
+        deliver: (message, encrypted) => {
+          if (message.type === MessageType.Welcome) identity.onFrame(message); // the leader's claim, kept here too
+          this.router.handleMessage(message, encrypted);
+        },
+        loggedIn: (reconnected) => this.onOpen(reconnected),
+        keySession: () => link.keys.token,
+        adoptUserId: (userId) => {
+          this.router.adoptUserId(userId);
+          connection.store.setState({ userId });
+        },
+        stateChanged: (change) => {
+          events.emit('state', change);
+          const following = this.tabs?.role === 'follower';
+          if (following) connection.store.setState({ state: change.newState, loggedIn: change.newState === 'open', failed: change.newState === 'failed' });
+          // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
+          if (change.newState === 'failed' && !following && connection.halted) this.sender.failPending('network');
+        },
+        lifecycle: hooks.lifecycle,
+        timers: ctx.timers,
+        reportError: (error) => ctx.reportError(error, 'socket'),
+      },
+      options.tabs,
+      hooks.network !== null,
+    );
     connection.on('frame', ({ data }) => this.router.handleFrame(data));
     connection.on('error', ({ error, source }) => ctx.reportError(error, source));
     connection.on('network', ({ online }) => events.emit('network', { online }));
+  }
+
+  /** Opens the socket: this tab's own, or the leader tab's when another tab leads. */
+  connect(): void {
+    this.link.closeCodes.reset();
+    this.tabs.connect();
+  }
+
+  /** Tries now with a fresh backoff (a user action); a follower tab leaves that to the leader. */
+  reconnectNow(): void {
+    if (this.tabs.role !== 'follower') this.link.reconnectNow();
   }
 
   /**
@@ -155,13 +211,14 @@ export class Engine {
     if (this.files?.has(fp)) return this.files.retry(fp);
     const held = this.ctx.messages.get(fp);
     if (held?.failReason === 'too-large-to-keep') return held; // the bytes are gone: the file must be picked again
-    if (!this.link.isOpen) this.link.reconnectNow(); // a retry is a reason to try the network again, now
+    if (!this.tabs.isOpen) this.reconnectNow(); // a retry is a reason to try the network again, now
     return this.sender.retry(fp);
   }
 
   /** Stops the connection and the uploads. */
   destroy(): void {
     this.destroyed = true;
+    this.tabs.destroy();
     this.link.connection.destroy();
     this.files?.dispose();
   }
@@ -182,7 +239,10 @@ export class Engine {
     // documents give an agent (connect data role 'agent') no history call to catch up with. The
     // catch-up waits for the welcome: only an accepted connect binds the key session to this
     // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
-    this.catchUpOnWelcome = reconnected && this.ctx.connectData().role !== 'agent';
+    const catchUp = reconnected && this.ctx.connectData().role !== 'agent';
+    // A follower tab uses the leader's socket, welcomed long ago, and its bound key session.
+    if (catchUp && this.tabs.role === 'follower') this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
+    else this.catchUpOnWelcome = catchUp;
   }
 
   /** Resolves once a welcome has bound the current key session to this visitor. */

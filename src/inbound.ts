@@ -121,16 +121,27 @@ export class InboundRouter {
       this.deps.reportError(e instanceof FrameError ? e : asError(e), 'frame');
       return;
     }
-    const { message } = decoded;
+    this.handleMessage(decoded.message, decoded.encrypted);
+  }
+
+  /**
+   * Handles a decoded message of the own socket or, in a follower tab, of the leader tab's:
+   * server time and user id from welcomes and heartbeat replies, `socket message`, routing.
+   */
+  handleMessage(message: ChatMessage, encrypted: boolean): void {
     if (message.type === MessageType.HeartbeatReply || message.type === MessageType.Welcome) {
       if (typeof message.sm === 'number') this.deps.clock.reset(message.sm);
-      if (typeof message.to === 'string' && message.to && message.to !== this.userId) {
-        this.userId = message.to;
-        this.deps.events.emit('user', { userId: message.to });
-      }
+      if (typeof message.to === 'string' && message.to) this.adoptUserId(message.to);
     }
-    this.deps.events.emit('socket message', decoded);
+    this.deps.events.emit('socket message', { message, encrypted });
     this.route(message);
+  }
+
+  /** The user id the server gave (the welcome's `to`, or the leader tab's); `user` when it changed. */
+  adoptUserId(userId: string): void {
+    if (userId === this.userId) return;
+    this.userId = userId;
+    this.deps.events.emit('user', { userId });
   }
 
   /** Routes a message as if it had arrived on the socket (e.g. missed history). */

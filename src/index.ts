@@ -182,3 +182,6 @@ export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18n
 // Uploads
 export * from './upload/index.js';
 
+// Tabs: one socket per visitor per browser (docs/tabs.md)
+export type { TabOptions, TabRole, LockManagerLike, BroadcastChannelConstructor, BroadcastChannelLike } from './tabs/tab-link.js';
+export type { LockRequestOptionsLike } from './tabs/leader-election.js';

@@ -3,6 +3,7 @@
  * @module
  */
 import type { OutboxStorage } from './outbox/storage.js';
+import type { TabOptions } from './tabs/tab-link.js';
 import type { ListenerTarget, TimerProvider } from './timers.js';
 
 /** The parts of `window` the client uses: events (online/offline, focus/blur, activity) and `navigator.onLine`. */
@@ -216,6 +217,13 @@ export interface ImClientOptions {
   outboxStorage?: OutboxStorage | null;
   /** Total bytes of picked files the outbox keeps for an upload after a reload (default 20 MB). */
   outboxFileCap?: number;
+  /**
+   * One socket per visitor per browser (docs/tabs.md): the tabs of one identity elect a leader
+   * with Web Locks and share its socket over a `BroadcastChannel`. Default: on in a page (a
+   * window) where both APIs exist, off elsewhere (Node); `false` turns it off, options inject the
+   * APIs. Where either API is missing, every tab uses its own socket.
+   */
+  tabs?: boolean | TabOptions;
 }
 
 /** The default of {@link ImClientOptions.outboxFileCap}: 20 MB. */

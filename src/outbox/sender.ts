@@ -32,10 +32,10 @@ export interface SenderSocket {
   readonly isOpen: boolean;
   /** True while the connection has given up (state `failed`) until something reconnects it. */
   readonly gaveUp: boolean;
-  /** Encodes a message into a frame (encrypted when the AES switch is on). */
+  /** Encodes a message into a frame (encrypted when the AES switch is on), to check its size. */
   encode(message: ChatMessage): string;
-  /** Writes a frame on the open socket. */
-  write(frame: string): boolean;
+  /** Sends a message on the open socket: the own one, or the leader tab's (which encodes it). */
+  send(message: ChatMessage): boolean;
 }
 
 /** What the sender needs from the client. @internal */
@@ -165,7 +165,7 @@ export class MessageSender {
     const frame = socket.encode(wire);
     if (!ACKNOWLEDGED_TYPES.has(wire.type)) {
       // Not acknowledged by the server (e.g. an agent's accept, 311): sent now or not at all.
-      const sent = frame.length <= deps.limits.maxFrameSize && socket.isOpen && socket.write(frame);
+      const sent = frame.length <= deps.limits.maxFrameSize && socket.isOpen && socket.send(wire);
       return { ...wire, sendState: sent ? 'sent' : 'failed', ...(sent ? {} : { failReason: 'not-open' }) };
     }
     // Chat content goes into the conversation list; control messages (301, 302) only into the outbox.
@@ -178,7 +178,7 @@ export class MessageSender {
     }
     this.outbox.add(wire);
     if (isChatType(wire.type)) deps.durable.keep(wire);
-    if (socket.isOpen) socket.write(frame);
+    if (socket.isOpen) socket.send(wire);
     // Nothing is trying to connect: say so now; the message goes out after the next open.
     else if (socket.gaveUp) this.markFailed(wire.fp, 'network');
     return deps.messages.get(wire.fp) ?? stored;
@@ -217,7 +217,7 @@ export class MessageSender {
         const message = messages.patch(fp, { sendState: 'pending', failReason: undefined });
         if (message) events.emit('send state', { fp, state: 'pending', message });
       }
-      socket.write(socket.encode(m));
+      socket.send(m);
     }
   }
 }

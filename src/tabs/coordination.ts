@@ -1,0 +1,312 @@
+/**
+ * The body of the tab coordination, loaded at the first `connect()` of a page that coordinates (a
+ * lazy chunk: Node, and pages without Web Locks or `BroadcastChannel`, never load it). See
+ * `tab-link.ts` for the design and `docs/tabs.md`.
+ * @module
+ * @internal
+ */
+import type { ConnectionState } from '../events.js';
+import type { ChatMessage } from '../messages/types.js';
+import { LeaderElection, type TabRole } from './leader-election.js';
+import { TabChannel, tabScopeName, type LeaderSnapshot, type SharedKeySession, type TabMessage } from './tab-channel.js';
+import type { TabApis, TabHost } from './tab-link.js';
+import { Disposables, type Disposer } from '../timers.js';
+
+/**
+ * The coordination of one client with its other tabs (the body of a `TabLink` in a page
+ * that coordinates). Its first {@link TabCoordinator.connect} enters the election;
+ * {@link TabCoordinator.disconnect} leaves it (a tab that wants no socket never holds the lock).
+ * @internal
+ */
+export class TabCoordinator {
+  private currentRole: TabRole | null = null;
+  private election: LeaderElection | null = null;
+  private channel: TabChannel | null = null;
+  private scopeName = '';
+  private wanted = false;
+  private destroyed = false;
+  /** Follower: the leader's last snapshot (null until the first one). */
+  private leader: LeaderSnapshot | null = null;
+  /** Whether a socket (own or a leader's) was logged in for this tab before: a later login is a reconnect. */
+  private loggedInBefore = false;
+  private reported: ConnectionState;
+  /** The user id of the own socket (the leader's snapshot carries it). */
+  private ownUserId: string | undefined;
+  /** Left the election for a Page Lifecycle freeze; enters again on resume. */
+  private frozen = false;
+  /** A follower whose leader went silent uses its own socket (role `solo`) until the leader answers. */
+  private fallback = false;
+  /** When the leader was last heard from (a follower's probe). */
+  private lastHeard = 0;
+  private stopProbe: Disposer | null = null;
+  private readonly disposables: Disposables;
+
+  /**
+   * @param host - what the link needs from the client
+   * @param resolved - the APIs
+   * @param reported - the state the client last reported
+   */
+  constructor(
+    private readonly host: TabHost,
+    private readonly resolved: TabApis,
+    reported: ConnectionState,
+  ) {
+    this.reported = reported;
+    this.disposables = new Disposables(host.timers);
+    host.connection.on('state', this.onOwnState);
+    host.connection.on('open', this.onOwnOpen);
+    host.events.on('socket message', this.onOwnMessage);
+    host.events.on('user', this.onOwnUser);
+    host.lifecycle?.addEventListener('freeze', this.onFreeze);
+    host.lifecycle?.addEventListener('resume', this.onResume);
+  }
+
+  /** The role: `solo` until elected (and always without coordination). */
+  get role(): TabRole {
+    return this.currentRole ?? 'solo';
+  }
+
+  /** The lock and channel name in use ('' when not coordinating). */
+  get name(): string {
+    return this.scopeName;
+  }
+
+  /** The effective connection state: the own connection's, or the leader's when following. */
+  get state(): ConnectionState {
+    const role = this.currentRole;
+    if (role === 'leader' || role === 'solo') return this.host.connection.state;
+    if (!this.wanted) return role === null ? this.host.connection.state : 'closed';
+    return this.leader?.state ?? 'connecting';
+  }
+
+  /**
+   * The key session to make HTTP calls with: the leader's when following (its session is bound
+   * to the identity by its socket), else null (use the own).
+   */
+  get sharedKeySession(): SharedKeySession | null {
+    return this.currentRole === 'follower' ? (this.leader?.keySession ?? null) : null;
+  }
+
+  /** True when {@link TabLink.send} can write now (own socket open, or the leader's when following). */
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  /**
+   * The client's `connect()`: enters the election under the identity's name (re-entering it when
+   * the identity changed), then connects the own socket unless it follows another tab.
+   */
+  connect(): void {
+    if (this.destroyed) return;
+    this.wanted = true;
+    const { clientId, connectData } = this.host.scope();
+    const name = tabScopeName(this.resolved.prefix, clientId, connectData);
+    if (this.election && name !== this.scopeName) this.leave();
+    if (!this.election) return this.enter(name);
+    if (this.currentRole === 'leader' || this.currentRole === 'solo') this.host.connection.connect();
+    else this.update();
+  }
+
+  /** The client's `disconnect()`: closes the own socket and leaves the election (the next tab leads). */
+  disconnect(): void {
+    this.wanted = false;
+    this.host.connection.close();
+    this.leave();
+  }
+
+  /**
+   * Writes a message: on the own socket (leader, solo) or through the leader (follower).
+   * @returns false when no socket is open for it now (it is then the outbox's to resend)
+   */
+  send(message: ChatMessage): boolean {
+    if (this.currentRole !== 'follower') return this.host.writeOwn(message);
+    if (!this.isOpen || !this.channel) return false;
+    return this.channel.post({ kind: 'send', from: this.tabId, message });
+  }
+
+  /** Resigns (the next tab leads at once) and removes every listener. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.leave();
+    const { connection, events } = this.host;
+    connection.off('state', this.onOwnState);
+    connection.off('open', this.onOwnOpen);
+    events.off('socket message', this.onOwnMessage);
+    events.off('user', this.onOwnUser);
+    this.host.lifecycle?.removeEventListener('freeze', this.onFreeze);
+    this.host.lifecycle?.removeEventListener('resume', this.onResume);
+    this.disposables.dispose();
+  }
+
+  private get tabId(): string {
+    return this.resolved.tabId;
+  }
+
+  private enter(name: string): void {
+    const resolved = this.resolved;
+    this.scopeName = name;
+    this.channel = new TabChannel(name, resolved.Channel, (m) => this.onTabMessage(m), (e) => this.host.reportError(e));
+    const election = new LeaderElection({
+      name,
+      locks: resolved.locks,
+      onRole: (role) => {
+        if (this.election === election) this.setRole(role);
+      },
+      onError: (e) => this.host.reportError(e),
+    });
+    this.election = election;
+    this.update();
+    election.start();
+  }
+
+  /** Leaves the election and the channel (a leader says bye first). */
+  private leave(): void {
+    if (this.currentRole === 'leader') this.channel?.post({ kind: 'bye', from: this.tabId });
+    this.election?.destroy();
+    this.election = null;
+    this.channel?.close();
+    this.channel = null;
+    this.scopeName = '';
+    this.leader = null;
+    this.fallback = false;
+    this.setRole(null);
+  }
+
+  private setRole(role: TabRole | null): void {
+    if (this.currentRole === role) return;
+    const was = this.currentRole;
+    this.currentRole = role;
+    if (role === 'leader') this.fallback = false;
+    if (role === 'follower') this.startProbe();
+    else this.endProbe();
+    if (role === 'follower') {
+      this.channel?.post({ kind: 'hello', from: this.tabId });
+    } else if (role === 'leader' || role === 'solo') {
+      this.leader = null;
+      if (this.wanted) this.host.connection.connect();
+      if (role === 'leader') this.broadcastSnapshot();
+    }
+    this.update();
+    if ((was ?? 'solo') !== this.role && !this.destroyed) this.host.roleChanged?.(this.role);
+  }
+
+  private onTabMessage(m: TabMessage): void {
+    if (this.destroyed) return;
+    if (this.currentRole === 'leader') {
+      if (m.kind === 'hello') this.broadcastSnapshot();
+      else if (m.kind === 'send') this.host.writeOwn(m.message);
+      return;
+    }
+    if (m.kind === 'snapshot' || m.kind === 'inbound') this.lastHeard = this.host.timers.now();
+    if (this.fallback && m.kind === 'snapshot') this.endFallback();
+    if (this.currentRole !== 'follower' && this.currentRole !== null) return;
+    switch (m.kind) {
+      case 'snapshot': {
+        const wasOpen = this.leader?.state === 'open';
+        this.leader = m.snapshot;
+        if (!this.wanted) return;
+        if (m.snapshot.userId) this.host.adoptUserId(m.snapshot.userId);
+        this.update();
+        if (wasOpen || m.snapshot.state !== 'open' || this.currentRole !== 'follower') return;
+        // The leader's socket is (newly) open: resend what is pending, catch up after a gap.
+        const reconnected = this.loggedInBefore;
+        this.loggedInBefore = true;
+        this.host.loggedIn(reconnected);
+        return;
+      }
+      case 'bye':
+        if (this.leader) this.leader = { ...this.leader, state: 'reconnecting' };
+        this.update();
+        return;
+      case 'inbound':
+        if (this.currentRole === 'follower' && this.wanted) this.host.deliver(m.message, m.encrypted);
+        return;
+      default:
+    }
+  }
+
+  private broadcastSnapshot(): void {
+    if (this.currentRole !== 'leader') return;
+    const userId = this.ownUserId;
+    const keySession = this.host.connection.state === 'open' ? this.host.keySession() : null;
+    const snapshot: LeaderSnapshot = { state: this.host.connection.state, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) };
+    this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot });
+  }
+
+  private readonly onOwnState = (): void => {
+    this.broadcastSnapshot();
+    this.update();
+  };
+
+  private readonly onOwnOpen = ({ reconnected }: { reconnected: boolean }): void => {
+    if (this.currentRole === 'follower') return;
+    const again = reconnected || this.loggedInBefore;
+    this.loggedInBefore = true;
+    this.host.loggedIn(again);
+  };
+
+  private readonly onOwnMessage = ({ message, encrypted }: { message: ChatMessage; encrypted: boolean }): void => {
+    if (this.currentRole === 'leader') this.channel?.post({ kind: 'inbound', from: this.tabId, message, encrypted });
+  };
+
+  private readonly onOwnUser = ({ userId }: { userId: string }): void => {
+    if (this.currentRole === 'follower') return; // adopted from the leader
+    this.ownUserId = userId;
+    this.broadcastSnapshot();
+  };
+
+  /** A follower asks the leader for a snapshot now and then; a silent leader means the fallback. */
+  private startProbe(): void {
+    if (this.stopProbe) return;
+    this.lastHeard = this.host.timers.now();
+    this.stopProbe = this.disposables.interval(() => this.probe(), this.resolved.leaderTimeout / 2.5);
+  }
+
+  private endProbe(): void {
+    if (this.fallback) return; // keeps asking until the leader answers
+    this.stopProbe?.();
+    this.stopProbe = null;
+  }
+
+  private probe(): void {
+    if (this.currentRole === 'follower' && this.host.timers.now() - this.lastHeard >= this.resolved.leaderTimeout) {
+      // The leader holds the lock but does not answer (frozen, hung): use the own socket meanwhile.
+      this.fallback = true;
+      this.setRole('solo');
+    }
+    this.channel?.post({ kind: 'hello', from: this.tabId });
+  }
+
+  /** The leader answers again: close the own socket and follow it. */
+  private endFallback(): void {
+    this.fallback = false;
+    this.setRole('follower');
+    this.host.connection.close();
+  }
+
+  /** About to be frozen: leave the election (a leader closes its socket first) so another tab leads. */
+  private readonly onFreeze = (): void => {
+    if (!this.election || this.destroyed) return;
+    const leading = this.currentRole === 'leader' || this.fallback; // its own socket is in use
+    this.frozen = true;
+    if (leading) this.host.connection.close();
+    this.leave();
+  };
+
+  private readonly onResume = (): void => {
+    if (!this.frozen || this.destroyed) return;
+    this.frozen = false;
+    if (this.wanted) this.connect();
+  };
+
+  /** Tells the host when the effective state changed. */
+  private update(): void {
+    if (this.destroyed) return;
+    const newState = this.state;
+    const oldState = this.reported;
+    if (newState === oldState) return;
+    this.reported = newState;
+    this.host.stateChanged({ newState, oldState });
+  }
+}

@@ -1,0 +1,422 @@
+import { EventEmitter } from 'eventemitter3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ConnectionState, ImClientEvents } from '../events.js';
+import type { ChatMessage } from '../messages/types.js';
+import { attachTabs, resolveTabOptions, type TabHost, type TabOptions, type TabRole } from './tab-link.js';
+import { createFakeChannels, FakeLockManager, flushTabs, manualTimers, type FakeChannels, type ManualTimers } from './tabs.fixture.js';
+
+// The coordination is a lazy chunk: load it once so that the links' own import resolves within a flush.
+beforeAll(() => import('./coordination.js'));
+
+/** The client's own connection, driven by the test. */
+class FakeConnection extends EventEmitter<{
+  state: (ctx: { newState: ConnectionState; oldState: ConnectionState }) => void;
+  open: (ctx: { reconnected: boolean }) => void;
+}> {
+  private opened = false;
+  state: ConnectionState = 'closed';
+  connects = 0;
+  connect(): void {
+    this.connects++;
+    if (this.state === 'closed' || this.state === 'failed') this.set('connecting');
+  }
+  close(): void {
+    this.set('closed');
+  }
+  set(newState: ConnectionState): void {
+    const oldState = this.state;
+    if (oldState === newState) return;
+    this.state = newState;
+    this.emit('state', { newState, oldState });
+    if (newState === 'open') {
+      this.emit('open', { reconnected: this.opened });
+      this.opened = true;
+    }
+  }
+}
+
+/** The document's Page Lifecycle events, counting its listeners. */
+class CountingTarget extends EventTarget {
+  listeners = 0;
+  override addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    this.listeners++;
+    super.addEventListener(type, listener);
+  }
+  override removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void {
+    this.listeners--;
+    super.removeEventListener(type, listener);
+  }
+}
+
+interface Browser {
+  locks: FakeLockManager;
+  channels: FakeChannels;
+  /** One clock for the whole browser (each tab's timers). */
+  timers: ManualTimers;
+}
+
+function browser(): Browser {
+  return { locks: new FakeLockManager(), channels: createFakeChannels(), timers: manualTimers() };
+}
+
+let tabCount = 0;
+
+function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, option?: boolean | TabOptions) {
+  const connection = new FakeConnection();
+  const page = new CountingTarget();
+  const events = new EventEmitter<ImClientEvents>();
+  const log = {
+    written: [] as ChatMessage[],
+    delivered: [] as ChatMessage[],
+    logins: [] as boolean[],
+    states: [] as ConnectionState[],
+    users: [] as string[],
+    roles: [] as TabRole[],
+    errors: [] as Error[],
+  };
+  const scope = { clientId: identity.clientId ?? 'uuid-1', connectData: { mchId: identity.mchId ?? 'M1001', platformId: 'P01' } as Record<string, unknown> };
+  const host: TabHost = {
+    connection,
+    events,
+    scope: () => scope,
+    keySession: () => ({ saltKey: `salt-of-${scope.clientId}`, userKey: 'k'.repeat(32) }),
+    writeOwn: (m) => {
+      if (connection.state !== 'open') return false;
+      log.written.push(m);
+      return true;
+    },
+    deliver: (m) => log.delivered.push(m),
+    loggedIn: (r) => log.logins.push(r),
+    adoptUserId: (u) => log.users.push(u),
+    stateChanged: ({ newState }) => log.states.push(newState),
+    roleChanged: (r) => log.roles.push(r),
+    lifecycle: page,
+    timers: b.timers,
+    reportError: (e) => log.errors.push(e),
+  };
+  const tabId = `tab-${++tabCount}`;
+  const link = attachTabs(host, option ?? { locks: b.locks, BroadcastChannel: b.channels.BroadcastChannel, tabId }, true);
+  return { link, connection, events, log, scope, page };
+}
+
+const text = (fp: string, dataContent = 'hi'): ChatMessage => ({ type: 100, fp, from: 'U1', to: 'A1', dataContent });
+
+/** Two tabs of one visitor: the first leads with its socket open. */
+async function twoTabs() {
+  const b = browser();
+  const leader = tab(b);
+  leader.link.connect();
+  await flushTabs();
+  leader.connection.set('open');
+  const follower = tab(b);
+  follower.link.connect();
+  await flushTabs();
+  return { b, leader, follower };
+}
+
+describe('one socket per visitor: election', () => {
+  it('the first tab leads and opens its socket; the second follows, opens none and mirrors the leader', async () => {
+    const { leader, follower } = await twoTabs();
+    expect([leader.link.role, follower.link.role]).toEqual(['leader', 'follower']);
+    expect(leader.connection.connects).toBe(1);
+    expect(follower.connection.connects).toBe(0);
+    expect(follower.link.state).toBe('open');
+    expect(follower.log.states).toEqual(['connecting', 'open']);
+    expect(follower.log.logins).toEqual([false]); // resend what is pending: the leader's socket is open
+    expect(leader.log.logins).toEqual([false]);
+
+    leader.connection.set('reconnecting');
+    await flushTabs();
+    expect(follower.link.state).toBe('reconnecting');
+    leader.connection.set('open');
+    await flushTabs();
+    expect(follower.log.states).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+    expect(follower.log.logins).toEqual([false, true]);
+  });
+
+  it('a tab is solo, and connects its own socket, until the lock manager answers', () => {
+    const b = browser();
+    const a = tab(b);
+    expect(a.link.role).toBe('solo');
+    a.link.connect();
+    expect(a.link.state).toBe('connecting');
+    expect(a.connection.connects).toBe(0); // not before it knows it leads
+  });
+
+  it("a follower adopts the leader's user id, and a tab opened later gets it with the snapshot its hello asks for", async () => {
+    const { b, leader, follower } = await twoTabs();
+    leader.events.emit('user', { userId: 'U42' });
+    await flushTabs();
+    expect(follower.log.users).toContain('U42');
+    const late = tab(b);
+    late.link.connect();
+    await flushTabs();
+    expect(late.link.role).toBe('follower');
+    expect(late.log.users).toEqual(['U42']);
+    expect(late.link.state).toBe('open');
+  });
+});
+
+describe('one socket per visitor: HTTP calls of a follower', () => {
+  it("use the leader's key session (bound to the identity by its socket), never their own", async () => {
+    const { leader, follower } = await twoTabs();
+    expect(follower.link.sharedKeySession).toEqual({ saltKey: 'salt-of-uuid-1', userKey: 'k'.repeat(32) });
+    expect(leader.link.sharedKeySession).toBeNull();
+    leader.link.destroy();
+    await flushTabs();
+    expect(follower.link.sharedKeySession).toBeNull(); // it leads now: its own
+  });
+});
+
+describe('one socket per visitor: sending and receiving', () => {
+  it("a follower's send is written on the leader's socket with its fp", async () => {
+    const { leader, follower } = await twoTabs();
+    expect(follower.link.send(text('fp-f1'))).toBe(true);
+    await flushTabs();
+    expect(leader.log.written.map((m) => m.fp)).toEqual(['fp-f1']);
+    expect(follower.log.written).toEqual([]);
+  });
+
+  it("a follower's send fails (stays the outbox's) while the leader's socket is not open", async () => {
+    const { leader, follower } = await twoTabs();
+    leader.connection.set('reconnecting');
+    await flushTabs();
+    expect(follower.link.send(text('fp-f2'))).toBe(false);
+    await flushTabs();
+    expect(leader.log.written).toEqual([]);
+  });
+
+  it("every message decoded on the leader's socket reaches every follower (the echo is the follower's ack)", async () => {
+    const { b, leader, follower } = await twoTabs();
+    const third = tab(b);
+    third.link.connect();
+    await flushTabs();
+    leader.events.emit('socket message', { message: text('fp-f1'), encrypted: true });
+    leader.events.emit('socket message', { message: { type: 200, fp: 'fp-r', dataContent: 'robot' }, encrypted: true });
+    await flushTabs();
+    expect(follower.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
+    expect(third.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
+    expect(leader.log.delivered).toEqual([]);
+    // A follower's own decoded messages (delivered ones re-emitted) are not forwarded again.
+    follower.events.emit('socket message', { message: text('fp-x'), encrypted: false });
+    await flushTabs();
+    expect(third.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
+  });
+
+  it('the solo and leader roles write on their own socket', async () => {
+    const b = browser();
+    const solo = tab(b, {}, false);
+    solo.link.connect();
+    solo.connection.set('open');
+    expect(solo.link.send(text('s1'))).toBe(true);
+    expect(solo.log.written.map((m) => m.fp)).toEqual(['s1']);
+    const { leader } = await twoTabs();
+    expect(leader.link.send(text('l1'))).toBe(true);
+    expect(leader.log.written.map((m) => m.fp)).toEqual(['l1']);
+  });
+});
+
+describe('one socket per visitor: take-over', () => {
+  it('when the leader tab closes, a follower leads, connects, and the other follower resends after its login', async () => {
+    const { b, leader, follower } = await twoTabs();
+    const third = tab(b);
+    third.link.connect();
+    await flushTabs();
+    leader.link.destroy();
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+    expect(follower.link.state).toBe('connecting');
+    expect(third.link.state).toBe('connecting');
+    follower.connection.set('open');
+    await flushTabs();
+    expect(follower.log.logins).toEqual([false, true]); // its own first socket, yet a reconnect for this tab
+    expect(third.link.state).toBe('open');
+    expect(third.log.logins).toEqual([false, true]); // a reconnect: resend pending and catch up
+    third.link.send(text('fp-3'));
+    await flushTabs();
+    expect(follower.log.written.map((m) => m.fp)).toEqual(['fp-3']);
+  });
+
+  it('when the leader tab crashes (no bye, the browser releases the lock), a follower takes over', async () => {
+    const { b, leader, follower } = await twoTabs();
+    b.locks.crash(leader.link.name);
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+    expect(follower.log.roles).toEqual(['follower', 'leader']);
+  });
+});
+
+describe('one socket per visitor: Page Lifecycle', () => {
+  it('a leader about to be frozen closes its socket and hands the lead over; resumed, it follows', async () => {
+    const { leader, follower } = await twoTabs();
+    leader.page.dispatchEvent(new Event('freeze'));
+    await flushTabs();
+    expect(leader.connection.state).toBe('closed');
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+    follower.connection.set('open');
+    leader.page.dispatchEvent(new Event('resume'));
+    await flushTabs();
+    expect(leader.link.role).toBe('follower');
+    expect(leader.link.state).toBe('open');
+    expect(leader.connection.connects).toBe(1);
+  });
+
+  it('a frozen follower leaves the queue, so the lock is never granted to a tab that cannot run', async () => {
+    const { b, leader, follower } = await twoTabs();
+    follower.page.dispatchEvent(new Event('freeze'));
+    await flushTabs();
+    expect(b.locks.waiting(leader.link.name)).toBe(0);
+    leader.link.destroy();
+    await flushTabs();
+    expect(follower.link.role).toBe('solo'); // out of the election until resumed
+    expect(follower.connection.connects).toBe(0);
+    follower.page.dispatchEvent(new Event('resume'));
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.connection.connects).toBe(1);
+  });
+});
+
+describe('one socket per visitor: a leader that does not answer', () => {
+  it('a follower that has not heard from the leader for leaderTimeout uses its own socket, and follows again when it answers', async () => {
+    const { b, follower } = await twoTabs();
+    const advance = async (ms: number): Promise<void> => {
+      for (let t = 0; t < ms; t += 1_000) {
+        b.timers.advance(1_000);
+        await flushTabs(1);
+      }
+    };
+    await advance(30_000);
+    expect(follower.link.role).toBe('follower'); // the leader answers every probe
+    expect(follower.connection.connects).toBe(0);
+
+    // The leader hangs (frozen by the browser without a freeze event): it answers nothing.
+    const leaderChannel = b.channels.instances[0]!;
+    leaderChannel.freeze();
+    await advance(8_000);
+    expect(follower.link.role).toBe('follower');
+    await advance(4_000);
+    expect(follower.link.role).toBe('solo');
+    expect(follower.connection.connects).toBe(1);
+    follower.connection.set('open');
+    expect(follower.link.send(text('fp-own'))).toBe(true);
+    expect(follower.log.written.map((m) => m.fp)).toEqual(['fp-own']);
+
+    // The leader answers again: the follower closes its own socket and follows.
+    leaderChannel.thaw();
+    await advance(4_000);
+    expect(follower.link.role).toBe('follower');
+    expect(follower.connection.state).toBe('closed');
+    expect(follower.link.state).toBe('open');
+    expect(follower.log.logins.at(-1)).toBe(true);
+  });
+
+  it('no probe runs in the leader, and none is left after destroy', async () => {
+    const { b, leader, follower } = await twoTabs();
+    expect(b.timers.pending).toBe(1); // the follower's probe
+    follower.link.destroy();
+    leader.link.destroy();
+    expect(b.timers.pending).toBe(0);
+  });
+});
+
+describe('one socket per visitor: fallback to one socket per tab', () => {
+  it('without Web Locks, without BroadcastChannel, or turned off, every tab is solo and connects', async () => {
+    const b = browser();
+    const options: (boolean | TabOptions)[] = [
+      { locks: null, BroadcastChannel: b.channels.BroadcastChannel },
+      { locks: b.locks, BroadcastChannel: null },
+      false,
+    ];
+    for (const option of options) {
+      const x = tab(b, {}, option);
+      const y = tab(b, {}, option);
+      x.link.connect();
+      y.link.connect();
+      await flushTabs();
+      expect([x.link.role, y.link.role]).toEqual(['solo', 'solo']);
+      expect([x.connection.connects, y.connection.connects]).toEqual([1, 1]);
+    }
+    expect(b.locks.requests).toEqual([]);
+  });
+
+  it('is off by default outside a browser (Node) and where the globals are missing', () => {
+    expect(resolveTabOptions(undefined, false)).toBeNull();
+    // Node 20 has a global BroadcastChannel but no navigator.locks.
+    expect(resolveTabOptions(undefined, true)).toBeNull();
+    expect(resolveTabOptions(true, true)).toBeNull();
+    const b = browser();
+    expect(resolveTabOptions({ locks: b.locks }, true)?.Channel).toBe(globalThis.BroadcastChannel);
+  });
+});
+
+describe('one socket per visitor: names scoped per identity', () => {
+  it('two visitors (or merchants) of one browser each lead their own socket', async () => {
+    const b = browser();
+    const u1 = tab(b, { clientId: 'uuid-1' });
+    const u2 = tab(b, { clientId: 'uuid-2' });
+    const m2 = tab(b, { clientId: 'uuid-1', mchId: 'M2' });
+    for (const t of [u1, u2, m2]) t.link.connect();
+    await flushTabs();
+    expect([u1.link.role, u2.link.role, m2.link.role]).toEqual(['leader', 'leader', 'leader']);
+    expect(new Set([u1.link.name, u2.link.name, m2.link.name]).size).toBe(3);
+    expect(u1.link.name).toBe('kefu-im:uuid-1:M1001:P01');
+  });
+
+  it('a new identity at the next connect re-enters the election under its own name', async () => {
+    const { b, leader, follower } = await twoTabs();
+    follower.scope.clientId = 'uuid-new';
+    follower.link.connect();
+    await flushTabs();
+    expect(follower.link.role).toBe('leader');
+    expect(follower.link.name).toBe('kefu-im:uuid-new:M1001:P01');
+    expect(leader.link.role).toBe('leader');
+    expect(b.locks.waiting(leader.link.name)).toBe(0);
+  });
+});
+
+describe('one socket per visitor: disconnect and destroy', () => {
+  it('disconnect in the leader closes its socket and hands the lead over; connect enters again', async () => {
+    const { leader, follower } = await twoTabs();
+    leader.link.disconnect();
+    await flushTabs();
+    expect(leader.connection.state).toBe('closed');
+    expect(follower.link.role).toBe('leader');
+    leader.link.connect();
+    await flushTabs();
+    expect(leader.link.role).toBe('follower');
+  });
+
+  it('a tab destroyed while the coordination loads enters nothing and opens nothing', async () => {
+    const b = browser();
+    const a = tab(b);
+    a.link.connect();
+    a.link.destroy();
+    await flushTabs();
+    expect(b.channels.open).toBe(0);
+    expect(b.locks.requests).toEqual([]);
+    expect(a.connection.connects).toBe(0);
+    expect(a.connection.listenerCount('state') + a.connection.listenerCount('open')).toBe(0);
+  });
+
+  it('destroy leaves no listener, channel, lock or queued request behind', async () => {
+    const { b, leader, follower } = await twoTabs();
+    const name = leader.link.name;
+    follower.link.destroy();
+    leader.link.destroy();
+    await flushTabs();
+    expect(b.channels.open).toBe(0);
+    expect(b.channels.listeners).toBe(0);
+    expect(b.locks.isHeld(name)).toBe(false);
+    expect(b.locks.waiting(name)).toBe(0);
+    for (const t of [leader, follower]) {
+      expect(t.connection.listenerCount('state') + t.connection.listenerCount('open')).toBe(0);
+      expect(t.page.listeners).toBe(0);
+      expect(t.events.listenerCount('socket message') + t.events.listenerCount('user')).toBe(0);
+      expect(t.log.errors).toEqual([]);
+    }
+  });
+});
