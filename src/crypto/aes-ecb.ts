@@ -8,11 +8,9 @@
 import { ecb } from '@noble/ciphers/aes.js';
 import { base64ToBytes, bytesToBase64, utf8Decode, utf8Encode } from './encoding.js';
 
-/** The error text for an AES key that is not 32 bytes (spec §8). */
-export const INVALID_KEY_LENGTH = 'Invalid key length. Key must be 256 bits (32 bytes).';
+import { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
-/** The error text for any decryption failure (spec §8). */
-export const DECRYPT_ERROR = 'Error decrypting text';
+export { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
 /**
  * The key bytes of the last few keys used (a client uses one user key; a server a few), checked

@@ -2,7 +2,7 @@
  * The HTTP client of spec §7/§8 and protocol §2, on the platform's `fetch` (or an injected one).
  * @module
  */
-import { aesEcbEncrypt } from '../crypto/aes-ecb.js';
+import { aesEcb, loadAesEcb } from '../crypto/load-aes-ecb.js';
 import type { NoticeLevel } from '../events.js';
 import type { I18nKey } from '../i18n/languages.js';
 import type { ImClientLimits } from '../options.js';
@@ -172,6 +172,7 @@ export class HttpClient {
     const root = opts.root === true;
     const acceptAny = root || opts.accept === 'any';
     if (opts.signal?.aborted) throw new RequestCancelledError();
+    if (opts.enc) await loadAesEcb(); // the cipher loads with the first encrypted call
     const { url, payload } = this.prepare(method, path, body, opts);
     const headers: Record<string, string> = {};
     const language = this.opts.getLanguage();
@@ -224,7 +225,7 @@ export class HttpClient {
     if (opts.enc && (method === 'GET' || !isForm)) {
       const { userKey } = this.opts.getSession();
       if (!userKey) throw new Error(`Cannot send the encrypted call ${path}: the user token is not loaded yet.`);
-      const value = encodeURIComponent(aesEcbEncrypt(userKey, JSON.stringify(method === 'GET' ? (opts.query ?? {}) : (body ?? {}))));
+      const value = encodeURIComponent(aesEcb().aesEcbEncrypt(userKey, JSON.stringify(method === 'GET' ? (opts.query ?? {}) : (body ?? {}))));
       if (method === 'GET') return { url: `${url}${url.includes('?') ? '&' : '?'}data=${value}`, payload: undefined };
       url = appendQuery(url, opts.query);
       return { url, payload: { data: value } };

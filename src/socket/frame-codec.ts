@@ -2,7 +2,7 @@
  * Socket frame encoding and decoding (protocol §4 "Frames").
  * @module
  */
-import { aesEcbDecrypt, aesEcbEncrypt } from '../crypto/aes-ecb.js';
+import { aesEcb } from '../crypto/load-aes-ecb.js';
 import type { ChatMessage } from '../messages/types.js';
 
 /**
@@ -96,7 +96,7 @@ export function encodeFrame(message: ChatMessage, userKey?: string): string {
   }
   if (userKey === undefined) return json;
   try {
-    return aesEcbEncrypt(userKey, json);
+    return aesEcb().aesEcbEncrypt(userKey, json);
   } catch (cause) {
     throw new FrameError('Message cannot be encrypted.', { cause });
   }
@@ -137,7 +137,7 @@ export function decodeFrame(data: unknown, userKey?: string): DecodedFrame {
   }
   let plain: string;
   try {
-    plain = aesEcbDecrypt(userKey, text.trim());
+    plain = aesEcb().aesEcbDecrypt(userKey, text.trim());
   } catch (cause) {
     if (parseError === undefined) return { message: toMessage(parsed), encrypted: false };
     throw new FrameError(`Frame is neither JSON nor decryptable: "${preview(text)}".`, { cause });
