@@ -42,6 +42,8 @@ export interface InboundContext {
  * @internal
  */
 export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
+  // Incoming messages notify the store's readers once per burst (one snapshot), not per frame.
+  ctx.messages.deferNotifications();
   const fp = message.fp;
   if (fp && ctx.outbox.has(fp)) {
     ctx.outbox.ack(fp);

@@ -186,6 +186,21 @@ export class MessageList {
     }
   }
 
+  /**
+   * Holds notifications until the current microtasks have run: changes made until then notify
+   * once, at their end (with one new snapshot), instead of once each. For changes nobody waits
+   * on synchronously, such as incoming frames: a burst of frames read from one network chunk then
+   * costs one snapshot copy instead of one per frame. Calls inside a held period do nothing more.
+   */
+  deferNotifications(): void {
+    if (this.batching) return;
+    this.batching = true;
+    queueMicrotask(() => {
+      this.batching = false;
+      if (this.dirty) this.emit();
+    });
+  }
+
   /** The message with this fp (or generated key), if held. */
   get(fp: string): StoredMessage | undefined {
     return this.find(fp)?.msg;
