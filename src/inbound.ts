@@ -42,8 +42,6 @@ export interface InboundContext {
  * @internal
  */
 export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
-  // Incoming messages notify the store's readers once per burst (one snapshot), not per frame.
-  ctx.messages.deferNotifications();
   const fp = message.fp;
   if (fp && ctx.outbox.has(fp)) {
     ctx.outbox.ack(fp);
@@ -84,7 +82,8 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     }
     default:
       if (!isChatType(message.type)) return;
-      ctx.events.emit('message', { message: ctx.messages.upsert(message) });
+      // A burst of texts notifies the store's readers once (one snapshot), not once per text.
+      ctx.events.emit('message', { message: ctx.messages.coalesce(() => ctx.messages.upsert(message)) });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
   }
 }

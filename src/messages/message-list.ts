@@ -137,6 +137,8 @@ export class MessageList {
   private batching = false;
   private bulk = false;
   private dirty = false;
+  /** A burst of {@link MessageList.coalesce} calls is open until the current microtasks run. */
+  private burst = false;
 
   /** How many messages the list holds. */
   get size(): number {
@@ -186,19 +188,31 @@ export class MessageList {
     }
   }
 
+
   /**
-   * Holds notifications until the current microtasks have run: changes made until then notify
-   * once, at their end (with one new snapshot), instead of once each. For changes nobody waits
-   * on synchronously, such as incoming frames: a burst of frames read from one network chunk then
-   * costs one snapshot copy instead of one per frame. Calls inside a held period do nothing more.
+   * Runs a change nobody waits on synchronously, such as an incoming frame. The first such change
+   * notifies at once, like any other; the ones that follow it before the current microtasks have
+   * run (the rest of a burst read from one network chunk) notify together, once, when they run:
+   * one new snapshot for the burst instead of one per frame. Any other change still notifies at
+   * once (and its readers then see the deferred changes too).
+   * @returns what `change` returns
    */
-  deferNotifications(): void {
-    if (this.batching) return;
+  coalesce<T>(change: () => T): T {
+    if (!this.burst) {
+      this.burst = true;
+      queueMicrotask(() => {
+        this.burst = false;
+        if (this.dirty && !this.batching) this.emit();
+      });
+      return change();
+    }
+    if (this.batching) return change();
     this.batching = true;
-    queueMicrotask(() => {
-      this.batching = false;
-      if (this.dirty) this.emit();
-    });
+    try {
+      return change();
+    } finally {
+      this.batching = false; // dirty stays set: the microtask above (or any change before it) notifies
+    }
   }
 
   /** The message with this fp (or generated key), if held. */
