@@ -181,6 +181,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const frames = chatFrames(round);
   bare.push(await bareRun(server, ++nth, frames));
   plain.push((await sdkRun(server, ++nth, false, frames, false)).rate);
+  if (process.env.ONLY === 'plain') continue;
   aes.push((await sdkRun(server, ++nth, true, frames, false)).rate);
   plainVisible.push((await sdkRun(server, ++nth, false, frames, true)).rate);
   aesVisible.push((await sdkRun(server, ++nth, true, frames, true)).rate);
@@ -193,6 +194,7 @@ console.log(`${FRAMES} chat frames (type 100, ~70 chars of text) over loopback w
 console.log(`bare ws client, JSON.parse             ${fmt(b)} frames/s`);
 console.log(`ImClient -> message store, plain       ${fmt(p)} frames/s  (${(p / b).toFixed(2)}x bare; target >= 0.5x)`);
 console.log(`ImClient -> message store, AES-ECB     ${fmt(a)} frames/s  (${(a / b).toFixed(2)}x bare; target >= 20,000/s)`);
+if (process.env.ONLY === 'plain') process.exit(0);
 const pv = median(plainVisible);
 const av = median(aesVisible);
 console.log('page visible: each text is also answered with its read receipt (encoded, encrypted, sent):');
