@@ -86,7 +86,8 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     }
     default:
       if (!isChatType(message.type)) return;
-      ctx.events.emit('message', { message: ctx.messages.upsert(message) });
+      // A burst of texts notifies the store's readers once (one snapshot), not once per text.
+      ctx.events.emit('message', { message: ctx.messages.coalesce(() => ctx.messages.upsert(message)) });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
   }
 }

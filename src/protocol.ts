@@ -5,6 +5,12 @@
  * @module
  */
 // Crypto
+import * as aesEcbModule from './crypto/aes-ecb.js';
+import { provideAesEcb } from './crypto/load-aes-ecb.js';
+
+// The frame codec below encrypts with what is loaded: here, everything is loaded up front.
+provideAesEcb(aesEcbModule);
+
 export { aesEcbDecrypt, aesEcbEncrypt, createPrefixedEcb, DECRYPT_ERROR, INVALID_KEY_LENGTH } from './crypto/aes-ecb.js';
 export type { PrefixedEcb } from './crypto/aes-ecb.js';
 export { gcmDecrypt, gcmEncrypt } from './crypto/aes-gcm.js';

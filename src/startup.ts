@@ -6,6 +6,7 @@
 import { gcmDecrypt } from './crypto/aes-gcm.js';
 import { utf8Encode } from './crypto/encoding.js';
 import { revealAesKey } from './crypto/key-obfuscation.js';
+import { loadAesEcb } from './crypto/load-aes-ecb.js';
 import { randomHex } from './crypto/random.js';
 import type { ServerClock } from './clock.js';
 import type { PermitApi } from './http/permit-api.js';
@@ -53,6 +54,9 @@ export async function runStartup(
   onToken: (token: { userKey: string; saltKey: string }) => void = () => undefined,
 ): Promise<StartupResult> {
   const errors: Error[] = [];
+  // The frame cipher loads while the key exchange runs (frames are decoded synchronously).
+  const cipher = loadAesEcb();
+  cipher.catch(() => undefined);
   let serverTime: number | null = null;
   try {
     const sentAt = timers.now();
@@ -70,6 +74,7 @@ export async function runStartup(
     // From here on every call carries X-Salt-Key (protocol §2), the switch call included.
     onToken({ userKey, saltKey });
     const aesSwitch = await api.switchAES();
+    await cipher;
     session = { requestKey, aesKey, userKey, saltKey, aesSwitch };
   } catch (e) {
     errors.push(asError(e));

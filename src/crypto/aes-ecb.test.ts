@@ -105,7 +105,7 @@ describe('AES helper in ECB mode with padding, using a fixed key prefix plus a c
   });
 });
 
-describe('ciphers are reused per key (the key schedule is computed once)', () => {
+describe('keys are checked once and cached (a few keys at a time)', () => {
   it('many keys in turn, beyond the cache size, each still encrypts and decrypts under its own key', () => {
     const keys = Array.from({ length: 12 }, (_, i) => `key-${String(i).padStart(2, '0')}`.padEnd(32, 'x'));
     for (let round = 0; round < 2; round++) {

@@ -1,78 +1,35 @@
 /**
  * AES-256-ECB with PKCS#7 padding, base64 output (protocol conventions `AES-ECB(k, s)`).
  *
- * Uses crypto-js (imported per submodule so the bundle stays small). Padding is checked by hand:
- * crypto-js's own PKCS#7 unpadding does not validate, so a wrong key would otherwise yield
- * garbage instead of an error.
+ * Uses `@noble/ciphers` (audited, tree-shakeable; only its AES module is bundled). Padding is
+ * removed and checked here, so that every failure (a wrong key included) gives the same error.
  * @module
  */
-import 'crypto-js/aes.js'; // registers CryptoJS.algo.AES
-import CryptoJS from 'crypto-js/core.js';
-import Base64 from 'crypto-js/enc-base64.js';
-import ECB from 'crypto-js/mode-ecb.js';
-import NoPadding from 'crypto-js/pad-nopadding.js';
-import Pkcs7 from 'crypto-js/pad-pkcs7.js';
-import { base64ToBytes, utf8Decode, utf8Encode } from './encoding.js';
+import { ecb } from '@noble/ciphers/aes.js';
+import { base64ToBytes, bytesToBase64, utf8Decode, utf8Encode } from './encoding.js';
 
-/** The error text for an AES key that is not 32 bytes (spec §8). */
-export const INVALID_KEY_LENGTH = 'Invalid key length. Key must be 256 bits (32 bytes).';
+import { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
-/** The error text for any decryption failure (spec §8). */
-export const DECRYPT_ERROR = 'Error decrypting text';
+export { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
-type WordArray = CryptoJS.lib.WordArray;
+/**
+ * The key bytes of the last few keys used (a client uses one user key; a server a few), checked
+ * once. A noble cipher object is single-use for encryption, so one is made per call (cheap: AES's
+ * key schedule is computed per call either way).
+ */
+const keyCache = new Map<string, Uint8Array>();
+const KEY_CACHE_SIZE = 8;
 
-/** Converts bytes to a crypto-js WordArray (big-endian 32-bit words, packed directly). */
-function toWords(bytes: Uint8Array): WordArray {
-  const words = new Array<number>((bytes.length + 3) >>> 2).fill(0);
-  for (let i = 0; i < bytes.length; i++) {
-    words[i >>> 2] = (words[i >>> 2] ?? 0) | ((bytes[i] ?? 0) << (24 - (i % 4) * 8));
-  }
-  return CryptoJS.lib.WordArray.create(words, bytes.length);
-}
-
-/** Converts a crypto-js WordArray to bytes. */
-function fromWords(words: WordArray): Uint8Array {
-  const out = new Uint8Array(Math.max(0, words.sigBytes));
-  for (let i = 0; i < out.length; i++) {
-    out[i] = ((words.words[i >>> 2] ?? 0) >>> (24 - (i % 4) * 8)) & 0xff;
-  }
-  return out;
-}
-
-/** The key's UTF-8 bytes as a WordArray; throws {@link INVALID_KEY_LENGTH} unless 32 bytes. */
-function keyWords(key: string): WordArray {
+/** The key's UTF-8 bytes; throws {@link INVALID_KEY_LENGTH} unless 32 bytes. */
+function keyBytes(key: string): Uint8Array {
+  const cached = keyCache.get(key);
+  if (cached) return cached;
   if (typeof key !== 'string') throw new Error(INVALID_KEY_LENGTH);
   const bytes = utf8Encode(key);
   if (bytes.length !== 32) throw new Error(INVALID_KEY_LENGTH);
-  return toWords(bytes);
-}
-
-/** An encryptor and a decryptor for one key: AES's key schedule is computed once, not per frame. */
-interface EcbCiphers {
-  encryptor: Cipher;
-  decryptor: Cipher;
-}
-
-type Cipher = ReturnType<typeof CryptoJS.algo.AES.createEncryptor>;
-
-/** The ciphers of the last few keys used (a client uses one user key; a server a few). */
-const cipherCache = new Map<string, EcbCiphers>();
-const CIPHER_CACHE_SIZE = 8;
-
-function ciphersFor(key: string): EcbCiphers {
-  const cached = cipherCache.get(key);
-  if (cached) return cached;
-  const k = keyWords(key);
-  // Decryption removes no padding itself: the padding is checked by hand below (crypto-js
-  // accepts bad padding, which would turn a wrong key into garbage instead of an error).
-  const ciphers: EcbCiphers = {
-    encryptor: CryptoJS.algo.AES.createEncryptor(k, { mode: ECB, padding: Pkcs7 }),
-    decryptor: CryptoJS.algo.AES.createDecryptor(k, { mode: ECB, padding: NoPadding }),
-  };
-  if (cipherCache.size >= CIPHER_CACHE_SIZE) cipherCache.delete(cipherCache.keys().next().value as string);
-  cipherCache.set(key, ciphers);
-  return ciphers;
+  if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value as string);
+  keyCache.set(key, bytes);
+  return bytes;
 }
 
 /**
@@ -83,10 +40,9 @@ function ciphersFor(key: string): EcbCiphers {
  * @throws Error {@link INVALID_KEY_LENGTH} when the key is not 32 bytes
  */
 export function aesEcbEncrypt(key: string, plaintext: string): string {
-  const { encryptor } = ciphersFor(key);
+  const k = keyBytes(key);
   if (typeof plaintext !== 'string') throw new TypeError('aesEcbEncrypt: plaintext must be a string.');
-  encryptor.reset();
-  return encryptor.finalize(toWords(utf8Encode(plaintext))).toString(Base64);
+  return bytesToBase64(ecb(k).encrypt(utf8Encode(plaintext)));
 }
 
 /**
@@ -102,7 +58,7 @@ export function aesEcbEncrypt(key: string, plaintext: string): string {
  * @throws Error {@link DECRYPT_ERROR} when decryption fails
  */
 export function aesEcbDecrypt(key: string, base64: string): string {
-  const { decryptor } = ciphersFor(key);
+  const k = keyBytes(key);
   let bytes: Uint8Array;
   try {
     bytes = base64ToBytes(base64);
@@ -110,8 +66,8 @@ export function aesEcbDecrypt(key: string, base64: string): string {
     throw new Error(DECRYPT_ERROR);
   }
   if (bytes.length === 0 || bytes.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
-  decryptor.reset();
-  const plain = fromWords(decryptor.finalize(toWords(bytes)));
+  // No padding removal by the cipher: it is checked here, so that every failure is DECRYPT_ERROR.
+  const plain = ecb(k, { disablePadding: true }).decrypt(bytes);
   const pad = plain[plain.length - 1] ?? 0;
   if (pad < 1 || pad > 16 || pad > plain.length) throw new Error(DECRYPT_ERROR);
   for (let i = plain.length - pad; i < plain.length; i++) {

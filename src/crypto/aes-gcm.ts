@@ -3,7 +3,7 @@
  * protocol's `GCM(k, s)` = `base64(nonce(12) || ciphertext || tag(16))`, no additional data.
  * @module
  */
-import { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './aes-ecb.js';
+import { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 import { base64ToBytes, bytesToBase64, utf8Decode, utf8Encode } from './encoding.js';
 import { randomBytes } from './random.js';
 

@@ -75,13 +75,18 @@ export function base64ToBytes(s: string): Uint8Array {
   return out;
 }
 
+/** One encoder and one strict decoder, made on first use (they hold no state between calls). */
+let encoder: TextEncoder | undefined;
+let decoder: TextDecoder | undefined;
+
 /**
  * Encodes text as UTF-8 bytes.
  * @param s - the text
  * @returns its UTF-8 bytes
  */
 export function utf8Encode(s: string): Uint8Array {
-  return new TextEncoder().encode(s);
+  encoder ??= new TextEncoder();
+  return encoder.encode(s);
 }
 
 /**
@@ -91,7 +96,8 @@ export function utf8Encode(s: string): Uint8Array {
  * @throws TypeError when the bytes are not valid UTF-8
  */
 export function utf8Decode(b: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b);
+  decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  return decoder.decode(b);
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * HMAC-SHA256 (crypto-js submodules).
+ * HMAC-SHA256 (`@noble/hashes`, audited; synchronous, unlike WebCrypto's `subtle.sign`).
  * @module
  */
-import Hex from 'crypto-js/enc-hex.js';
-import HmacSHA256 from 'crypto-js/hmac-sha256.js';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8Encode } from './encoding.js';
 
 /**
  * HMAC-SHA256 of a UTF-8 message under a UTF-8 secret.
@@ -15,5 +16,5 @@ export function hmacSha256Hex(secret: string, message: string): string {
   if (typeof secret !== 'string' || typeof message !== 'string') {
     throw new TypeError('hmacSha256Hex: secret and message must be strings.');
   }
-  return HmacSHA256(message, secret).toString(Hex);
+  return bytesToHex(hmac(sha256, utf8Encode(secret), utf8Encode(message)));
 }

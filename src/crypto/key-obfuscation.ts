@@ -3,7 +3,7 @@
  * is the start-up `requestKey`.
  * @module
  */
-import { INVALID_KEY_LENGTH } from './aes-ecb.js';
+import { INVALID_KEY_LENGTH } from './errors.js';
 import { base64ToBytes, bytesToBase64 } from './encoding.js';
 
 /** XORs each byte with the char code of `requestKey` at the same index modulo its length. */

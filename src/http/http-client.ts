@@ -1,9 +1,8 @@
 /**
- * The HTTP client of spec §7/§8 and protocol §2, built on ofetch with an injectable `fetch`.
+ * The HTTP client of spec §7/§8 and protocol §2, on the platform's `fetch` (or an injected one).
  * @module
  */
-import { createFetch, FetchError, type $Fetch } from 'ofetch';
-import { aesEcbEncrypt } from '../crypto/aes-ecb.js';
+import { aesEcb, loadAesEcb } from '../crypto/load-aes-ecb.js';
 import type { NoticeLevel } from '../events.js';
 import type { I18nKey } from '../i18n/languages.js';
 import type { ImClientLimits } from '../options.js';
@@ -131,7 +130,6 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  */
 export class HttpClient {
   private readonly opts: HttpClientOptions;
-  private readonly $fetch: $Fetch;
   private readonly disposables: Disposables;
   private readonly inFlight = new Set<() => void>();
   private lastThrottleNotice: number | null = null;
@@ -141,13 +139,6 @@ export class HttpClient {
     if (!opts || typeof opts.baseUrl !== 'string') throw new TypeError('HttpClient needs a baseUrl string.');
     this.opts = opts;
     this.disposables = new Disposables(opts.timers);
-    this.$fetch = createFetch({
-      fetch: (input, init) => {
-        const f = this.opts.fetch ?? globalThis.fetch;
-        if (typeof f !== 'function') return Promise.reject(new TypeError('No fetch function available: pass the fetch option.'));
-        return f(input, init);
-      },
-    });
   }
 
   /**
@@ -181,6 +172,7 @@ export class HttpClient {
     const root = opts.root === true;
     const acceptAny = root || opts.accept === 'any';
     if (opts.signal?.aborted) throw new RequestCancelledError();
+    if (opts.enc) await loadAesEcb(); // the cipher loads with the first encrypted call
     const { url, payload } = this.prepare(method, path, body, opts);
     const headers: Record<string, string> = {};
     const language = this.opts.getLanguage();
@@ -198,19 +190,23 @@ export class HttpClient {
     const clearTimer = timeout > 0 ? this.disposables.timeout(() => controller.abort(new RequestTimeoutError(timeout)), timeout) : () => undefined;
     opts.signal?.addEventListener('abort', cancel, { once: true });
     this.inFlight.add(cancel);
-    let response: Awaited<ReturnType<$Fetch['raw']>>;
+    let status: number;
+    let data: unknown;
     try {
-      response = await raceSignal(
-        this.$fetch.raw(url, {
-          method,
-          headers,
-          ...(payload === undefined ? {} : { body: payload as BodyInit | Record<string, unknown> }),
-          signal: controller.signal,
-          retry: false,
-          ignoreResponseError: true,
-        }),
-        controller.signal,
-      );
+      const f = this.opts.fetch ?? globalThis.fetch;
+      if (typeof f !== 'function') throw new TypeError('No fetch function available: pass the fetch option.');
+      const init: RequestInit = { method, headers, signal: controller.signal };
+      if (payload !== undefined) {
+        const json = isJsonBody(payload);
+        if (json) {
+          headers['content-type'] = 'application/json';
+          headers['accept'] = 'application/json';
+        }
+        init.body = json ? (typeof payload === 'string' ? payload : JSON.stringify(payload)) : (payload as BodyInit);
+      }
+      const response = await raceSignal(f(url, init), controller.signal);
+      status = response.status;
+      data = await raceSignal(readBody(response, method), controller.signal);
     } catch (e) {
       throw this.failure(e, cancelled, path);
     } finally {
@@ -218,7 +214,7 @@ export class HttpClient {
       opts.signal?.removeEventListener('abort', cancel);
       this.inFlight.delete(cancel);
     }
-    return this.accept<T>(response.status, response._data, acceptAny);
+    return this.accept<T>(status, data, acceptAny);
   }
 
   /** Builds the URL and the body, encrypting (enc) payloads. */
@@ -229,7 +225,7 @@ export class HttpClient {
     if (opts.enc && (method === 'GET' || !isForm)) {
       const { userKey } = this.opts.getSession();
       if (!userKey) throw new Error(`Cannot send the encrypted call ${path}: the user token is not loaded yet.`);
-      const value = encodeURIComponent(aesEcbEncrypt(userKey, JSON.stringify(method === 'GET' ? (opts.query ?? {}) : (body ?? {}))));
+      const value = encodeURIComponent(aesEcb().aesEcbEncrypt(userKey, JSON.stringify(method === 'GET' ? (opts.query ?? {}) : (body ?? {}))));
       if (method === 'GET') return { url: `${url}${url.includes('?') ? '&' : '?'}data=${value}`, payload: undefined };
       url = appendQuery(url, opts.query);
       return { url, payload: { data: value } };
@@ -272,15 +268,14 @@ export class HttpClient {
   /** Classifies a failure before any response: cancelled, timeout or network. */
   private failure(e: unknown, cancelled: boolean, path: string): unknown {
     if (cancelled || e instanceof RequestCancelledError) return new RequestCancelledError();
-    const error = e instanceof FetchError && e.cause !== undefined ? e.cause : e;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = e instanceof Error ? e.message : String(e);
     if (message.toLowerCase().includes('timeout')) {
       const key: I18nKey = path === AWS_UPLOAD_PATH ? 'videoTooLarge' : 'requestTimeout';
       this.disposables.timeout(() => this.opts.notify(key, 'error'), this.opts.limits.timeoutNoticeDelay);
     } else {
       this.opts.notify('networkError', 'error');
     }
-    return error;
+    return e;
   }
 
   /** The 413 notice, at most once per `throttleNoticeInterval`. */
@@ -295,6 +290,41 @@ export class HttpClient {
 /** The envelope's numeric `code`, or -1. */
 function envelopeCode(body: unknown): number {
   return isEnvelope(body) && typeof body.code === 'number' ? body.code : -1;
+}
+
+/** `application/json` and `application/<x>+json` content types. */
+const JSON_TYPE = /^application\/(?:[\w!#$%&*.^`~-]*\+)?json$/i;
+/** Content types read as text (besides `text/*`). */
+const TEXT_TYPES = new Set(['image/svg', 'application/xml', 'application/xhtml', 'application/html']);
+
+/** Whether a request body is sent as JSON: plain objects, arrays, primitives and `toJSON` holders. */
+function isJsonBody(v: unknown): boolean {
+  if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return true;
+  if (typeof v !== 'object') return false;
+  if (Array.isArray(v)) return true;
+  if ((v as { buffer?: unknown }).buffer !== undefined) return false;
+  if ((typeof FormData !== 'undefined' && v instanceof FormData) || (typeof URLSearchParams !== 'undefined' && v instanceof URLSearchParams)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null || typeof (v as { toJSON?: unknown }).toJSON === 'function';
+}
+
+/**
+ * Reads a response body by its content type: JSON (leniently: text that is not JSON stays text;
+ * no content type counts as JSON), text, or a Blob for anything else. Undefined without a body.
+ */
+async function readBody(response: Response, method: string): Promise<unknown> {
+  if (!response.body || method === 'HEAD' || [101, 204, 205, 304].includes(response.status)) return undefined;
+  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+  if (type === '' || JSON_TYPE.test(type)) {
+    const text = await response.text();
+    try {
+      return JSON.parse(text, (key, value: unknown) => (key === '__proto__' ? undefined : value)) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  if (TEXT_TYPES.has(type) || type.startsWith('text/')) return response.text();
+  return response.blob();
 }
 
 /** Appends the defined query values (URL-encoded) to a URL. */

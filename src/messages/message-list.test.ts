@@ -287,3 +287,26 @@ describe('get, has, patch, remove, clear, size', () => {
     expect(list.has('b')).toBe(false);
   });
 });
+
+describe('coalesce: a burst of incoming messages notifies once per burst', () => {
+  it('the first change notifies at once; the rest of the burst once, when the microtasks run; other changes at once', async () => {
+    const list = new MessageList();
+    const seen: number[] = [];
+    list.subscribe(() => seen.push(list.getSnapshot().length));
+    list.coalesce(() => list.upsert(msg('a', { createTime: 1 })));
+    expect(seen).toEqual([1]);
+    list.coalesce(() => list.upsert(msg('b', { createTime: 2 })));
+    list.coalesce(() => list.upsert(msg('c', { createTime: 3 })));
+    expect(seen).toEqual([1]);
+    expect(list.getSnapshot().map((m) => m.fp)).toEqual(['a', 'b', 'c']); // the data is there at once
+    await Promise.resolve();
+    expect(seen).toEqual([1, 3]);
+    // a new burst starts after the microtasks; a plain change inside a burst notifies at once
+    list.coalesce(() => list.upsert(msg('d', { createTime: 4 })));
+    list.coalesce(() => list.upsert(msg('e', { createTime: 5 })));
+    list.upsert(msg('f', { createTime: 6 }));
+    expect(seen).toEqual([1, 3, 4, 6]);
+    await Promise.resolve();
+    expect(seen).toEqual([1, 3, 4, 6]); // nothing left to notify
+  });
+});

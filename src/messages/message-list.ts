@@ -136,6 +136,8 @@ export class MessageList extends Subscribable {
   private batching = false;
   private bulk = false;
   private dirty = false;
+  /** A burst of {@link MessageList.coalesce} calls is open until the current microtasks run. */
+  private burst = false;
 
   /** How many messages the list holds. */
   get size(): number {
@@ -182,6 +184,33 @@ export class MessageList extends Subscribable {
         }
         if (this.dirty) this.emit();
       }
+    }
+  }
+
+
+  /**
+   * Runs a change nobody waits on synchronously, such as an incoming frame. The first such change
+   * notifies at once, like any other; the ones that follow it before the current microtasks have
+   * run (the rest of a burst read from one network chunk) notify together, once, when they run:
+   * one new snapshot for the burst instead of one per frame. Any other change still notifies at
+   * once (and its readers then see the deferred changes too).
+   * @returns what `change` returns
+   */
+  coalesce<T>(change: () => T): T {
+    if (!this.burst) {
+      this.burst = true;
+      queueMicrotask(() => {
+        this.burst = false;
+        if (this.dirty && !this.batching) this.emit();
+      });
+      return change();
+    }
+    if (this.batching) return change();
+    this.batching = true;
+    try {
+      return change();
+    } finally {
+      this.batching = false; // dirty stays set: the microtask above (or any change before it) notifies
     }
   }
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { aesEcbDecrypt, aesEcbEncrypt } from '../crypto/aes-ecb.js';
+import { loadAesEcb } from '../crypto/load-aes-ecb.js';
 import type { ChatMessage } from '../messages/types.js';
 import { decodeFrame, encodeFrame, FrameError } from './frame-codec.js';
 
@@ -7,6 +8,9 @@ const KEY = 'abcdefghijklmnopqrstuvwxyz012345'; // 32 ASCII bytes, like a user t
 const OTHER_KEY = 'ZYXWVUTSRQPONMLKJIHGFEDCBA987654';
 
 const text: ChatMessage = { type: 100, from: 'u1', to: 'kefu', fp: 'f-1', dataContent: 'hello 你好' };
+
+// The cipher loads with the keys (crypto/load-aes-ecb.ts); the client's start-up loads it.
+beforeAll(() => loadAesEcb());
 
 function thrown(run: () => unknown): unknown {
   try {

@@ -2,7 +2,7 @@
  * Socket frame encoding and decoding (protocol §4 "Frames").
  * @module
  */
-import { aesEcbDecrypt, aesEcbEncrypt } from '../crypto/aes-ecb.js';
+import { aesEcb } from '../crypto/load-aes-ecb.js';
 import type { ChatMessage } from '../messages/types.js';
 
 /**
@@ -74,6 +74,28 @@ function frameText(data: unknown): string {
   throw new FrameError(`Unsupported frame data (${kindOf(data)}); expected a string, ArrayBuffer or Uint8Array.`);
 }
 
+/** The first character that is not JSON whitespace, or ''. */
+function firstChar(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text[i] as string;
+  }
+  return '';
+}
+
+/** Decrypts and parses a ciphertext frame; undefined on any failure (the caller then reports it). */
+function decryptFrame(userKey: string, text: string): DecodedFrame | undefined {
+  try {
+    const value: unknown = JSON.parse(aesEcb().aesEcbDecrypt(userKey, text.trim()));
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const type = (value as { type?: unknown }).type;
+    if (typeof type !== 'number' || !Number.isFinite(type)) return undefined;
+    return { message: toMessage(value), encrypted: true };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Encodes an outgoing message (protocol §4): its JSON text, or, when `userKey` is given (the AES
  * switch is on), `AES-ECB(userKey, JSON text)` as base64.
@@ -96,7 +118,7 @@ export function encodeFrame(message: ChatMessage, userKey?: string): string {
   }
   if (userKey === undefined) return json;
   try {
-    return aesEcbEncrypt(userKey, json);
+    return aesEcb().aesEcbEncrypt(userKey, json);
   } catch (cause) {
     throw new FrameError('Message cannot be encrypted.', { cause });
   }
@@ -121,6 +143,12 @@ export function encodeFrame(message: ChatMessage, userKey?: string): string {
  */
 export function decodeFrame(data: unknown, userKey?: string): DecodedFrame {
   const text = frameText(data);
+  // Ciphertext (base64) never starts with '{': decrypt it without a JSON.parse that would throw.
+  // On any failure, the full path below runs and reports exactly as before.
+  if (userKey !== undefined && firstChar(text) !== '{') {
+    const fast = decryptFrame(userKey, text);
+    if (fast) return fast;
+  }
   let parsed: unknown;
   let parseError: unknown;
   try {
@@ -137,7 +165,7 @@ export function decodeFrame(data: unknown, userKey?: string): DecodedFrame {
   }
   let plain: string;
   try {
-    plain = aesEcbDecrypt(userKey, text.trim());
+    plain = aesEcb().aesEcbDecrypt(userKey, text.trim());
   } catch (cause) {
     if (parseError === undefined) return { message: toMessage(parsed), encrypted: false };
     throw new FrameError(`Frame is neither JSON nor decryptable: "${preview(text)}".`, { cause });

@@ -12,8 +12,10 @@ export type {
   UploadRejection,
   UploadRejectReason,
 } from './uploader.js';
-export { splitIntoChunks, uploadChunked } from './chunked.js';
-export type { ChunkedUploadOptions, ChunkRange } from './chunked.js';
+export { splitIntoChunks } from './chunk-ranges.js';
+export type { ChunkRange } from './chunk-ranges.js';
+export { uploadChunked } from './load-chunked.js';
+export type { ChunkedUploadOptions } from './chunked.js';
 export { checkComplaintAttachments, COMPLAINT_ATTACHMENT_LIMITS } from './complaint.js';
 export type {
   ComplaintAttachmentCheck,

@@ -6,8 +6,6 @@
  */
 import { EventEmitter } from 'eventemitter3';
 import { Listeners } from '../state/subscribable.js';
-import { raceAbort } from './abortable.js';
-import { uploadChunked } from './chunked.js';
 import { isUploadSource, matchesAccept, mimeOf, uploadKindOf } from './file-type.js';
 import type { UploadItem, UploadedFile, UploadSource, UploadTransport } from './types.js';
 
@@ -348,22 +346,17 @@ export class Uploader extends EventEmitter<UploaderEvents> {
   private async transfer(id: string, signal: AbortSignal): Promise<UploadedFile> {
     const item = this.get(id);
     if (!item) throw new Error(`Uploader: no item with id "${id}"`);
-    const { file } = item;
     const { transport, chunkSize, chunkThreshold } = this.opts;
-    const up =
-      file.size > chunkThreshold
-        ? await uploadChunked(transport, file, {
-            chunkSize,
-            signal,
-            onProgress: ({ loaded, total }) => {
-              if (this.tasks.has(id)) this.patch(id, { progress: total > 0 ? Math.min(1, loaded / total) : 0 });
-            },
-          })
-        : await raceAbort(transport.uploadFile(file, file.name, { signal }), signal);
-    if (typeof up !== 'object' || up === null || typeof up.url !== 'string' || up.url === '') {
-      throw new Error('Upload: the server answered without a file URL');
-    }
-    return up;
+    // The network half loads on the first upload (a visitor may never send a file).
+    const { transferFile } = await import('./transfer.js');
+    return transferFile(transport, item.file, {
+      chunkSize,
+      chunkThreshold,
+      signal,
+      onProgress: ({ loaded, total }) => {
+        if (this.tasks.has(id)) this.patch(id, { progress: total > 0 ? Math.min(1, loaded / total) : 0 });
+      },
+    });
   }
 
   private text(key: keyof UploaderMessages): string {

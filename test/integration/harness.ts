@@ -224,7 +224,7 @@ export async function download(url: string): Promise<{ status: number; bytes: Ui
   return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), type: res.headers.get('content-type') };
 }
 
-/** AES-256-ECB/PKCS7 decryption with node:crypto (independent of the SDK's crypto-js). */
+/** AES-256-ECB/PKCS7 decryption with node:crypto (independent of the SDK's @noble/ciphers). */
 export function ecbDecrypt(key: string, b64: string): string {
   const d = createDecipheriv('aes-256-ecb', Buffer.from(key, 'utf8'), null);
   return Buffer.concat([d.update(Buffer.from(b64, 'base64')), d.final()]).toString('utf8');

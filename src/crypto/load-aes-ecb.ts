@@ -1,0 +1,42 @@
+/**
+ * AES-ECB (and its cipher library) loads with the keys, not with the page: the client's start-up
+ * loads it while the key exchange runs, an encrypted HTTP call loads it before it is sent, and the
+ * `@kefu-im/sdk/protocol` entry provides it up front. Frame encoding and decoding, which must stay
+ * synchronous, use what is loaded.
+ * @module
+ * @internal
+ */
+
+/** The AES-ECB helpers. @internal */
+export type AesEcbModule = typeof import('./aes-ecb.js');
+
+let loaded: AesEcbModule | undefined;
+let loading: Promise<AesEcbModule> | undefined;
+
+/** Loads the AES-ECB helpers (once). @internal */
+export function loadAesEcb(): Promise<AesEcbModule> {
+  if (loaded) return Promise.resolve(loaded);
+  loading ??= import('./aes-ecb.js').then(
+    (m) => (loaded = m),
+    (e: unknown) => {
+      loading = undefined; // a failed chunk load may be retried
+      throw e;
+    },
+  );
+  return loading;
+}
+
+/** Makes already imported helpers available (the protocol entry, tests). @internal */
+export function provideAesEcb(m: AesEcbModule): void {
+  loaded = m;
+}
+
+/**
+ * The loaded AES-ECB helpers.
+ * @throws Error when they are not loaded yet (start the client, or `await loadAesEcb()`)
+ * @internal
+ */
+export function aesEcb(): AesEcbModule {
+  if (!loaded) throw new Error('AES-ECB is not loaded yet: start the client (or await loadAesEcb()) first.');
+  return loaded;
+}
