@@ -126,7 +126,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     ({ visibility: this.visibility, receipts: this.receipts } = tracking);
     this.engine = new Engine(ctx, options, {
       ...{ receipts: this.receipts, network: window, start: () => this.start(), isVisible: () => documentVisible(document) },
-      ...{ state: this.state, createId: randomUuid, welcomeEvents: this, clientEvents: this, lifecycle: document },
+      ...{ state: this.state, createId: randomUuid, clientEvents: this, lifecycle: document },
     });
     this.history = this.engine.history;
     const { connection } = this.engine.link;
@@ -193,7 +193,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   }
 
   /** Closes the socket without reconnecting. Pending messages stay in the outbox. */
-  disconnect(): void { this.engine.tabs.disconnect(); }
+  disconnect(): void { this.engine.disconnect(); }
 
   /**
    * Sends a message: acknowledged types (100-103, 301, 302) are `pending` until the server's echo

@@ -8,7 +8,7 @@
 import type { ClientContext } from './client-context.js';
 import { asError } from './errors.js';
 import { InboundRouter } from './inbound.js';
-import { IdentityKeeper, untilWelcomed, type IdentityDeps, type WelcomeEvents } from './identity.js';
+import { IdentityKeeper, type IdentityDeps } from './identity.js';
 import { HistoryPager } from './messages/history.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { attachTabs, type TabEvents, type TabLink } from './tabs/tab-link.js';
@@ -43,8 +43,6 @@ export interface EngineHooks {
   state: IdentityDeps['state'];
   /** Makes a new client id. */
   createId(): string;
-  /** The client's events, to wait for a welcome. */
-  welcomeEvents: WelcomeEvents;
 }
 
 /** The socket link, the senders, the router and the history of one client. @internal */
@@ -67,6 +65,8 @@ export class Engine {
   /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
   private welcomedSalt: string | undefined;
   private readonly welcomeWaiters: (() => void)[] = [];
+  /** True from connect() until disconnect(): a welcome is coming, sooner or later. */
+  private connectWanted = false;
   /** Uploads of picked files, once loaded. */
   private files: FileSender | null = null;
   private loadingFiles: Promise<FileSender> | null = null;
@@ -132,7 +132,7 @@ export class Engine {
     this.history = new HistoryPager({
       ...ctx,
       route: (message) => this.router.route(message),
-      ready: () => this.visitorCallsReady(hooks.welcomeEvents),
+      ready: () => this.visitorCallsReady(),
     });
 
     const { connection } = this.link;
@@ -158,7 +158,10 @@ export class Engine {
           const following = this.tabs?.role === 'follower';
           if (following) connection.store.setState({ state: change.newState, loggedIn: change.newState === 'open', failed: change.newState === 'failed' });
           // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
-          if (change.newState === 'failed' && !following && connection.halted) this.sender.failPending('network');
+          if (change.newState === 'failed' && !following && connection.halted) {
+            this.sender.failPending('network');
+            this.releaseWaiters();
+          }
         },
         lifecycle: hooks.lifecycle,
         timers: ctx.timers,
@@ -174,8 +177,16 @@ export class Engine {
 
   /** Opens the socket: this tab's own, or the leader tab's when another tab leads. */
   connect(): void {
+    this.connectWanted = true;
     this.link.closeCodes.reset();
     this.tabs.connect();
+  }
+
+  /** Closes the socket without reconnecting; visitor calls stop waiting for a welcome. */
+  disconnect(): void {
+    this.connectWanted = false;
+    this.tabs.disconnect();
+    this.releaseWaiters();
   }
 
   /** Tries now with a fresh backoff (a user action); a follower tab leaves that to the leader. */
@@ -218,6 +229,7 @@ export class Engine {
   /** Stops the connection and the uploads. */
   destroy(): void {
     this.destroyed = true;
+    this.releaseWaiters();
     this.tabs.destroy();
     this.link.connection.destroy();
     this.files?.dispose();
@@ -261,11 +273,23 @@ export class Engine {
     this.catchUpOnWelcome = false;
   }
 
-  /** Visitor calls wait, during a connect, for the welcome that binds the key session. */
-  private visitorCallsReady(events: WelcomeEvents): Promise<void> {
+  /**
+   * Visitor calls wait for the welcome that binds the key session (protocol §3a) while a connect
+   * is wanted: at once for an agent, a follower tab (it calls with the leader's bound key
+   * session), a session already welcomed, or a client that is not connecting (the call then fails
+   * on its own, as before).
+   */
+  private visitorCallsReady(): Promise<void> {
+    if (this.ctx.connectData().role === 'agent' || this.tabs.role === 'follower') return Promise.resolve();
     const token = this.link.keys.token;
-    if (this.ctx.connectData().role === 'agent' || (token !== null && this.welcomedSalt === token.saltKey)) return Promise.resolve();
-    return untilWelcomed(events, () => this.link.connection.state);
+    if (token !== null && this.welcomedSalt === token.saltKey) return Promise.resolve();
+    if (!this.connectWanted || this.link.connection.halted || this.destroyed) return Promise.resolve();
+    return new Promise((resolve) => this.welcomeWaiters.push(resolve));
+  }
+
+  /** Lets every waiting visitor call go (a welcome came, or none is coming). */
+  private releaseWaiters(): void {
+    for (const resolve of this.welcomeWaiters.splice(0)) resolve();
   }
 
   /** A refused identity was replaced (4004): its conversation is not ours any more. */

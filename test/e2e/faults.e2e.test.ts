@@ -127,11 +127,16 @@ describe('issue 10: the visitor page recovers by itself and loses nothing', () =
     await new Promise((r) => setTimeout(r, 60_000 - (Date.now() - downAt)));
     await send(page, texts[2]!);
     await mine(page, texts[2]!).getByText(zh.sending).waitFor();
+    // past the first phase the banner says so and offers a reconnect now, which nobody presses
+    const banner = page.locator('.conn-banner');
+    await banner.filter({ hasText: zh.connectionFailed }).waitFor();
+    await banner.getByRole('button').waitFor();
     await new Promise((r) => setTimeout(r, Math.max(0, 70_000 - (Date.now() - downAt))));
     const back = await server.start();
     const delivered = await waitDelivered(page, texts, 30_000);
     const recovery = delivered - back.readyAt;
     report('70 s outage', recovery);
+    await banner.waitFor({ state: 'detached' });
     // visible page: the slow phase is capped at about 10 s, plus the connect itself
     expect(recovery).toBeLessThan(15_000);
     await expectOnceInOrder(page, server.dataDir, 'L', texts);

@@ -16,8 +16,6 @@ import { useChat, type DialogName } from './conversation.js';
 
 const STATE_TEXT: Partial<Record<string, I18nKey>> = {
   connecting: 'connecting',
-  reconnecting: 'reconnecting',
-  failed: 'connectionFailed',
   closed: 'connecting',
 };
 
@@ -26,7 +24,7 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
   const { t, language } = useI18n();
   const client = useImClient();
   const { info, openDialog } = useChat();
-  const { state, online } = useConnection();
+  const { state, online, attempt, failed } = useConnection();
   const status = useSession((s) => s.status);
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -35,7 +33,8 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
   const watching = useRef<(() => void) | null>(null);
   const toast = useToast();
   useEffect(() => () => watching.current?.(), []);
-  const stateKey = online ? STATE_TEXT[state] : 'offline';
+  // the first connect shows here; a lost connection shows in the connection banner below
+  const stateKey = online && attempt === 0 && !failed ? STATE_TEXT[state] : undefined;
 
   useEffect(() => {
     if (!open) return undefined;

@@ -11,6 +11,7 @@ import { useToast } from '../ui/toaster.js';
 import type { ChatDialogProps } from '../dialogs/types.js';
 import { appText } from '../env/app-texts.js';
 import { ChatHeader } from './chat-header.js';
+import { ConnectionBanner } from './connection-banner.js';
 import { conversationRows, lastChatFp } from './end-divider.js';
 import { Composer } from './composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
@@ -111,6 +112,7 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
     <ChatContext.Provider value={actions}>
       <main className="chat-screen">
         <ChatHeader title={title} />
+        <ConnectionBanner />
         {info.notice && <p className="group-notice">{info.notice}</p>}
         {info.query.cpay && (
           <Suspense fallback={null}>

@@ -13,9 +13,17 @@ describe('spec §9: reconnect delay 5000 ms, limit 10; no reconnect after unauth
     expect(policy(ctx(500))).toBeLessThanOrEqual(10_000);
   });
 
-  it('stops at once and reports a 4001 or 4003 close', () => {
+  it('a visitor stops at once and reports a 4003 close; a 4001 (expired key session) goes on', () => {
     const fatal = vi.fn();
     const policy = appReconnectPolicy(5_000, 10, fatal);
+    expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBe(5_000);
+    expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
+    expect(fatal.mock.calls).toEqual([[4003]]);
+  });
+
+  it('an agent stops at once and reports a 4001 (refused login) or 4003 close', () => {
+    const fatal = vi.fn();
+    const policy = appReconnectPolicy(5_000, 10, fatal, [CLOSE_UNAUTHORIZED, CLOSE_BANNED]);
     expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBeNull();
     expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
     expect(fatal.mock.calls).toEqual([[4001], [4003]]);

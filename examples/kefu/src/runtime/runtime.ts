@@ -13,17 +13,20 @@ export const CLOSE_BANNED = 4003;
 
 /**
  * The reconnect policy: the SDK's default (the spec's 5 s delay for 10 attempts, then a slow phase
- * that never ends by itself), but never after an `unauthorized` or `banned` close, which are
- * reported through `onFatal`.
+ * that never ends by itself), but never after a fatal close, which is reported through `onFatal`:
+ * `banned` for everyone; `unauthorized` only for an agent (wrong credentials). A visitor's 4001 is
+ * an expired key session: the SDK exchanges keys again and retries (it stops by itself after
+ * `maxReconnectAttempts` refusals in a row), so the page is never stranded on /401 by it.
  * @param delay - delay of each first-phase attempt, ms
  * @param max - first-phase attempts
  * @param onFatal - told the close code that stopped reconnecting
+ * @param fatalCodes - the close codes that stop reconnecting (default: banned only)
  */
-export function appReconnectPolicy(delay: number, max: number, onFatal: (code: number) => void): ReconnectDelayFn {
+export function appReconnectPolicy(delay: number, max: number, onFatal: (code: number) => void, fatalCodes: readonly number[] = [CLOSE_BANNED]): ReconnectDelayFn {
   const slow = new DefaultReconnectPolicy({ firstPhaseDelay: delay, firstPhaseAttempts: max });
   return (ctx) => {
     const { closeCode } = ctx;
-    if (closeCode === CLOSE_UNAUTHORIZED || closeCode === CLOSE_BANNED) {
+    if (closeCode !== undefined && fatalCodes.includes(closeCode)) {
       onFatal(closeCode);
       return null;
     }
@@ -85,13 +88,19 @@ export class AppRuntime {
   /**
    * Creates a client of this server in the current language, with the app's reconnect policy.
    * @param extra - options that differ (connect data, storage)
+   * @param fatalCodes - close codes that end the client (default: banned)
    */
-  create(extra: Partial<ImClientOptions> = {}): ImClient {
+  create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CLOSE_BANNED]): ImClient {
     const { baseUrl, socketUrl, socketKey } = this.config;
     let created: ImClient | null = null;
-    const reconnectPolicy = appReconnectPolicy(5_000, 10, (code) => {
-      if (created) for (const listener of [...this.fatalListeners]) listener(created, code);
-    });
+    const reconnectPolicy = appReconnectPolicy(
+      5_000,
+      10,
+      (code) => {
+        if (created) for (const listener of [...this.fatalListeners]) listener(created, code);
+      },
+      fatalCodes,
+    );
     created = new ImClient({ baseUrl, socketUrl, socketKey, language: this.i18n.language, reconnectPolicy, ...extra });
     return created;
   }
@@ -101,7 +110,8 @@ export class AppRuntime {
    * only, never in the visitor's storage).
    */
   createAgentClient(account: string, password: string): ImClient {
-    return this.create({ storage: memoryStorage(), connectData: { role: 'agent', account, password } });
+    // an agent's 4001 is a refused login (wrong credentials, throttled): reported, not retried
+    return this.create({ storage: memoryStorage(), connectData: { role: 'agent', account, password } }, [CLOSE_UNAUTHORIZED, CLOSE_BANNED]);
   }
 
   /** Whether `client` is one of the conversation clients (not an agent's). */
