@@ -279,12 +279,15 @@ export class Engine {
    * session), a session already welcomed, or a client that is not connecting (the call then fails
    * on its own, as before).
    */
-  private visitorCallsReady(): Promise<void> {
-    if (this.ctx.connectData().role === 'agent' || this.tabs.role === 'follower') return Promise.resolve();
+  private async visitorCallsReady(): Promise<void> {
+    // A connect() made in the same turn counts (React runs a child's effects, which may load
+    // history, before its provider's, which connects).
+    await Promise.resolve();
+    if (this.ctx.connectData().role === 'agent' || this.tabs.role === 'follower') return;
     const token = this.link.keys.token;
-    if (token !== null && this.welcomedSalt === token.saltKey) return Promise.resolve();
-    if (!this.connectWanted || this.link.connection.halted || this.destroyed) return Promise.resolve();
-    return new Promise((resolve) => this.welcomeWaiters.push(resolve));
+    if (token !== null && this.welcomedSalt === token.saltKey) return;
+    if (!this.connectWanted || this.link.connection.halted || this.destroyed) return;
+    await new Promise<void>((resolve) => this.welcomeWaiters.push(resolve));
   }
 
   /** Lets every waiting visitor call go (a welcome came, or none is coming). */
