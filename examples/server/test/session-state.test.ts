@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, enc, isEvent, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
+import { boundSession, content, enc, isEvent, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -54,7 +54,7 @@ describe('after the welcome a visitor hears its service state (session event `st
     const after = await connectVisitor(id);
     expect(content(await after.next(isState))).toMatchObject({ state: 'ended', sessionId });
 
-    const history = await enc<{ list: Msg[] }>(server.url, await keyExchange(server.url), 'POST', 'findMsgForCus', { clientId: id, ...where, size: 100 });
+    const history = await enc<{ list: Msg[] }>(server.url, await boundSession(server, id, where), 'POST', 'findMsgForCus', { clientId: id, ...where, size: 100 });
     expect(history.code).toBe(0);
     expect(history.data.list.some((m) => m.type === 300 && content<{ event: string }>(m).event === 'agent-joined')).toBe(true);
     expect(history.data.list.filter((m) => m.type === 300 && content<{ event: string }>(m).event === 'state')).toEqual([]);
