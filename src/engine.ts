@@ -13,7 +13,7 @@ import { HistoryPager } from './messages/history.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { attachTabs, type TabEvents, type TabLink } from './tabs/tab-link.js';
 import type { ListenerTarget } from './timers.js';
-import { INITIAL_SESSION } from './session.js';
+import { INITIAL_SESSION, type SessionState } from './session.js';
 import { DEFAULT_OUTBOX_FILE_CAP, type ImClientOptions, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
 import type { FileSender } from './outbox/file-sender.js';
@@ -148,6 +148,7 @@ export class Engine {
           this.router.handleMessage(message, encrypted);
         },
         loggedIn: (reconnected) => this.onOpen(reconnected),
+        catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
         keySession: () => link.keys.token,
         adoptUserId: (userId) => {
           this.router.adoptUserId(userId);
@@ -305,4 +306,24 @@ export class Engine {
     this.link.keys.forget(); // a fresh key session for the fresh identity
     this.ctx.notify('identityReset', 'warning');
   }
+}
+
+/** The server's name of each session status in a session event `state` (docs/protocol.md). */
+const STATE_OF_STATUS: Readonly<Record<SessionState['status'], string>> = { robot: 'robot', queued: 'queued', agent: 'active', ended: 'ended' };
+
+/**
+ * A session event `state` (type 300) holding the service state a tab knows, for a tab that joins
+ * later (it heard no welcome-time `state` event of its own). Not stored, not a chat row.
+ * @internal
+ */
+export function serviceStateMessage(state: SessionState): ChatMessage {
+  const event = {
+    event: 'state',
+    state: STATE_OF_STATUS[state.status],
+    ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+    ...(state.position !== null ? { position: state.position } : {}),
+    ...(state.busy ? { busy: true } : {}),
+    ...(state.agent ? { agent: state.agent } : {}),
+  };
+  return { type: MessageType.SessionEvent, dataContent: JSON.stringify(event) };
 }

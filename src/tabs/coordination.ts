@@ -194,7 +194,11 @@ export class TabCoordinator {
   private onTabMessage(m: TabMessage): void {
     if (this.destroyed) return;
     if (this.currentRole === 'leader') {
-      if (m.kind === 'hello') this.broadcastSnapshot();
+      if (m.kind === 'hello') {
+        this.broadcastSnapshot();
+        const catchUp = this.host.connection.state === 'open' ? this.host.catchUpMessage?.() : null;
+        if (catchUp) this.channel?.post({ kind: 'inbound', from: this.tabId, message: catchUp, encrypted: false });
+      }
       else if (m.kind === 'send') this.host.writeOwn(m.message);
       return;
     }

@@ -61,7 +61,7 @@ function browser(): Browser {
 
 let tabCount = 0;
 
-function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, option?: boolean | TabOptions) {
+function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, option?: boolean | TabOptions, catchUp?: ChatMessage) {
   const connection = new FakeConnection();
   const page = new CountingTarget();
   const events = new EventEmitter<ImClientEvents>();
@@ -93,6 +93,7 @@ function tab(b: Browser, identity: { clientId?: string; mchId?: string } = {}, o
     lifecycle: page,
     timers: b.timers,
     reportError: (e) => log.errors.push(e),
+    ...(catchUp ? { catchUpMessage: () => catchUp } : {}),
   };
   const tabId = `tab-${++tabCount}`;
   const link = attachTabs(host, option ?? { locks: b.locks, BroadcastChannel: b.channels.BroadcastChannel, tabId }, true);
@@ -165,6 +166,21 @@ describe('one socket per visitor: HTTP calls of a follower', () => {
     leader.link.destroy();
     await flushTabs();
     expect(follower.link.sharedKeySession).toBeNull(); // it leads now: its own
+  });
+});
+
+describe('one socket per visitor: a tab that joins later', () => {
+  it('hears the service state from the leader (it missed the welcome-time state event)', async () => {
+    const b = browser();
+    const state: ChatMessage = { type: 300, dataContent: JSON.stringify({ event: 'state', state: 'active', agent: { name: 'Alice' } }) };
+    const leader = tab(b, {}, undefined, state);
+    leader.link.connect();
+    await flushTabs();
+    leader.connection.set('open');
+    const late = tab(b);
+    late.link.connect();
+    await flushTabs();
+    expect(late.log.delivered).toContainEqual(state);
   });
 });
 

@@ -88,6 +88,11 @@ export interface TabHost {
   /** The role changed. */
   roleChanged?(role: TabRole): void;
   /**
+   * Leader: a message that tells a tab joining now what it missed before it joined (the service
+   * state: robot, queued, which agent serves), sent to the followers after a `hello`.
+   */
+  catchUpMessage?(): ChatMessage | null;
+  /**
    * The document, for the Page Lifecycle `freeze` and `resume` events: a tab about to be frozen
    * leaves the election (a frozen leader, or a frozen tab granted the lock, would strand the
    * others) and enters it again when resumed. Null or absent: not followed.
