@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectUrl, content, enc, http, isEvent, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
+import { boundSession, connectUrl, content, enc, heldSecrets, http, isEvent, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -82,7 +82,13 @@ describe('open sockets per identity: MAX_SOCKETS_PER_IDENTITY', () => {
     const session = await keyExchange(server.url);
     const open: TestSocket[] = [];
     for (let i = 0; i < 5; i += 1) open.push(await connect(server, session, id));
-    const sixth = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, id, where), session);
+    const secret = heldSecrets.get(`${server.socketKey}|${id}`);
+    expect(secret).toEqual(expect.any(String));
+    // a connect that does not prove the identity learns nothing about its sockets: 4004, not 4005
+    const stranger = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, (await keyExchange(server.url)).saltKey, id, where), session);
+    expect(await stranger.closed).toEqual({ code: 4004, reason: 'identity refused' });
+    // the owner itself (its secret, its key session) gets 4005 on the 6th
+    const sixth = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, id, { ...where, clientSecret: secret }), session);
     expect(await sixth.closed).toEqual({ code: 4005, reason: 'too many connections' });
     expect(sixth.log).toEqual([]);
     expect(server.connections()).toBe(5);
@@ -95,15 +101,29 @@ describe('open sockets per identity: MAX_SOCKETS_PER_IDENTITY', () => {
     await connect(server, session, id);
     expect(server.connections()).toBe(5);
   });
+
+  it('a 6th socket refused with 4005 binds nothing: the fresh key session it used stays free', async () => {
+    const server = await serverWith({});
+    const id = randomUUID();
+    const session = await keyExchange(server.url);
+    for (let i = 0; i < 5; i += 1) await connect(server, session, id);
+    const fresh = await keyExchange(server.url);
+    const secret = heldSecrets.get(`${server.socketKey}|${id}`);
+    const sixth = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, fresh.saltKey, id, { ...where, clientSecret: secret }), fresh);
+    expect(await sixth.closed).toEqual({ code: 4005, reason: 'too many connections' });
+    expect(server.store.keys.byRequestKey(fresh.requestKey)?.boundTo).toBeNull();
+  });
 });
 
 describe('socket connects per address: RATE_CONNECTS_MAX per RATE_CONNECTS_WINDOW_MS', () => {
   it('answers the upgrade past the limit with HTTP 413 before any cryptographic work', async () => {
     const server = await serverWith({ RATE_CONNECTS_MAX: '3' });
+    // one identity on its bound key session (a second id on it would be refused 4004, §3a)
     const session = await keyExchange(server.url);
-    for (let i = 0; i < 3; i += 1) await connect(server, session, randomUUID());
+    const id = randomUUID();
+    for (let i = 0; i < 3; i += 1) await connect(server, session, id);
     const refused = await new Promise<number>((resolve, reject) => {
-      const socket = TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, randomUUID(), where), session);
+      const socket = TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, id, { ...where, clientSecret: heldSecrets.get(`${server.socketKey}|${id}`) }), session);
       socket.then(() => reject(new Error('the 4th connect was accepted')), (error: unknown) => resolve(String(error).includes('unexpected response') ? 413 : 0));
     });
     expect(refused).toBe(413);
@@ -112,24 +132,27 @@ describe('socket connects per address: RATE_CONNECTS_MAX per RATE_CONNECTS_WINDO
 });
 
 describe('message rate per identity and per key session: RATE_SOCKET_MAX per RATE_SOCKET_WINDOW_MS', () => {
-  it('10 ids on one key session share one allowance: nothing beyond it is stored', async () => {
+  it('one key session is capped across its sockets; other ids cannot join it to spread the flood', async () => {
     const server = await serverWith({ RATE_SOCKET_MAX: '3', RATE_SOCKET_WINDOW_MS: '60000' });
     const session = await keyExchange(server.url);
-    const ids = Array.from({ length: 10 }, () => randomUUID());
-    const peers = [];
-    for (const id of ids) peers.push({ id, socket: await connect(server, session, id) });
-    const sent: { id: string; fp: string; socket: TestSocket }[] = [];
-    for (const { id, socket } of peers) for (let i = 0; i < 2; i += 1) sent.push({ id, socket, fp: socket.say(id, 100, `flood ${i}`) });
+    const id = randomUUID();
+    const own = [await connect(server, session, id), await connect(server, session, id)];
+    // the key session is bound to `id`: 9 other ids on it are refused 4004, no welcome
+    const others = Array.from({ length: 9 }, () => randomUUID());
+    for (const other of others) {
+      const socket = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, other, where), session);
+      expect(await socket.closed).toEqual({ code: 4004, reason: 'identity refused' });
+      expect(socket.log).toEqual([]);
+    }
+    const sent = own.flatMap((socket) => [0, 1, 2].map((i) => ({ socket, fp: socket.say(id, 100, `flood ${i}`) })));
     const answers = await Promise.all(sent.map(({ socket, fp }) => socket.next((m) => m.fp === fp || (m.type === 500 && content<{ fp: string }>(m).fp === fp))));
-    const accepted = answers.filter((m) => m.type === 100);
+    expect(answers.filter((m) => m.type === 100)).toHaveLength(3);
     const refused = answers.filter((m) => m.type === 500);
-    expect(accepted).toHaveLength(3);
-    expect(refused).toHaveLength(17);
+    expect(refused).toHaveLength(3);
     expect(new Set(refused.map((m) => content<{ reason: string }>(m).reason))).toEqual(new Set(['too-frequent']));
-    // stored: exactly the accepted three
-    let stored = 0;
-    for (const id of ids) stored += server.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 }).filter((m) => m.type === 100).length;
-    expect(stored).toBe(3);
+    // stored: exactly the accepted three, nothing for the refused ids
+    expect(server.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 }).filter((m) => m.type === 100)).toHaveLength(3);
+    for (const other of others) expect(server.store.chat.conversation(other, where.mchId, where.platformId, { size: 101 })).toEqual([]);
   });
 
   it('one id on many key sessions shares one allowance too', async () => {
@@ -235,12 +258,23 @@ describe('malformed bodies get a 4xx envelope, never a 500', () => {
   ];
 
   let server: Server;
+  let saltKey: string;
   beforeAll(async () => {
     server = await serverWith({});
+    // uploads need a key session bound by a socket connect (§3a): the bodies are read only then
+    saltKey = (await boundSession(server, randomUUID(), where)).saltKey;
+  });
+
+  it('an upload from a key session that speaks for nobody is refused 4003 before its body is read', async () => {
+    const unbound = await keyExchange(server.url);
+    const response = await fetch(`${server.url}/oss/aws/upload`, { method: 'POST', headers: { 'accept-language': 'en', 'x-salt-key': unbound.saltKey, ...multipart('abc', 'junk').headers }, body: 'junk' });
+    const envelope = (await response.json()) as { code: number; data: unknown };
+    expect(envelope).toMatchObject({ code: 4003, data: null });
+    expect(server.errors).toEqual([]);
   });
 
   it.each(cases)('$name', async ({ path, headers, body, status, code, message }) => {
-    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'accept-language': 'en', ...headers }, body });
+    const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'accept-language': 'en', 'x-salt-key': saltKey, ...headers }, body });
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const envelope = (await response.json()) as { code: number; message: string; data: unknown };
