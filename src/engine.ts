@@ -65,6 +65,9 @@ export class Engine {
   /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
   private welcomedSalt: string | undefined;
   private readonly welcomeWaiters: (() => void)[] = [];
+  /** The visitor scope whose outbox was restored, and that restore. */
+  private restoredScope: string | null = null;
+  private restoring: Promise<void> | null = null;
   /** True from connect() until disconnect(): a welcome is coming, sooner or later. */
   private connectWanted = false;
   /** Uploads of picked files, once loaded. */
@@ -179,6 +182,7 @@ export class Engine {
   /** Opens the socket: this tab's own, or the leader tab's when another tab leads. */
   connect(): void {
     this.connectWanted = true;
+    this.restore().catch((e: unknown) => this.ctx.reportError(asError(e), 'send'));
     this.link.closeCodes.reset();
     this.tabs.connect();
   }
@@ -196,11 +200,22 @@ export class Engine {
   }
 
   /**
-   * Restores the outbox of an earlier page of this visitor: texts at once (they go out when the
+   * Restores the outbox of an earlier page of this visitor, once per visitor scope (client id,
+   * merchant, platform, group; called at start-up and again at connect, when the connect data may
+   * have changed): texts at once (they go out when the
    * socket opens), then files, whose uploads start after the welcome: an upload needs a key
    * session bound to this visitor (protocol §3a).
    */
-  async restore(): Promise<void> {
+  restore(): Promise<void> {
+    // once per visitor scope: start-up may run before the connect data names the conversation
+    const scope = outboxScope(this.ctx.clientId(), this.ctx.connectData());
+    if (scope === this.restoredScope) return this.restoring ?? Promise.resolve();
+    this.restoredScope = scope;
+    this.restoring = this.restoreScope();
+    return this.restoring;
+  }
+
+  private async restoreScope(): Promise<void> {
     const files = await this.sender.restore();
     if (files.length === 0) return;
     // not awaited: start-up (which the connect waits for) must not wait for the welcome

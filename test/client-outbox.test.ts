@@ -147,6 +147,25 @@ describe('a text composed while the server is down survives the tab: restored as
   });
 });
 
+describe('the app starts before it knows the conversation (spec §4 start-up order)', () => {
+  it('texts of the conversation named later by setConnectData are restored at connect', async () => {
+    const state = memoryStorage();
+    const outbox = memoryOutboxStorage();
+    const first = makeClient(state, { outboxStorage: outbox }).client;
+    first.sendText('kept for merchant 7');
+    await vi.waitFor(async () => expect(await stored(outbox, first)).toHaveLength(1), WAIT);
+    first.destroy();
+
+    const { client } = makeClient(state, { outboxStorage: outbox, connectData: {} });
+    await client.start(); // start-up: no merchant yet, nothing of this conversation to restore
+    expect(client.messages.getSnapshot()).toEqual([]);
+    client.setConnectData({ mchId: 7, platformId: 9 });
+    const ws = await open(client);
+    await vi.waitFor(() => expect(texts(client)).toEqual([['kept for merchant 7', 'pending']]), WAIT);
+    await vi.waitFor(() => expect((ws.sentJson() as ChatMessage[]).map((m) => m.dataContent)).toEqual(['kept for merchant 7']), WAIT);
+  });
+});
+
 describe('texts failed by the network go out by themselves when the connection returns', () => {
   it('past the reconnect limit the connection shows failed but keeps trying: texts stay pending, kept, and go out on the next open', async () => {
     vi.useFakeTimers();

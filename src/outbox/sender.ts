@@ -64,7 +64,6 @@ const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
 export class MessageSender {
   /** The messages waiting for the server's echo, in composition order. */
   readonly outbox: Outbox;
-  private restoring: Promise<OutboxRecord[]> | null = null;
 
   /** @param deps - the socket, the list, the events and the durable store */
   constructor(private readonly deps: SenderDeps) {
@@ -72,12 +71,13 @@ export class MessageSender {
   }
 
   /**
-   * Restores the pending messages kept by an earlier page of this visitor (once): they join the
-   * list as `pending` and the outbox in composition order, and go out after the next open.
+   * Restores the pending messages kept by an earlier page of this visitor (of the current scope;
+   * the engine calls it once per scope): they join the list as `pending` and the outbox in
+   * composition order, and go out after the next open.
    * @returns the records of files not uploaded yet (for the file sender)
    */
   restore(): Promise<OutboxRecord[]> {
-    this.restoring ??= this.deps.durable.restore().then((kept) => {
+    return this.deps.durable.restore().then((kept) => {
       const { messages, durable } = this.deps;
       const restored: (ChatMessage & { fp: string })[] = [];
       const records = kept.filter((r) => !r.file);
@@ -108,7 +108,6 @@ export class MessageSender {
       if (this.deps.socket.isOpen) this.resendPending();
       return files;
     });
-    return this.restoring;
   }
 
   /**
