@@ -267,6 +267,8 @@ export class Engine {
     // documents give an agent (connect data role 'agent') no history call to catch up with. The
     // catch-up waits for the welcome: only an accepted connect binds the key session to this
     // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
+    // a follower is in once the leader's socket is open (its key session is then shared)
+    if (this.tabs.role === 'follower') this.releaseWaiters();
     const catchUp = reconnected && this.ctx.connectData().role !== 'agent';
     // A follower tab uses the leader's socket, welcomed long ago, and its bound key session.
     if (catchUp && this.tabs.role === 'follower') this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
@@ -291,15 +293,17 @@ export class Engine {
 
   /**
    * Visitor calls wait for the welcome that binds the key session (protocol §3a) while a connect
-   * is wanted: at once for an agent, a follower tab (it calls with the leader's bound key
-   * session), a session already welcomed, or a client that is not connecting (the call then fails
-   * on its own, as before).
+   * is wanted: at once for an agent, a follower tab that holds the leader's (bound) key session, a
+   * session already welcomed, or a client that is not connecting (the call then fails on its own,
+   * as before); a follower without it yet waits for the leader's open socket.
    */
   private async visitorCallsReady(): Promise<void> {
     // A connect() made in the same turn counts (React runs a child's effects, which may load
     // history, before its provider's, which connects).
     await Promise.resolve();
-    if (this.ctx.connectData().role === 'agent' || this.tabs.role === 'follower') return;
+    if (this.ctx.connectData().role === 'agent') return;
+    // a follower tab calls with the leader's key session, bound by the leader's socket
+    if (this.tabs.role === 'follower' && this.tabs.sharedKeySession) return;
     const token = this.link.keys.token;
     if (token !== null && this.welcomedSalt === token.saltKey) return;
     if (!this.connectWanted || this.link.connection.halted || this.destroyed) return;
