@@ -7,6 +7,7 @@ import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
+import { rateConversation, loadMerchantInfo } from './conversation.js';
 import { Engine } from './engine.js';
 import { asError, ImError } from './errors.js';
 import type { HistoryPager } from './messages/history.js';
@@ -244,19 +245,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param score - 1 (very dissatisfied) to 5 (very satisfied)
    * @param remark - optional comment
    */
-  async rate(score: number, remark?: string): Promise<void> {
-    const { rateConversation } = await import('./conversation.js'); // rating and the merchant info load on first use
-    return rateConversation(this.ctx, score, remark);
-  }
+  rate(score: number, remark?: string): Promise<void> { return rateConversation(this.ctx, score, remark); }
 
   /**
    * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
    * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
    */
-  async loadMerchantInfo(): Promise<MerchantInfo> {
-    const { loadMerchantInfo } = await import('./conversation.js');
-    return loadMerchantInfo(this.ctx, this.state);
-  }
+  loadMerchantInfo(): Promise<MerchantInfo> { return loadMerchantInfo(this.ctx, this.state); }
 
   /**
    * Loads the page of history before the oldest message held into {@link ImClient.messages}
