@@ -7,7 +7,7 @@ import type { ServerClock } from './clock.js';
 import type { PermitApi } from './http/permit-api.js';
 import type { ChatMessage } from './messages/types.js';
 import { decodeFrame, encodeFrame } from './socket/frame-codec.js';
-import { runStartup, type KeySession, type StartupResult } from './startup.js';
+import type { KeySession, StartupResult } from './startup.js';
 import type { TimerProvider } from './timers.js';
 
 /** What the key ring needs. @internal */
@@ -45,7 +45,12 @@ export class KeyRing {
     if (this.startPromise) return this.startPromise;
     const run = async (): Promise<StartupResult> => {
       const { api, clock, timers } = this.deps;
-      const [result] = await Promise.all([runStartup(api, clock, timers, (token) => (this.token = token)), alongside()]);
+      // The key exchange (AES-GCM, the key reveal) loads with its first run: start-up is async anyway.
+      const exchange = import('./startup.js').then(
+        ({ runStartup }) => runStartup(api, clock, timers, (token) => (this.token = token)),
+        (e: unknown): StartupResult => ({ session: null, serverTime: null, errors: [e instanceof Error ? e : new Error(String(e))] }),
+      );
+      const [result] = await Promise.all([exchange, alongside()]);
       if (result.session) this.keys = result.session;
       else this.startPromise = null; // the keys failed: the next call tries again
       report(result.errors);

@@ -78,8 +78,8 @@ describe('spec §3 asConfig/categoryInfo: the FAQ category view', () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
     await openChat(page);
-    await menuItem(page, zh.faqTitle);
-    const dialog = page.getByRole('dialog', { name: zh.faqTitle });
+    await menuItem(page, appText('zh', 'faqTitle'));
+    const dialog = page.getByRole('dialog', { name: appText('zh', 'faqTitle') });
     await dialog.getByText('充值问题').waitFor();
     await dialog.getByText('账户问题').click();
     await dialog.getByRole('button', { name: '充值多久到账？' }).click();
@@ -99,7 +99,7 @@ describe('spec §3 checkPlatform: a disabled platform shows a message instead of
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
     await page.goto(`${server.url}/kefu/${Buffer.from(raw, 'utf8').toString('base64url')}`);
-    await page.getByText(zh.platformDisabled).waitFor();
+    await page.getByText(appText('zh', 'platformDisabled')).waitFor();
     expect(await page.getByLabel(zh.inputPlaceholder).count()).toBe(0);
     expect(sockets).toEqual([]);
     await context.close();
@@ -114,7 +114,7 @@ describe('spec §5: a refused file type gets a clear message', () => {
     const uploads: string[] = [];
     page.on('request', (r) => r.url().includes('/oss/') && uploads.push(r.url()));
     await page.locator('.composer input[type="file"]').setInputFiles({ name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ not really') });
-    await toast(page, zh.fileTypeRefused.replace('{name}', 'setup.exe')).waitFor();
+    await toast(page, appText('zh', 'fileTypeRefused').replace('{name}', 'setup.exe')).waitFor();
     expect(await page.locator('.uploads .upload').count()).toBe(0);
     expect(uploads).toEqual([]);
     await context.close();
@@ -133,7 +133,7 @@ describe('spec §1, §3: the deposit card', () => {
     await input.fill(DEMO.orderNo);
     await input.press('Enter');
     await dialog.getByText('100.00').waitFor();
-    await dialog.getByText(zh.depositStatusSuccess, { exact: true }).waitFor();
+    await dialog.getByText(appText('zh', 'depositStatusSuccess'), { exact: true }).waitFor();
     expect(await dialog.getByText('SUCCESS').count()).toBe(0);
     expect(await page.evaluate(() => document.querySelector('[role="dialog"]')?.contains(document.activeElement) ?? false)).toBe(true);
     await page.keyboard.press('Escape');
@@ -148,7 +148,7 @@ describe('spec §1, §3: the deposit card', () => {
     const panel = page.locator('.deposit-panel');
     await panel.getByText(`${zh.depositCard} · ${DEMO.orderNo}`).click();
     await panel.getByText('demo_member').waitFor();
-    await panel.getByText(zh.depositStatusSuccess, { exact: true }).waitFor();
+    await panel.getByText(appText('zh', 'depositStatusSuccess'), { exact: true }).waitFor();
     await context.close();
   }, E2E_TIMEOUT);
 });
@@ -177,14 +177,14 @@ describe('issue 10: the visitor ends a conversation', () => {
     // While an agent serves, leaving a message does not claim that no agent is online.
     await menuItem(page, zh.leaveMessage);
     const leave = page.getByRole('dialog', { name: zh.leaveMessage });
-    await leave.getByText(zh.leaveMessageHintServing).waitFor();
+    await leave.getByText(appText('zh', 'leaveMessageHintServing')).waitFor();
     expect(await leave.getByText(zh.leaveMessageHint).count()).toBe(0);
     await page.keyboard.press('Escape');
     await leave.waitFor({ state: 'detached' });
 
     await menuItem(page, zh.endConversation);
     const confirm = page.getByRole('dialog', { name: zh.endConversation });
-    await confirm.getByText(zh.endConversationConfirm).waitFor();
+    await confirm.getByText(appText('zh', 'endConversationConfirm')).waitFor();
     // Cancel has the focus (the safe choice) and keeps the conversation.
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'detached' });
@@ -194,7 +194,7 @@ describe('issue 10: the visitor ends a conversation', () => {
     await confirm.getByRole('button', { name: zh.endConversation }).click();
     await page.locator('.session-ended').waitFor();
     await page.locator('.end-divider').getByText(zh.conversationOver).waitFor();
-    await expect.poll(() => page.getByLabel(zh.inputPlaceholder).getAttribute('placeholder')).toBe(zh.newConversationHint);
+    await expect.poll(() => page.getByLabel(zh.inputPlaceholder).getAttribute('placeholder')).toBe(appText('zh', 'newConversationHint'));
     const clientId = await page.evaluate(() => localStorage.getItem('uuid') ?? '');
     expect(server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId)?.state).toBe('ended');
 

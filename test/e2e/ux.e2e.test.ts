@@ -161,7 +161,7 @@ describe('rows: read marks for robot-answered texts, "You" for screen readers, "
     await expect.poll(() => page.locator('.msg.mine .read-mark').count()).toBe(2);
     await expect.poll(() => page.locator('.msg.mine .read-mark.is-read').count()).toBe(2);
     // The own message's sender is spoken.
-    expect(await typed.locator('.msg-meta .visually-hidden').textContent()).toBe(zh.you);
+    expect(await typed.locator('.msg-meta .visually-hidden').textContent()).toBe(appText('zh', 'you'));
     // "No more messages" is a row inside the scrolled list, not a bar above it.
     await page.locator('.vlist .history-start').getByText(zh.noMoreMessages).waitFor();
     expect(await page.locator('.list-top').count()).toBe(0);
@@ -176,7 +176,7 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
     await openChat(page);
     const nav = page.getByRole('navigation', { name: zh.suggestedQuestions });
     await nav.getByRole('button').first().waitFor();
-    const more = nav.getByRole('button', { name: zh.moreSuggestions });
+    const more = nav.getByRole('button', { name: appText('zh', 'moreSuggestions') });
     await more.waitFor();
     expect(await page.locator('.suggestions.has-more').count()).toBe(1);
     await more.click();
@@ -190,7 +190,7 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
     await openChat(page);
     await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
     await page.getByRole('menuitem', { name: appText('zh', 'openApp') }).click();
-    const told = page.locator('.toasts .toast').filter({ hasText: zh.openAppFailed });
+    const told = page.locator('.toasts .toast').filter({ hasText: appText('zh', 'openAppFailed') });
     await page.waitForTimeout(2_000);
     expect(await told.count()).toBe(0);
     await told.waitFor({ timeout: 5_000 });
@@ -219,12 +219,12 @@ describe('axe: the new menu and dialogs have no serious or critical issue', () =
     await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
     await page.getByRole('menu').waitFor();
     expect(await seriousViolations(page, axe)).toEqual([]);
-    for (const name of [zh.faqTitle, appText('zh', 'language'), zh.depositCard]) {
+    for (const name of [appText('zh', 'faqTitle'), appText('zh', 'language'), zh.depositCard]) {
       if (!(await page.getByRole('menu').isVisible())) await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
       await page.getByRole('menuitem', { name }).click();
       const dialog = page.getByRole('dialog', { name });
       await dialog.waitFor();
-      if (name === zh.faqTitle) await dialog.locator('.faq-category').first().waitFor();
+      if (name === appText('zh', 'faqTitle')) await dialog.locator('.faq-category').first().waitFor();
       expect(await seriousViolations(page, axe), name).toEqual([]);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });

@@ -132,20 +132,6 @@ export const de: Catalogue = {
   sessions: 'Unterhaltungen',
   waitingSince: 'Wartet seit {minutes} Min.',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: 'Der Kundenservice ist auf dieser Plattform nicht verfügbar',
-  faqTitle: 'Häufige Fragen',
-  fileTypeRefused: 'Dieser Dateityp wird nicht unterstützt: {name}',
-  endConversationConfirm: 'Dieses Gespräch beenden?',
-  newConversationHint: 'Eine neue Nachricht beginnt ein neues Gespräch',
-  you: 'Sie',
-  depositStatusSuccess: 'Erfolgreich',
-  depositStatusPending: 'In Bearbeitung',
-  depositStatusFailed: 'Fehlgeschlagen',
-  openAppFailed: 'Die App wurde nicht geöffnet. Bitte prüfen Sie, ob sie installiert ist',
-  moreSuggestions: 'Weitere Fragen',
-  leaveMessageHintServing: 'Hinterlassen Sie Ihre Kontaktdaten und eine Nachricht, wir antworten so bald wie möglich',
-  cannotOpenFaq: 'Die Fragen konnten nicht geladen werden',
   identityReset: 'Ihre frühere Unterhaltung ist auf diesem Gerät nicht verfügbar.',
   fileTooLargeToKeep: 'Datei zu groß, um ein Neuladen zu überstehen; bitte erneut auswählen',
 };

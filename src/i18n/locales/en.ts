@@ -132,20 +132,6 @@ export const en: Catalogue = {
   sessions: 'Conversations',
   waitingSince: 'Waiting for {minutes} min',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: 'Customer service is not available on this platform',
-  faqTitle: 'Frequently asked questions',
-  fileTypeRefused: 'This file type is not supported: {name}',
-  endConversationConfirm: 'End this conversation?',
-  newConversationHint: 'A new message starts a new conversation',
-  you: 'You',
-  depositStatusSuccess: 'Successful',
-  depositStatusPending: 'Processing',
-  depositStatusFailed: 'Failed',
-  openAppFailed: 'The app did not open. Please check that it is installed',
-  moreSuggestions: 'More questions',
-  leaveMessageHintServing: 'Leave your contact details and a message, and we will reply as soon as possible',
-  cannotOpenFaq: 'The questions could not be loaded',
   identityReset: 'Your earlier conversation is not available on this device.',
   fileTooLargeToKeep: 'File too large to keep across a reload; please pick it again',
 };

@@ -132,20 +132,6 @@ export const es: Catalogue = {
   sessions: 'Conversaciones',
   waitingSince: 'Esperando desde hace {minutes} min',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: 'El servicio de atención no está disponible en esta plataforma',
-  faqTitle: 'Preguntas frecuentes',
-  fileTypeRefused: 'Este tipo de archivo no es compatible: {name}',
-  endConversationConfirm: '¿Finalizar esta conversación?',
-  newConversationHint: 'Un mensaje nuevo inicia una nueva conversación',
-  you: 'Tú',
-  depositStatusSuccess: 'Completado',
-  depositStatusPending: 'En proceso',
-  depositStatusFailed: 'Fallido',
-  openAppFailed: 'La app no se abrió. Comprueba que esté instalada',
-  moreSuggestions: 'Más preguntas',
-  leaveMessageHintServing: 'Deje sus datos de contacto y un mensaje, y le responderemos lo antes posible',
-  cannotOpenFaq: 'No se pudieron cargar las preguntas',
   identityReset: 'Su conversación anterior no está disponible en este dispositivo.',
   fileTooLargeToKeep: 'Archivo demasiado grande para conservarlo al recargar; vuelve a elegirlo',
 };

@@ -132,20 +132,6 @@ export const fr: Catalogue = {
   sessions: 'Conversations',
   waitingSince: 'En attente depuis {minutes} min',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: "Le service client n'est pas disponible sur cette plateforme",
-  faqTitle: 'Questions fréquentes',
-  fileTypeRefused: "Ce type de fichier n'est pas pris en charge : {name}",
-  endConversationConfirm: 'Terminer cette conversation ?',
-  newConversationHint: 'Un nouveau message démarre une nouvelle conversation',
-  you: 'Vous',
-  depositStatusSuccess: 'Réussi',
-  depositStatusPending: 'En cours',
-  depositStatusFailed: 'Échoué',
-  openAppFailed: "L'app ne s'est pas ouverte. Vérifiez qu'elle est installée",
-  moreSuggestions: 'Plus de questions',
-  leaveMessageHintServing: 'Laissez vos coordonnées et un message, nous vous répondrons dès que possible',
-  cannotOpenFaq: "Les questions n'ont pas pu être chargées",
   identityReset: 'Votre conversation précédente n’est pas disponible sur cet appareil.',
   fileTooLargeToKeep: 'Fichier trop volumineux pour être conservé après un rechargement ; choisissez-le à nouveau',
 };

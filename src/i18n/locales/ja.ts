@@ -132,20 +132,6 @@ export const ja: Catalogue = {
   sessions: '会話',
   waitingSince: '{minutes} 分待機中',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: 'このプラットフォームではカスタマーサービスをご利用いただけません',
-  faqTitle: 'よくある質問',
-  fileTypeRefused: 'このファイル形式には対応していません：{name}',
-  endConversationConfirm: 'この会話を終了しますか？',
-  newConversationHint: '新しいメッセージを送ると新しい会話が始まります',
-  you: 'あなた',
-  depositStatusSuccess: '成功',
-  depositStatusPending: '処理中',
-  depositStatusFailed: '失敗',
-  openAppFailed: 'アプリを開けませんでした。インストールされているかご確認ください',
-  moreSuggestions: 'その他の質問',
-  leaveMessageHintServing: '連絡先とメッセージを残してください。できるだけ早くご返信します',
-  cannotOpenFaq: '質問を読み込めませんでした',
   identityReset: '以前の会話はこの端末では利用できません。',
   fileTooLargeToKeep: 'ファイルが大きすぎて再読み込み後に保持できません。もう一度選択してください',
 };

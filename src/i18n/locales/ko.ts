@@ -132,20 +132,6 @@ export const ko: Catalogue = {
   sessions: '대화',
   waitingSince: '{minutes}분 대기 중',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: '이 플랫폼에서는 고객 상담을 이용할 수 없습니다',
-  faqTitle: '자주 묻는 질문',
-  fileTypeRefused: '지원하지 않는 파일 형식입니다: {name}',
-  endConversationConfirm: '이 대화를 종료할까요?',
-  newConversationHint: '새 메시지를 보내면 새 대화가 시작됩니다',
-  you: '나',
-  depositStatusSuccess: '성공',
-  depositStatusPending: '처리 중',
-  depositStatusFailed: '실패',
-  openAppFailed: '앱이 열리지 않았습니다. 설치되어 있는지 확인하세요',
-  moreSuggestions: '더 많은 질문',
-  leaveMessageHintServing: '연락처와 메시지를 남겨 주시면 최대한 빨리 답변드리겠습니다',
-  cannotOpenFaq: '질문을 불러오지 못했습니다',
   identityReset: '이전 대화는 이 기기에서 사용할 수 없습니다.',
   fileTooLargeToKeep: '파일이 너무 커서 새로고침 후 유지할 수 없습니다. 다시 선택해 주세요',
 };

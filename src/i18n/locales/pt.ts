@@ -132,20 +132,6 @@ export const pt: Catalogue = {
   sessions: 'Conversas',
   waitingSince: 'Aguardando há {minutes} min',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: 'O atendimento não está disponível nesta plataforma',
-  faqTitle: 'Perguntas frequentes',
-  fileTypeRefused: 'Este tipo de arquivo não é suportado: {name}',
-  endConversationConfirm: 'Encerrar esta conversa?',
-  newConversationHint: 'Uma nova mensagem inicia uma nova conversa',
-  you: 'Você',
-  depositStatusSuccess: 'Concluído',
-  depositStatusPending: 'Em processamento',
-  depositStatusFailed: 'Falhou',
-  openAppFailed: 'O app não abriu. Verifique se está instalado',
-  moreSuggestions: 'Mais perguntas',
-  leaveMessageHintServing: 'Deixe seu contato e uma mensagem e responderemos o mais rápido possível',
-  cannotOpenFaq: 'Não foi possível carregar as perguntas',
   identityReset: 'Sua conversa anterior não está disponível neste dispositivo.',
   fileTooLargeToKeep: 'Arquivo grande demais para ser mantido ao recarregar; escolha-o novamente',
 };

@@ -132,20 +132,6 @@ export const vi: Catalogue = {
   sessions: 'Cuộc trò chuyện',
   waitingSince: 'Đã chờ {minutes} phút',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: 'Dịch vụ hỗ trợ chưa được mở trên nền tảng này',
-  faqTitle: 'Câu hỏi thường gặp',
-  fileTypeRefused: 'Không hỗ trợ loại tệp này: {name}',
-  endConversationConfirm: 'Kết thúc cuộc trò chuyện này?',
-  newConversationHint: 'Tin nhắn mới sẽ bắt đầu cuộc trò chuyện mới',
-  you: 'Bạn',
-  depositStatusSuccess: 'Thành công',
-  depositStatusPending: 'Đang xử lý',
-  depositStatusFailed: 'Thất bại',
-  openAppFailed: 'Không mở được ứng dụng. Vui lòng kiểm tra đã cài đặt chưa',
-  moreSuggestions: 'Thêm câu hỏi',
-  leaveMessageHintServing: 'Hãy để lại thông tin liên hệ và lời nhắn, chúng tôi sẽ trả lời sớm nhất có thể',
-  cannotOpenFaq: 'Không tải được câu hỏi',
   identityReset: 'Cuộc trò chuyện trước đây của bạn không khả dụng trên thiết bị này.',
   fileTooLargeToKeep: 'Tệp quá lớn để giữ lại sau khi tải lại; vui lòng chọn lại',
 };

@@ -132,20 +132,6 @@ export const zhHant: Catalogue = {
   sessions: '會話',
   waitingSince: '已等待 {minutes} 分鐘',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: '該平台的線上客服暫未開放',
-  faqTitle: '常見問題',
-  fileTypeRefused: '不支援此檔案類型：{name}',
-  endConversationConfirm: '確定要結束本次會話嗎？',
-  newConversationHint: '發送新訊息將開始新的會話',
-  you: '我',
-  depositStatusSuccess: '成功',
-  depositStatusPending: '處理中',
-  depositStatusFailed: '失敗',
-  openAppFailed: '未能開啟App，請確認已安裝',
-  moreSuggestions: '更多問題',
-  leaveMessageHintServing: '請留下您的聯絡方式和留言，我們會盡快回覆您',
-  cannotOpenFaq: '常見問題載入失敗',
   identityReset: '您先前的對話在此裝置上無法使用。',
   fileTooLargeToKeep: '檔案太大，重新整理後無法保留，請重新選擇',
 };

@@ -145,20 +145,6 @@ export const zh = {
   sessions: '会话',
   waitingSince: '已等待 {minutes} 分钟',
 
-  // app: spec rows and accessibility (issue 13)
-  platformDisabled: '该平台的在线客服暂未开放',
-  faqTitle: '常见问题',
-  fileTypeRefused: '不支持此文件类型：{name}',
-  endConversationConfirm: '确定要结束本次会话吗？',
-  newConversationHint: '发送新消息将开始新的会话',
-  you: '我',
-  depositStatusSuccess: '成功',
-  depositStatusPending: '处理中',
-  depositStatusFailed: '失败',
-  openAppFailed: '未能打开App，请确认已安装',
-  moreSuggestions: '更多问题',
-  leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
-  cannotOpenFaq: '常见问题加载失败',
   identityReset: '您之前的对话在此设备上不可用。',
   fileTooLargeToKeep: '文件太大，刷新后无法保留，请重新选择',
 } as const;

@@ -57,7 +57,7 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
   };
   const service = info.kind === 'service';
   const items: [string, () => void][] = [];
-  if (service) items.push([t('faqTitle'), () => pick('faq')]);
+  if (service) items.push([appText(language, 'faqTitle'), () => pick('faq')]);
   items.push([t('complaint'), () => pick('complaint')], [t('leaveMessage'), () => pick('leave')], [t('depositCard'), () => pick('deposit')]);
   if (service) items.push([t('rateTitle'), () => pick('rating')]);
   items.push([appText(language, 'language'), () => pick('language')]);
@@ -71,7 +71,7 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
         watching.current?.();
         watching.current = watchAppOpened(
           { window, document, timers: { setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (id) => window.clearTimeout(id as number) }, delay: client.limits.openAppFallbackDelay },
-          () => toast(t('openAppFailed'), 'warning'),
+          () => toast(appText(language, 'openAppFailed'), 'warning'),
         );
         if (service) helpers.chat(String(info.kefuId || client.clientId));
         else helpers.group(window.location.href);

@@ -12,6 +12,7 @@ import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
 import { Icon } from '../ui/icons.js';
 import { UploadTray } from './upload-tray.js';
+import { appText } from '../env/app-texts.js';
 
 const RemindDialog = lazy(() => import('../dialogs/remind-dialog.js'));
 const EmojiPicker = lazy(() => import('./emoji-picker.js'));
@@ -31,7 +32,7 @@ export function insertAt(text: string, start: number, end: number, token: string
 
 /** The composer. */
 export function Composer(): ReactElement {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const { info, role, target, openDialog } = useChat();
   const status = useSession((s) => s.status);
   const { sendText, sendFile } = useSend();
@@ -78,7 +79,7 @@ export function Composer(): ReactElement {
   /** Tells why picked files were refused (the attach rule's types, the count limit). */
   const refused = (rejected: readonly UploadRejection[]): void => {
     for (const r of rejected) {
-      if (r.reason === 'type') toast(t('fileTypeRefused', { name: r.file.name ?? '' }), 'error');
+      if (r.reason === 'type') toast(appText(language, 'fileTypeRefused', { name: r.file.name ?? '' }), 'error');
       else if (r.reason === 'oversize') toast(`${t('fileTooLarge')}: ${r.file.name ?? ''}`, 'error');
     }
   };
@@ -109,7 +110,7 @@ export function Composer(): ReactElement {
           rows={1}
           value={draft}
           aria-label={t('inputPlaceholder')}
-          placeholder={status === 'ended' && !group ? t('newConversationHint') : t('inputPlaceholder')}
+          placeholder={status === 'ended' && !group ? appText(language, 'newConversationHint') : t('inputPlaceholder')}
           maxLength={5000}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}

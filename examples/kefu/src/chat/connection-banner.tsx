@@ -32,7 +32,7 @@ export function ConnectionBanner(): ReactElement | null {
   if (state === 'connecting' && online && !failed && attempt === 0) return null;
 
   const headline = !online ? t('offline') : failed ? t('connectionFailed') : t('reconnecting');
-  const next = online && seconds !== null && seconds > 0 ? appText(language, 'nextAttemptIn').replace('{seconds}', String(seconds)) : '';
+  const next = online && seconds !== null && seconds > 0 ? appText(language, 'nextAttemptIn', { seconds }) : '';
   return (
     <div className={failed ? 'conn-banner conn-banner-failed' : 'conn-banner'} role="status" aria-live="polite">
       <span className="conn-banner-text">

@@ -12,6 +12,7 @@ import { useChat } from './conversation.js';
 import { MessageBody, usableImageUrl } from './message-body.js';
 import { translationAvailable } from '../env/public-config.js';
 import { useRuntime } from '../runtime/context.js';
+import { appText } from '../env/app-texts.js';
 
 /** The translate action, loaded only where a translation provider is configured. */
 const TranslateAction = lazy(() => import('./translate-action.js'));
@@ -75,7 +76,7 @@ export const MessageRow = memo(function MessageRow({ message, mine, highlighted 
       {!mine && <Avatar url={message.fa} name={name} />}
       <div className="msg-main">
         <div className="msg-meta">
-          {mine ? <span className="visually-hidden">{t('you')}</span> : <span className="msg-name">{name}</span>}
+          {mine ? <span className="visually-hidden">{appText(language, 'you')}</span> : <span className="msg-name">{name}</span>}
           {robot && <span className="badge badge-robot">{t('robot')}</span>}
           {time !== '' && <time className="msg-time">{time}</time>}
         </div>

@@ -7,6 +7,7 @@
 import { useI18n, useSession } from '@kefu-im/react';
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
+import { appText } from '../env/app-texts.js';
 
 /** Whether a horizontal scroller has more content to its right. */
 export function hasMoreToTheRight(el: Pick<HTMLElement, 'scrollLeft' | 'clientWidth' | 'scrollWidth'>): boolean {
@@ -15,7 +16,7 @@ export function hasMoreToTheRight(el: Pick<HTMLElement, 'scrollLeft' | 'clientWi
 
 /** The suggested questions (nothing when there are none or an agent serves). */
 export function SuggestionChips(): ReactElement | null {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const { ask } = useChat();
   const suggestions = useSession((s) => s.suggestions);
   const status = useSession((s) => s.status);
@@ -49,7 +50,7 @@ export function SuggestionChips(): ReactElement | null {
         <button
           type="button"
           className="suggestions-more"
-          aria-label={t('moreSuggestions')}
+          aria-label={appText(language, 'moreSuggestions')}
           onClick={() => scroller.current?.scrollBy({ left: scroller.current.clientWidth * 0.8, behavior: 'smooth' })}
         >
           <span aria-hidden="true">›</span>

@@ -1,8 +1,9 @@
-import { zh, type I18nKey } from '@kefu-im/sdk';
 import { describe, expect, it } from 'vitest';
+import { appText } from '../env/app-texts.js';
 import { depositStatusText } from './deposit-card.js';
 
-const t = (key: I18nKey): string => zh[key];
+const t = 'zh';
+const zh = { depositStatusSuccess: appText('zh', 'depositStatusSuccess'), depositStatusPending: appText('zh', 'depositStatusPending'), depositStatusFailed: appText('zh', 'depositStatusFailed') };
 
 describe('the deposit card shows the funding order status translated (no raw "SUCCESS")', () => {
   it('translates the known statuses in any case', () => {
@@ -10,6 +11,7 @@ describe('the deposit card shows the funding order status translated (no raw "SU
     expect(depositStatusText('success', t)).toBe(zh.depositStatusSuccess);
     expect(depositStatusText('PENDING', t)).toBe(zh.depositStatusPending);
     expect(depositStatusText('FAILED', t)).toBe(zh.depositStatusFailed);
+    expect(depositStatusText('paid', 'en')).toBe(appText('en', 'depositStatusSuccess'));
   });
 
   it('shows an unknown status as sent, and a dash for none', () => {

@@ -5,11 +5,11 @@
  */
 import type { DepositCard as DepositCardData } from '@kefu-im/sdk';
 import { useI18n } from '@kefu-im/react';
-import type { I18nKey } from '@kefu-im/sdk';
 import type { ReactElement } from 'react';
+import { appText, type AppTextKey } from '../env/app-texts.js';
 
 /** The texts of the funding order statuses the server sends (upper case); others are shown as sent. */
-const STATUS_TEXT: Readonly<Record<string, I18nKey>> = {
+const STATUS_TEXT: Readonly<Record<string, AppTextKey>> = {
   SUCCESS: 'depositStatusSuccess',
   PAID: 'depositStatusSuccess',
   COMPLETED: 'depositStatusSuccess',
@@ -24,23 +24,23 @@ const STATUS_TEXT: Readonly<Record<string, I18nKey>> = {
 /**
  * A funding order status in the interface language.
  * @param status - the status as sent
- * @param t - the texts
+ * @param language - the interface language
  */
-export function depositStatusText(status: unknown, t: (key: I18nKey) => string): string {
+export function depositStatusText(status: unknown, language: string): string {
   if (typeof status !== 'string' && typeof status !== 'number') return '—';
   const key = STATUS_TEXT[String(status).trim().toUpperCase()];
-  return key ? t(key) : String(status);
+  return key ? appText(language, key) : String(status);
 }
 
 /** Shows one deposit order. */
 export function DepositCard({ card }: { card: DepositCardData }): ReactElement {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const rows: [string, unknown][] = [
     [t('depositUserAccount'), card.userAccount],
     [t('depositUserMchId'), card.userMchId],
     [t('depositMchOrderNo'), card.mchOrderNo],
     [t('depositAmount'), card.amount],
-    [t('depositStatus'), depositStatusText(card.status, t)],
+    [t('depositStatus'), depositStatusText(card.status, language)],
   ];
   return (
     <dl className="deposit-card">

@@ -7,15 +7,16 @@ import { useI18n, useImClient } from '@kefu-im/react';
 import { useId, type ReactElement } from 'react';
 import { Dialog } from '../ui/dialog.js';
 import type { ChatDialogProps } from './types.js';
+import { appText } from '../env/app-texts.js';
 
 /** The end-conversation confirmation. */
 export default function EndDialog({ onClose, onDone }: ChatDialogProps): ReactElement {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const client = useImClient();
   const textId = useId();
   return (
     <Dialog title={t('endConversation')} onClose={onClose} closeLabel={t('close')} className="dialog-small" describedBy={textId}>
-      <p id={textId}>{t('endConversationConfirm')}</p>
+      <p id={textId}>{appText(language, 'endConversationConfirm')}</p>
       <div className="dialog-actions">
         <button type="button" className="btn" data-autofocus onClick={onClose}>
           {t('cancel')}

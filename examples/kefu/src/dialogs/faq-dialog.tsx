@@ -10,6 +10,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { useChat } from '../chat/conversation.js';
 import { Dialog } from '../ui/dialog.js';
 import type { ChatDialogProps } from './types.js';
+import { appText } from '../env/app-texts.js';
 
 /** The FAQ dialog. */
 export default function FaqDialog({ onClose }: ChatDialogProps): ReactElement {
@@ -32,9 +33,9 @@ export default function FaqDialog({ onClose }: ChatDialogProps): ReactElement {
   }, [client, info.mchId, info.platformId, language]);
 
   return (
-    <Dialog title={t('faqTitle')} onClose={onClose} closeLabel={t('close')} className="dialog-form">
+    <Dialog title={appText(language, 'faqTitle')} onClose={onClose} closeLabel={t('close')} className="dialog-form">
       <div className="faq" aria-busy={categories === null && !failed}>
-        {failed && <p className="muted">{t('cannotOpenFaq')}</p>}
+        {failed && <p className="muted">{appText(language, 'cannotOpenFaq')}</p>}
         {categories?.length === 0 && <p className="muted">{t('noResults')}</p>}
         {categories?.map((category, index) => (
           <details key={String(category.id)} className="faq-category" open={index === 0}>

@@ -11,10 +11,11 @@ import { Dialog, FormActions } from '../ui/dialog.js';
 import { useToast } from '../ui/toaster.js';
 import { recordMessage } from './records.js';
 import type { ChatDialogProps } from './types.js';
+import { appText } from '../env/app-texts.js';
 
 /** The leave-a-message form. */
 export default function LeaveMessageDialog({ onClose }: ChatDialogProps): ReactElement {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const client = useImClient();
   const { info } = useChat();
   const toast = useToast();
@@ -62,7 +63,7 @@ export default function LeaveMessageDialog({ onClose }: ChatDialogProps): ReactE
   return (
     <Dialog title={t('leaveMessage')} onClose={onClose} closeLabel={t('close')} className="dialog-form" describedBy={ids.hint}>
       <p id={ids.hint} className="muted">
-        {queueBusy ? t('leaveMessageHint') : t('leaveMessageHintServing')}
+        {queueBusy ? t('leaveMessageHint') : appText(language, 'leaveMessageHintServing')}
       </p>
       <form onSubmit={submit} noValidate>
         <label className="field-label" htmlFor={ids.name}>

@@ -5,6 +5,7 @@
 import type { ReactElement } from 'react';
 import { Link } from 'wouter';
 import { useAppTexts } from '../runtime/context.js';
+import { appText } from '../env/app-texts.js';
 
 /** Props of {@link StatusPage}. */
 export interface StatusPageProps {
@@ -14,8 +15,8 @@ export interface StatusPageProps {
 
 /** A full-page status message with a way back. */
 export function StatusPage({ code }: StatusPageProps): ReactElement {
-  const { t } = useAppTexts();
-  const text = code === '404' ? t('notFound') : code === '401' ? t('unauthorised') : code === 'platform' ? t('platformDisabled') : t('linkBroken');
+  const { t, language } = useAppTexts();
+  const text = code === '404' ? t('notFound') : code === '401' ? t('unauthorised') : code === 'platform' ? appText(language, 'platformDisabled') : t('linkBroken');
   return (
     <main className="status-page">
       <h1>{code === 'link' || code === 'platform' ? '!' : code}</h1>
