@@ -27,9 +27,7 @@ import { createReadTracking } from './receipts/read-tracking.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
-import type { Connection } from './socket/connection.js';
 import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
-import { documentVisible, PageLifecycle } from './socket/lifecycle.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
@@ -85,9 +83,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly connectionStore: ReadonlyStore<ConnectionSnapshot>;
 
   private readonly engine: Engine;
-  private readonly lifecycle: PageLifecycle;
   private readonly ctx: ClientContext;
-  private get connection(): Connection { return this.engine.link.connection; }
   private connectData: Record<string, unknown>;
   private destroyed = false;
 
@@ -107,11 +103,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });
-    // A follower tab calls with the leader's key session (bound to the identity by its socket).
-    const token = (): { saltKey?: string; userKey?: string } =>
-      this.engine.tabs?.sharedKeySession ?? { saltKey: this.engine.link.keys.token?.saltKey, userKey: this.engine.link.keys.token?.userKey };
     const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
-    this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: token, notify });
+    this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: () => this.engine.httpSession(), notify });
     this.api = new PermitApi(this.http);
     const { messages, session, i18n, clock, api } = this;
     const ctx: ClientContext = (this.ctx = {
@@ -121,18 +114,15 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     });
     const window = options.window === undefined ? globalWindow() : options.window;
     const document = options.document === undefined ? globalDocument() : options.document;
-    const socket = { send: (message: ChatMessage) => this.engine.tabs.isOpen && this.engine.tabs.send(message) };
+    const socket = { send: (message: ChatMessage) => this.engine.sendNow(message) };
     const tracking = createReadTracking({ ...options, document, window, timers, socket, selfId: ctx.selfId });
     ({ visibility: this.visibility, receipts: this.receipts } = tracking);
     this.engine = new Engine(ctx, options, {
-      ...{ receipts: this.receipts, network: window, start: () => this.start(), isVisible: () => documentVisible(document) },
-      ...{ state: this.state, createId: randomUuid, clientEvents: this, lifecycle: document },
+      ...{ receipts: this.receipts, network: window, document, start: () => this.start() },
+      ...{ state: this.state, createId: randomUuid, clientEvents: this },
     });
     this.history = this.engine.history;
-    const { connection } = this.engine.link;
-    this.connectionStore = connection.store;
-    const { heartbeatInterval, livenessTimeout } = limits;
-    this.lifecycle = new PageLifecycle({ window, document, timers, connection, heartbeatInterval, livenessTimeout });
+    this.connectionStore = this.engine.link.connection.store;
   }
 
   /** The connection state (in a follower tab: the leader tab's). */
@@ -140,7 +130,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** This tab's role: `leader` (owns the visitor's socket), `follower` (uses the leader's) or `solo`. */
   get tabRole(): TabRole { return this.engine.tabs.role; }
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
-  get online(): boolean { return this.connection.online; }
+  get online(): boolean { return this.engine.link.connection.online; }
   /** The user id the server gave (`to` of the welcome), once known. */
   get userId(): string | undefined { return this.engine.router.userId; }
   /** This client's id (the uuid kept in storage, the `u` of the connect payload). */
@@ -307,7 +297,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const part of [this.lifecycle, this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
+    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
     this.removeAllListeners();
   }
 

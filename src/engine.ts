@@ -12,9 +12,8 @@ import { IdentityKeeper, type IdentityDeps } from './identity.js';
 import { HistoryPager } from './messages/history.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { attachTabs, type TabEvents, type TabLink } from './tabs/tab-link.js';
-import type { ListenerTarget } from './timers.js';
 import { INITIAL_SESSION, type SessionState } from './session.js';
-import { DEFAULT_OUTBOX_FILE_CAP, type ImClientOptions, type WindowLike } from './options.js';
+import { DEFAULT_OUTBOX_FILE_CAP, type DocumentLike, type ImClientOptions, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
 import type { FileSender } from './outbox/file-sender.js';
 import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
@@ -22,6 +21,7 @@ import { MessageSender, type SenderSocket } from './outbox/sender.js';
 import { resolveOutboxStorage } from './outbox/storage.js';
 import { globalWebSocket } from './platform.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
+import { documentVisible, PageLifecycle } from './socket/lifecycle.js';
 import { SocketLink } from './socket/link.js';
 import type { UploadedFile } from './upload/types.js';
 
@@ -31,12 +31,10 @@ export interface EngineHooks {
   receipts: ReceiptManager;
   /** The window, for the network events. */
   network: WindowLike | null;
-  /** Whether the page is visible (the reconnect policy waits longer while hidden). */
-  isVisible(): boolean;
   /** The client's events (the leader tab forwards `socket message` and `user` to the others). */
   clientEvents: TabEvents;
-  /** The document, for the Page Lifecycle events of the tab election; null without one. */
-  lifecycle: ListenerTarget | null;
+  /** The document: visibility (the reconnect policy waits longer while hidden) and the Page Lifecycle events; null without one. */
+  document: DocumentLike | null;
   /** Runs start-up (the key exchange) if it has not run. */
   start(): Promise<unknown>;
   /** The persisted client state holding the client id and its secret (protocol §3a). */
@@ -59,6 +57,8 @@ export class Engine {
   readonly identity: IdentityKeeper;
   /** One socket per visitor per browser: the own socket, or the leader tab's (docs/tabs.md). */
   readonly tabs: TabLink;
+  /** Page lifecycle and liveness: reconnect on return, close for the back/forward cache. */
+  private readonly lifecycle: PageLifecycle;
   private readonly durable: DurableOutbox;
   /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
   private catchUpOnWelcome = false;
@@ -98,7 +98,7 @@ export class Engine {
       WebSocket,
       network: hooks.network,
       start: hooks.start,
-      isVisible: hooks.isVisible,
+      isVisible: () => documentVisible(hooks.document),
       withIdentity: (data) => identity.connectData(data),
       onWelcome: (message) => this.onWelcome(message),
       identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
@@ -167,7 +167,7 @@ export class Engine {
             this.releaseWaiters();
           }
         },
-        lifecycle: hooks.lifecycle,
+        lifecycle: hooks.document,
         timers: ctx.timers,
         reportError: (error) => ctx.reportError(error, 'socket'),
       },
@@ -177,6 +177,19 @@ export class Engine {
     connection.on('frame', ({ data }) => this.router.handleFrame(data));
     connection.on('error', ({ error, source }) => ctx.reportError(error, source));
     connection.on('network', ({ online }) => events.emit('network', { online }));
+    const { heartbeatInterval, livenessTimeout } = ctx.limits;
+    this.lifecycle = new PageLifecycle({ window: hooks.network, document: hooks.document, timers: ctx.timers, connection, heartbeatInterval, livenessTimeout });
+  }
+
+  /** The key session of HTTP calls: in a follower tab the leader's (bound to the identity by its socket). */
+  httpSession(): { saltKey?: string; userKey?: string } {
+    const own = this.link.keys.token;
+    return this.tabs?.sharedKeySession ?? { saltKey: own?.saltKey, userKey: own?.userKey };
+  }
+
+  /** Sends a message now if a socket (the own one or the leader tab's) is open; false otherwise. */
+  sendNow(message: ChatMessage): boolean {
+    return this.tabs.isOpen && this.tabs.send(message);
   }
 
   /** Opens the socket: this tab's own, or the leader tab's when another tab leads. */
@@ -246,6 +259,7 @@ export class Engine {
   destroy(): void {
     this.destroyed = true;
     this.releaseWaiters();
+    this.lifecycle.destroy();
     this.tabs.destroy();
     this.link.connection.destroy();
     this.files?.dispose();
