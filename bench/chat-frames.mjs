@@ -11,45 +11,19 @@
 // rows show a visible page, where every text is answered at once with its read receipt.
 //
 //   FRAMES=20000 ROUNDS=3 node bench/chat-frames.mjs
-import { createCipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { WebSocket, WebSocketServer } from 'ws';
 import { ImClient, memoryStorage } from '../dist/index.js';
+import { ascii, benchKeys, ecb, fakeFetch } from './fake-key-exchange.mjs';
 
 const FRAMES = Number(process.env.FRAMES ?? 20_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const ascii = (n) => Array.from(randomBytes(n), (b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
-const aesKey = ascii(32);
-const token = ascii(32);
+const keys = benchKeys();
+const { token } = keys;
 const VISITOR = 'visitor-1';
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
 const socketKey = `${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')},bench-secret`;
 
-function gcm(key, text) {
-  const nonce = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', key, nonce);
-  const ct = Buffer.concat([c.update(text, 'utf8'), c.final()]);
-  return Buffer.concat([nonce, ct, c.getAuthTag()]).toString('base64');
-}
-function ecb(key, text) {
-  const c = createCipheriv('aes-256-ecb', Buffer.from(key), null);
-  return Buffer.concat([c.update(text, 'utf8'), c.final()]).toString('base64');
-}
-
-/** Answers protocol §1 (the key exchange) in memory. */
-function fakeFetch(aesSwitch) {
-  return async (input) => {
-    const url = new URL(typeof input === 'string' ? input : input.url);
-    const r = url.searchParams.get('requestKey') ?? '';
-    const routes = {
-      '/im/api/permit/getServerTime': () => Date.now(),
-      '/im/api/permit/getAesKey': () => Buffer.from(Buffer.from(aesKey).map((b, i) => b ^ r.charCodeAt(i % r.length))).toString('base64'),
-      '/im/api/permit/getUserToken': () => ({ userToken: gcm(Buffer.from(aesKey), token), saltKey: 'bench' }),
-      '/im/api/permit/switchAES': () => aesSwitch,
-    };
-    const data = routes[url.pathname]?.() ?? null;
-    return Response.json({ code: 0, message: 'ok', data });
-  };
-}
 
 const TEXT = 'Hello, thanks for waiting. Your order 4711 shipped today; tracking follows.'.slice(0, 70);
 function chatFrames(round) {
@@ -110,7 +84,7 @@ async function sdkRun(server, nth, aesSwitch, frames, visible) {
     baseUrl: 'http://bench.local',
     socketUrl: server.url,
     socketKey,
-    fetch: fakeFetch(aesSwitch),
+    fetch: fakeFetch(keys, aesSwitch),
     WebSocket,
     storage: memoryStorage(),
     window: null,
