@@ -74,6 +74,7 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
       ctx.session.setState(reduceSessionEvent(ctx.session.getState(), event));
       if (event.event === 'queued' && event.busy) ctx.notify('serviceBusy', 'warning');
       if (event.event === 'ended') ctx.notify('conversationOver', 'info');
+      if (event.event === 'agent-left') ctx.notify('agentLeft', 'warning');
       ctx.events.emit('session', { ...event, message });
       return;
     }

@@ -57,6 +57,9 @@ export function reduceSessionEvent(state: SessionState, e: SessionEvent): Partia
       };
     case 'agent-joined':
       return { status: 'agent', sessionId, position: null, busy: false, agent: e.agent ?? null };
+    case 'agent-left':
+      // the agent logged out or stayed away: the robot serves again, and 301 queues for another
+      return { status: 'robot', sessionId, position: null, busy: false, agent: null };
     case 'ended':
       return { status: 'ended', sessionId, position: null, busy: false };
     case 'rate-invite':

@@ -29,3 +29,5 @@ export { useClientState, useMerchantInfo, useSession } from './use-client-state.
 export { useImEvent, useNotice, useNotices } from './use-events.js';
 export { useDraft } from './use-draft.js';
 export type { ImEventListener, UseNoticeResult } from './use-events.js';
+export { useAgentHistory, useAgentQueue } from './use-agent-desk.js';
+export type { UseAgentHistoryResult } from './use-agent-desk.js';

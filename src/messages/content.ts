@@ -142,7 +142,16 @@ function queueEntry(v: unknown, i: number): QueueEntry | undefined {
     name: typeof v.name === 'string' ? v.name : v.clientId,
     since: toMillis(v.since as number | string | undefined) ?? 0,
     position: nonNegative(v.position) ?? i + 1,
+    ...merchantOf(v),
   };
+}
+
+/** The `mchId` and `platformId` of a queue entry or agent session, as strings, when present. */
+function merchantOf(v: Record<string, unknown>): { mchId?: string; platformId?: string } {
+  const id = (x: unknown): string | undefined => (typeof x === 'string' && x !== '' ? x : typeof x === 'number' && Number.isFinite(x) ? String(x) : undefined);
+  const mchId = id(v.mchId);
+  const platformId = id(v.platformId);
+  return { ...(mchId === undefined ? {} : { mchId }), ...(platformId === undefined ? {} : { platformId }) };
 }
 
 /** Reads one agent session, or undefined. */
@@ -154,6 +163,7 @@ function agentSession(v: unknown): AgentSession | undefined {
     clientId: v.clientId,
     name: typeof v.name === 'string' ? v.name : v.clientId,
     since: toMillis(v.since as number | string | undefined) ?? 0,
+    ...merchantOf(v),
   };
 }
 
@@ -183,6 +193,7 @@ const NOT_CHAT: ReadonlySet<number> = new Set([
   MessageType.EndConversation,
   MessageType.AgentQueue,
   MessageType.AgentAccept,
+  MessageType.AgentLogout,
   MessageType.Complaint,
   MessageType.LeaveMessage,
   MessageType.Refusal,

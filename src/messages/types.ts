@@ -38,6 +38,8 @@ export const MessageType = {
   AgentQueue: 310,
   /** c->s agent accepts a visitor (project extension). */
   AgentAccept: 311,
+  /** c->s agent logs out: its session token is revoked and its visitors are released (project extension). */
+  AgentLogout: 312,
   /** Complaint, sent with createMsg (project extension). */
   Complaint: 400,
   /** Leave a message, sent with createMsg (project extension). */
@@ -124,7 +126,7 @@ export interface AgentInfo {
 }
 
 /** Session event names of type 300 messages. */
-export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'ended' | 'rate-invite' | 'state';
+export type SessionEventName = 'created' | 'queued' | 'agent-joined' | 'agent-left' | 'ended' | 'rate-invite' | 'state';
 
 /** The parsed `dataContent` of a type 300 session event. */
 export interface SessionEvent {
@@ -196,6 +198,10 @@ export interface QueueEntry {
   since: number;
   /** 1-based position in the queue. */
   position: number;
+  /** The merchant the visitor came to (reference server; absent when the server does not say). */
+  mchId?: string;
+  /** The merchant's platform (see {@link QueueEntry.mchId}). */
+  platformId?: string;
 }
 
 /** A conversation an agent is in (type 310, docs/protocol.md §6). */
@@ -208,6 +214,10 @@ export interface AgentSession {
   name: string;
   /** Since when the conversation runs, ms. */
   since: number;
+  /** The merchant of the conversation (needed to load its history; absent when the server does not say). */
+  mchId?: string;
+  /** The merchant's platform (see {@link AgentSession.mchId}). */
+  platformId?: string;
 }
 
 /** The parsed `dataContent` of a type 310 queue and sessions snapshot (agent desk). */

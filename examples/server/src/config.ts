@@ -123,6 +123,8 @@ export interface ServerConfig {
   log: boolean;
   /** Abuse limits. */
   abuse: AbuseLimits;
+  /** Agent desk sessions: tokens and the grace period of a vanished agent. */
+  agentSessions: AgentSessionConfig;
   /**
    * Frame ancestors allowed to embed the visitor pages (CSP `frame-ancestors` sources,
    * `FRAME_ANCESTORS`); the agent desk is never framed.
@@ -133,6 +135,20 @@ export interface ServerConfig {
    * the address they forward (`X-Forwarded-For`). Empty: the TCP peer is the client.
    */
   trustProxy: string[];
+}
+
+/** Agent desk sessions. */
+export interface AgentSessionConfig {
+  /**
+   * A session token (given in an agent's welcome, kept by the desk instead of the password) expires
+   * this long after its last use (`AGENT_SESSION_TTL_MS`, default 12 h).
+   */
+  tokenTtlMs: number;
+  /**
+   * An agent whose last socket closed is given this long to come back (`AGENT_GRACE_MS`, default
+   * 60 s) before its visitors are told it left and may queue for another agent.
+   */
+  graceMs: number;
 }
 
 /** The environment-variable names read by {@link loadConfig}. */
@@ -331,6 +347,10 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
       connectsWindowMs: intVar(env, 'RATE_CONNECTS_WINDOW_MS', 60_000, 100, 86_400_000),
       socketsPerIdentity: intVar(env, 'MAX_SOCKETS_PER_IDENTITY', 5, 1, 10_000),
       queueUpdateMs: intVar(env, 'QUEUE_UPDATE_MS', 1_000, 0, 60_000),
+    },
+    agentSessions: {
+      tokenTtlMs: intVar(env, 'AGENT_SESSION_TTL_MS', 12 * 3_600_000, 60_000, 30 * 86_400_000),
+      graceMs: intVar(env, 'AGENT_GRACE_MS', 60_000, 0, 86_400_000),
     },
     frameAncestors: parseFrameAncestors(env['FRAME_ANCESTORS'] ?? ''),
     trustProxy: parseTrustProxy(env['TRUST_PROXY'] ?? ''),

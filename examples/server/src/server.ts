@@ -13,6 +13,8 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AgentDirectory } from './agents/directory.js';
 import { AgentLogin } from './agents/login.js';
 import { LoginThrottle } from './agents/throttle.js';
+import { AgentPresence } from './agents/presence.js';
+import { AgentTokens } from './agents/session-tokens.js';
 import { MessageClock } from './chat/clock.js';
 import type { ChatContext } from './chat/context.js';
 import { Hub } from './chat/hub.js';
@@ -100,13 +102,15 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     throw error;
   }
   const agents = new AgentDirectory(config.agents, store);
-  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress);
+  const agentTokens = new AgentTokens(store, config.agentSessions.tokenTtlMs);
+  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress, agentTokens);
   const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: groupAliaser(store) };
   if (config.seed) seedDemoData(store, clock, agents.list());
   const entryPath = demoEntryPath(agents.list()[0]?.account ?? 'demo');
 
   const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx);
+  const agentPresence = new AgentPresence(config.agentSessions.graceMs, { isOnline: (id) => hub.isOnline(id), gone: (id) => void sessions.agentGone(id), onError });
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 
   const trustProxy = trustProxyOf(config.trustProxy);
@@ -159,7 +163,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence });
 
   const housekeeping = setInterval(() => {
     try {
@@ -190,6 +194,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       closing ??= (async () => {
         clearInterval(housekeeping);
         sessions.dispose();
+        agentPresence.dispose();
         await socket.close();
         await app.close();
         store.close();

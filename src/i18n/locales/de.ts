@@ -22,6 +22,7 @@ export const de: Catalogue = {
   submitFailed: 'Übermittlung fehlgeschlagen',
   rateFailed: 'Bewertung fehlgeschlagen',
   serviceBusy: 'Der Kundendienst ist derzeit ausgelastet',
+  agentLeft: 'Ihr Mitarbeiter hat das Gespräch verlassen. Sie können einen anderen Mitarbeiter anfordern oder eine Nachricht hinterlassen.',
   conversationOver: 'Die Unterhaltung ist beendet',
   closingSoon: 'Wird gleich geschlossen, bitte nicht neu laden',
   banned: 'Zugriff verweigert, bitte wenden Sie sich an den Administrator',

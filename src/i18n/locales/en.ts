@@ -22,6 +22,7 @@ export const en: Catalogue = {
   submitFailed: 'Submission failed',
   rateFailed: 'Evaluation failed',
   serviceBusy: 'Customer service is currently busy',
+  agentLeft: 'Your agent has left. You can ask for another agent or leave a message.',
   conversationOver: 'Conversation is over',
   closingSoon: 'It will be closed soon, please do not refresh',
   banned: 'Access denied, please contact the administrator',

@@ -22,6 +22,7 @@ export const es: Catalogue = {
   submitFailed: 'Error al enviar el formulario',
   rateFailed: 'Error en la valoración',
   serviceBusy: 'El servicio de atención al cliente está ocupado en este momento',
+  agentLeft: 'Su agente se ha ido. Puede pedir otro agente o dejar un mensaje.',
   conversationOver: 'La conversación ha terminado',
   closingSoon: 'Se cerrará pronto, no actualice la página',
   banned: 'Acceso denegado, póngase en contacto con el administrador',

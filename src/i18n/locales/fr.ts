@@ -22,6 +22,7 @@ export const fr: Catalogue = {
   submitFailed: 'Échec de la soumission',
   rateFailed: "Échec de l'évaluation",
   serviceBusy: 'Le service client est actuellement occupé',
+  agentLeft: 'Votre conseiller est parti. Vous pouvez demander un autre conseiller ou laisser un message.',
   conversationOver: 'La conversation est terminée',
   closingSoon: 'Fermeture imminente, veuillez ne pas actualiser la page',
   banned: "Accès refusé, veuillez contacter l'administrateur",

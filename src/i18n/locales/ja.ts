@@ -22,6 +22,7 @@ export const ja: Catalogue = {
   submitFailed: '送信できませんでした',
   rateFailed: '評価に失敗しました',
   serviceBusy: 'ただいまカスタマーサービスが混み合っています',
+  agentLeft: '担当者が退出しました。別の担当者を呼ぶか、メッセージを残してください。',
   conversationOver: '会話は終了しました',
   closingSoon: 'まもなく閉じます。ページを更新しないでください',
   banned: 'アクセスが拒否されました。管理者にお問い合わせください',

@@ -22,6 +22,7 @@ export const ko: Catalogue = {
   submitFailed: '제출 실패',
   rateFailed: '평가 실패',
   serviceBusy: '현재 고객센터가 바쁩니다',
+  agentLeft: '상담원이 나갔습니다. 다른 상담원을 요청하거나 메시지를 남길 수 있습니다.',
   conversationOver: '대화가 종료되었습니다',
   closingSoon: '곧 닫힙니다. 새로 고치지 마세요',
   banned: '접근이 거부되었습니다. 관리자에게 문의하세요',

@@ -22,6 +22,7 @@ export const pt: Catalogue = {
   submitFailed: 'Falha ao enviar',
   rateFailed: 'Falha na avaliação',
   serviceBusy: 'O atendimento está ocupado no momento',
+  agentLeft: 'Seu atendente saiu. Você pode pedir outro atendente ou deixar uma mensagem.',
   conversationOver: 'A conversa terminou',
   closingSoon: 'Será fechado em breve, não atualize a página',
   banned: 'Acesso negado, entre em contato com o administrador',

@@ -22,6 +22,7 @@ export const vi: Catalogue = {
   submitFailed: 'Nộp thất bại',
   rateFailed: 'Đánh giá thất bại',
   serviceBusy: 'Bộ phận chăm sóc khách hàng hiện đang bận',
+  agentLeft: 'Nhân viên hỗ trợ đã rời đi. Bạn có thể yêu cầu nhân viên khác hoặc để lại lời nhắn.',
   conversationOver: 'Cuộc trò chuyện đã kết thúc',
   closingSoon: 'Sắp đóng, vui lòng không làm mới trang',
   banned: 'Truy cập bị từ chối, vui lòng liên hệ quản trị viên',

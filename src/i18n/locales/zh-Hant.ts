@@ -22,6 +22,7 @@ export const zhHant: Catalogue = {
   submitFailed: '提交失敗',
   rateFailed: '評價失敗',
   serviceBusy: '客服目前繁忙',
+  agentLeft: '人工客服已離開。您可以轉接其他客服，或給我們留言。',
   conversationOver: '會話已結束',
   closingSoon: '即將關閉，請勿重新整理',
   banned: '您已被禁止存取，請聯絡管理員',

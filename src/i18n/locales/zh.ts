@@ -25,6 +25,7 @@ export const zh = {
   submitFailed: '提交失败',
   rateFailed: '评价失败',
   serviceBusy: '客服当前繁忙',
+  agentLeft: '人工客服已离开。您可以转接其他客服，或给我们留言。',
   conversationOver: '会话已结束',
   closingSoon: '即将关闭，请勿刷新',
   banned: '您已被禁止访问，请联系管理员',

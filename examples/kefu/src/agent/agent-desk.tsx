@@ -1,10 +1,13 @@
 /**
  * The agent desk (`/agent`, beyond the spec, so that a human can really answer): log in with an
- * agent account (connect data `{ role: 'agent', account, password }`), then the workspace.
+ * agent account (connect data `{ role: 'agent', account, password }`), then the workspace. The
+ * login survives a reload as the session token the SDK's {@link AgentDesk} keeps in
+ * `localStorage` (never the password); a refused token shows the login form again.
  * Loaded lazily: visitors never download it.
  * @module
  */
-import { SUPPORTED_LANGUAGES, type ImClient } from '@kefu-im/sdk';
+import { resolveStorage, SUPPORTED_LANGUAGES, type ImClient } from '@kefu-im/sdk';
+import { AgentDesk as Desk, clearAgentLogin, readAgentLogin } from '@kefu-im/sdk/agent';
 import { ImProvider } from '@kefu-im/react';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { appText, LANGUAGE_NAMES } from '../env/app-texts.js';
@@ -15,11 +18,19 @@ import { AgentWorkspace } from './agent-workspace.js';
 export default function AgentDesk(): ReactElement {
   const runtime = useRuntime();
   const { t, language } = useAppTexts();
-  const [client, setClient] = useState<ImClient | null>(null);
-  const [account, setAccount] = useState('');
+  const storage = useState(() => resolveStorage())[0];
+  const [kept] = useState(() => readAgentLogin(storage));
+  const [session, setSession] = useState<{ client: ImClient; desk: Desk } | null>(() => (kept ? open(kept.account, { token: kept.token }) : null));
+  const client = session?.client ?? null;
+  const [account, setAccount] = useState(kept?.account ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const ids = { account: useId(), password: useId(), error: useId(), language: useId() };
+
+  function open(name: string, credential: { password: string } | { token: string }): { client: ImClient; desk: Desk } {
+    const created = runtime.createAgentClient(name, credential);
+    return { client: created, desk: new Desk(created, { storage }) };
+  }
 
   // Destroy a client once it is no longer shown (deferred, so that StrictMode's simulated
   // unmount and remount keeps it).
@@ -31,17 +42,21 @@ export default function AgentDesk(): ReactElement {
     if (!client) return undefined;
     const off = runtime.onFatal((c) => {
       if (c !== client) return;
-      setError(t('unauthorised'));
-      setClient(null);
+      const byToken = client.getConnectData().token !== undefined;
+      clearAgentLogin(storage);
+      setError(byToken ? appText(language, 'sessionExpired') : t('unauthorised'));
+      setSession(null);
     });
     return () => {
       off();
       state.mounted = false;
       setTimeout(() => {
-        if (!state.mounted || state.client !== client) client.destroy();
+        if (state.mounted && state.client === client) return;
+        session?.desk.destroy();
+        client.destroy();
       }, 0);
     };
-  }, [client, runtime, t]);
+  }, [client, session, runtime, storage, t, language]);
 
   const login = (event: FormEvent): void => {
     event.preventDefault();
@@ -50,13 +65,20 @@ export default function AgentDesk(): ReactElement {
       return;
     }
     setError('');
-    setClient(runtime.createAgentClient(account.trim(), password));
+    setSession(open(account.trim(), { password }));
+    setPassword('');
   };
 
-  if (client) {
+  const logout = (): void => {
+    const current = session;
+    if (!current) return;
+    void current.desk.logout().finally(() => setSession((s) => (s === current ? null : s)));
+  };
+
+  if (session) {
     return (
-      <ImProvider client={client}>
-        <AgentWorkspace account={account.trim()} onLogout={() => setClient(null)} />
+      <ImProvider client={session.client}>
+        <AgentWorkspace account={account.trim()} desk={session.desk} onLogout={logout} />
       </ImProvider>
     );
   }

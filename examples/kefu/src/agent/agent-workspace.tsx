@@ -4,16 +4,13 @@
  * the visitor's chat.
  * @module
  */
-import { MessageType, parseAgentQueue, type AgentQueueSnapshot, type AgentSession, type QueueEntry } from '@kefu-im/sdk';
-import { useConnection, useI18n, useImClient, useImEvent, useServerClock } from '@kefu-im/react';
+import type { QueueEntry } from '@kefu-im/sdk';
+import type { AgentDesk } from '@kefu-im/sdk/agent';
+import { useAgentQueue, useConnection, useI18n, useServerClock } from '@kefu-im/react';
 import { useEffect, useState, type ReactElement } from 'react';
 import { ClientNotices } from '../chat/chat-screen.js';
+import { ConnectionBanner } from '../chat/connection-banner.js';
 import { AgentChat } from './agent-chat.js';
-
-/** A conversation the agent can open: from the queue snapshot, with its merchant. */
-export type DeskSession = AgentSession & { mchId?: string | number; platformId?: string | number };
-
-const EMPTY: AgentQueueSnapshot = { queue: [], sessions: [], online: 0 };
 
 function QueueItem({ entry, onAccept }: { entry: QueueEntry; onAccept: () => void }): ReactElement {
   const { t } = useI18n();
@@ -34,34 +31,30 @@ function QueueItem({ entry, onAccept }: { entry: QueueEntry; onAccept: () => voi
 export interface AgentWorkspaceProps {
   /** The agent's account. */
   account: string;
+  /** The SDK's agent desk (queue, conversations, history, logout). */
+  desk: AgentDesk;
   /** Logs out. */
   onLogout: () => void;
 }
 
 /** The workspace of a logged-in agent. */
-export function AgentWorkspace({ account, onLogout }: AgentWorkspaceProps): ReactElement {
+export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps): ReactElement {
   const { t } = useI18n();
-  const client = useImClient();
-  const { loggedIn, state } = useConnection();
-  const [snapshot, setSnapshot] = useState<AgentQueueSnapshot>(EMPTY);
+  const { loggedIn, state, online } = useConnection();
+  const snapshot = useAgentQueue(desk);
   const [selected, setSelected] = useState<string | null>(null);
 
-  useImEvent('socket message', ({ message }) => {
-    if (message.type !== MessageType.AgentQueue) return;
-    const next = parseAgentQueue(message.dataContent);
-    if (next) setSnapshot(next);
-  });
-
-  const sessions = snapshot.sessions as DeskSession[];
+  const sessions = snapshot.sessions;
   const current = sessions.find((s) => s.clientId === selected) ?? null;
   useEffect(() => {
     if (selected === null && sessions.length > 0) setSelected(sessions[0]?.clientId ?? null);
   }, [selected, sessions]);
 
   const accept = (clientId: string): void => {
-    client.send({ type: MessageType.AgentAccept, dataContent: JSON.stringify({ clientId }) });
+    desk.accept(clientId);
     setSelected(clientId);
   };
+  const status = loggedIn ? `${t('online')} ${snapshot.online}` : !online ? t('offline') : t(state === 'reconnecting' ? 'reconnecting' : 'connecting');
 
   return (
     <div className="desk">
@@ -70,12 +63,13 @@ export function AgentWorkspace({ account, onLogout }: AgentWorkspaceProps): Reac
           {t('agent')} · {account}
         </h1>
         <span className="muted" role="status">
-          {loggedIn ? `${t('online')} ${snapshot.online}` : t(state === 'reconnecting' ? 'reconnecting' : 'connecting')}
+          {status}
         </span>
         <button type="button" className="btn btn-small" onClick={onLogout}>
           {t('logout')}
         </button>
       </header>
+      <ConnectionBanner />
       <aside className="desk-side" aria-label={t('queue')}>
         <h2>
           {t('queue')} ({snapshot.queue.length})
@@ -102,7 +96,7 @@ export function AgentWorkspace({ account, onLogout }: AgentWorkspaceProps): Reac
           ))}
         </ul>
       </aside>
-      <section className="desk-main">{current ? <AgentChat key={current.sessionId} session={current} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
+      <section className="desk-main">{current ? <AgentChat key={current.sessionId} session={current} desk={desk} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
       <ClientNotices />
     </div>
   );

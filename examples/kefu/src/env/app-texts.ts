@@ -28,7 +28,9 @@ export type AppTextKey =
   // the connection banner (issue 10)
   | 'reconnectNow'
   | 'nextAttemptIn'
-  | 'sendsWhenBack';
+  | 'sendsWhenBack'
+  // the agent desk (issue 11)
+  | 'sessionExpired';
 
 const TEXTS: Readonly<Record<AppTextKey, Readonly<Record<Language, string>>>> = {
   more: { zh: '更多', 'zh-Hant': '更多', en: 'More', de: 'Mehr', es: 'Más', fr: 'Plus', ja: 'その他', ko: '더보기', pt: 'Mais', vi: 'Thêm' },
@@ -61,6 +63,7 @@ const TEXTS: Readonly<Record<AppTextKey, Readonly<Record<Language, string>>>> = 
   openAppFailed: { zh: '未能打开App，请确认已安装', 'zh-Hant': '未能開啟App，請確認已安裝', en: 'The app did not open. Please check that it is installed', de: 'Die App wurde nicht geöffnet. Bitte prüfen Sie, ob sie installiert ist', es: 'La app no se abrió. Comprueba que esté instalada', fr: "L'app ne s'est pas ouverte. Vérifiez qu'elle est installée", ja: 'アプリを開けませんでした。インストールされているかご確認ください', ko: '앱이 열리지 않았습니다. 설치되어 있는지 확인하세요', pt: 'O app não abriu. Verifique se está instalado', vi: 'Không mở được ứng dụng. Vui lòng kiểm tra đã cài đặt chưa' },
   moreSuggestions: { zh: '更多问题', 'zh-Hant': '更多問題', en: 'More questions', de: 'Weitere Fragen', es: 'Más preguntas', fr: 'Plus de questions', ja: 'その他の質問', ko: '더 많은 질문', pt: 'Mais perguntas', vi: 'Thêm câu hỏi' },
   leaveMessageHintServing: { zh: '请留下您的联系方式和留言，我们会尽快回复您', 'zh-Hant': '請留下您的聯絡方式和留言，我們會盡快回覆您', en: 'Leave your contact details and a message, and we will reply as soon as possible', de: 'Hinterlassen Sie Ihre Kontaktdaten und eine Nachricht, wir antworten so bald wie möglich', es: 'Deje sus datos de contacto y un mensaje, y le responderemos lo antes posible', fr: 'Laissez vos coordonnées et un message, nous vous répondrons dès que possible', ja: '連絡先とメッセージを残してください。できるだけ早くご返信します', ko: '연락처와 메시지를 남겨 주시면 최대한 빨리 답변드리겠습니다', pt: 'Deixe seu contato e uma mensagem e responderemos o mais rápido possível', vi: 'Hãy để lại thông tin liên hệ và lời nhắn, chúng tôi sẽ trả lời sớm nhất có thể' },
+  sessionExpired: { zh: '登录已失效，请重新登录', 'zh-Hant': '登入已失效，請重新登入', en: 'Your session has ended. Please log in again', de: 'Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an', es: 'Su sesión ha finalizado. Inicie sesión de nuevo', fr: 'Votre session a expiré. Veuillez vous reconnecter', ja: 'セッションが終了しました。もう一度ログインしてください', ko: '세션이 만료되었습니다. 다시 로그인하세요', pt: 'Sua sessão terminou. Entre novamente', vi: 'Phiên đăng nhập đã hết hạn. Vui lòng đăng nhập lại' },
   cannotOpenFaq: { zh: '常见问题加载失败', 'zh-Hant': '常見問題載入失敗', en: 'The questions could not be loaded', de: 'Die Fragen konnten nicht geladen werden', es: 'No se pudieron cargar las preguntas', fr: "Les questions n'ont pas pu être chargées", ja: '質問を読み込めませんでした', ko: '질문을 불러오지 못했습니다', pt: 'Não foi possível carregar as perguntas', vi: 'Không tải được câu hỏi' },
 };
 

@@ -4,7 +4,8 @@
  * while a page shows it and destroyed shortly after the last page lets go of it.
  * @module
  */
-import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectDelayFn } from '@kefu-im/sdk';
+import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
+import { agentConnectData } from '@kefu-im/sdk/agent';
 
 /** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
 export const CLOSE_UNAUTHORIZED = 4001;
@@ -21,17 +22,36 @@ export const CLOSE_BANNED = 4003;
  * @param max - first-phase attempts
  * @param onFatal - told the close code that stopped reconnecting
  * @param fatalCodes - the close codes that stop reconnecting (default: banned only)
+ * @param refusals - decides first: a delay, `null` (fatal) or `undefined` (no say)
  */
-export function appReconnectPolicy(delay: number, max: number, onFatal: (code: number) => void, fatalCodes: readonly number[] = [CLOSE_BANNED]): ReconnectDelayFn {
+export function appReconnectPolicy(
+  delay: number,
+  max: number,
+  onFatal: (code: number) => void,
+  fatalCodes: readonly number[] = [CLOSE_BANNED],
+  refusals?: (ctx: ReconnectContext) => number | null | undefined,
+): ReconnectDelayFn {
   const slow = new DefaultReconnectPolicy({ firstPhaseDelay: delay, firstPhaseAttempts: max });
   return (ctx) => {
     const { closeCode } = ctx;
-    if (closeCode !== undefined && fatalCodes.includes(closeCode)) {
-      onFatal(closeCode);
+    const special = refusals?.(ctx);
+    if (special === null || (closeCode !== undefined && fatalCodes.includes(closeCode))) {
+      onFatal(closeCode ?? CLOSE_UNAUTHORIZED);
       return null;
     }
-    return slow.nextRetryDelayInMs(ctx);
+    return special ?? slow.nextRetryDelayInMs(ctx);
   };
+}
+
+/**
+ * An agent's 4001: the first one may be an expired key session (the SDK exchanges keys again), so
+ * it is retried at once; a second in a row, with fresh keys, is refused credentials (a wrong
+ * password, an expired or revoked session token, a throttled account) and ends the client. Any
+ * other close takes the normal, never-ending backoff: a server away for minutes is waited for.
+ */
+export function agentRefusals(ctx: ReconnectContext): number | null | undefined {
+  if (ctx.closeCode !== CLOSE_UNAUTHORIZED) return undefined;
+  return ctx.attempt >= 2 ? null : 0;
 }
 
 /** Listener of fatal closes. */
@@ -89,8 +109,9 @@ export class AppRuntime {
    * Creates a client of this server in the current language, with the app's reconnect policy.
    * @param extra - options that differ (connect data, storage)
    * @param fatalCodes - close codes that end the client (default: banned)
+   * @param refusals - a say on each retry before the policy (see {@link agentRefusals})
    */
-  create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CLOSE_BANNED]): ImClient {
+  create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CLOSE_BANNED], refusals?: (ctx: ReconnectContext) => number | null | undefined): ImClient {
     const { baseUrl, socketUrl, socketKey } = this.config;
     let created: ImClient | null = null;
     const reconnectPolicy = appReconnectPolicy(
@@ -100,18 +121,20 @@ export class AppRuntime {
         if (created) for (const listener of [...this.fatalListeners]) listener(created, code);
       },
       fatalCodes,
+      refusals,
     );
     created = new ImClient({ baseUrl, socketUrl, socketKey, language: this.i18n.language, reconnectPolicy, ...extra });
     return created;
   }
 
   /**
-   * Creates an agent's client (connect data `{ role: 'agent', account, password }`, kept in memory
-   * only, never in the visitor's storage).
+   * Creates an agent's client: connect data `{ role: 'agent', account, password }` at a login, or
+   * `{ role: 'agent', account, token }` with the session token kept from an earlier login (the
+   * password is never stored; the SDK's agent desk swaps it for the token at the welcome). Storage
+   * is memory only: nothing of the visitor's is shared.
    */
-  createAgentClient(account: string, password: string): ImClient {
-    // an agent's 4001 is a refused login (wrong credentials, throttled): reported, not retried
-    return this.create({ storage: memoryStorage(), connectData: { role: 'agent', account, password } }, [CLOSE_UNAUTHORIZED, CLOSE_BANNED]);
+  createAgentClient(account: string, credential: { password: string } | { token: string }): ImClient {
+    return this.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential) }, [CLOSE_BANNED], agentRefusals);
   }
 
   /** Whether `client` is one of the conversation clients (not an agent's). */

@@ -14,6 +14,7 @@
 import type { AgentAccount } from '../config.js';
 import type { AgentDirectory } from './directory.js';
 import { dummyHash, verifyPassword } from './password.js';
+import type { AgentTokens } from './session-tokens.js';
 import type { LoginThrottle } from './throttle.js';
 
 /** The outcome of a login. */
@@ -27,7 +28,23 @@ export class AgentLogin {
     private readonly agents: AgentDirectory,
     private readonly throttle: LoginThrottle,
     private readonly concurrencyPerAddress: number,
+    private readonly tokens?: AgentTokens,
   ) {}
+
+  /**
+   * Tries a login with a session token (a desk that kept its login across a reload). Throttled
+   * like a password: a wrong token counts as a failed login.
+   */
+  loginWithToken(account: string, token: unknown, address: string): LoginResult {
+    if (!this.throttle.check(account, address).allowed) return { ok: false, reason: 'too many attempts' };
+    const agent = this.agents.find(account);
+    if (!agent || !this.tokens?.verify(account, token)) {
+      this.throttle.failed(account, address);
+      return { ok: false, reason: 'unauthorized' };
+    }
+    this.throttle.succeeded(account);
+    return { ok: true, agent };
+  }
 
   /** Tries a login from `address`. */
   async login(account: string, password: string, address: string): Promise<LoginResult> {

@@ -28,6 +28,8 @@ export interface Peer {
   readonly language: string;
   /** The key session (`t`, its salt key) the connection was accepted on. */
   readonly saltKey: string;
+  /** An agent's session token of this connection (revoked by its logout), if any. */
+  readonly agentToken?: string;
   /** Sends a message (encoded for this connection); never throws. */
   send(message: WireMessage): void;
   /** Closes the connection. */

@@ -167,6 +167,30 @@ export class Sessions {
     return true;
   }
 
+  /**
+   * The agent logged out or stayed away past its grace period: each of its active sessions goes
+   * back to the robot (same session id), and its visitor gets a stored `agent-left` event and the
+   * robot's word that it may ask for another agent (301) or leave a message (401).
+   * @returns the visitors released
+   */
+  agentGone(agentId: string): string[] {
+    const released: string[] = [];
+    for (const session of this.ctx.store.chat.activeSessions(agentId)) {
+      session.state = 'robot';
+      session.agentId = null;
+      session.queuedAt = null;
+      session.acceptedAt = null;
+      this.ctx.store.chat.updateSession(session);
+      const v = this.visitorOfSession(session);
+      const agent = agentByUserId(this.ctx, agentId);
+      pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'agent-left', sessionId: session.sessionId, agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR } }));
+      pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).agentLeft);
+      released.push(session.clientId);
+    }
+    if (released.length > 0) this.agentsChanged();
+    return released;
+  }
+
   /** Ends a session: stored and pushed `ended` and `rate-invite` (to the visitor and its agent). */
   end(session: ServiceSession): void {
     if (session.state === 'ended') return;

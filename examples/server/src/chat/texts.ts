@@ -13,6 +13,8 @@ export interface ServerTexts {
   busy: string;
   /** Sent when the visitor joins the queue with agents online. */
   queued: (position: number) => string;
+  /** Sent when the serving agent logged out or stayed away past the grace period. */
+  agentLeft: string;
   /** The robot's name suffix. */
   robotName: string;
 }
@@ -22,6 +24,7 @@ const ZH: ServerTexts = {
   notUnderstood: '抱歉，我没有理解您的问题。您可以换个说法，选择下面的问题，或转人工客服。',
   busy: '客服当前繁忙，您可以留言，我们会尽快回复您。',
   queued: (position) => `正在为您转接人工客服，您前面还有 ${position - 1} 位。`,
+  agentLeft: '人工客服已离开本次会话。您可以转接其他客服，或给我们留言。',
   robotName: '智能客服',
 };
 
@@ -31,6 +34,7 @@ const EN: ServerTexts = {
     'Sorry, I did not understand. Try other words, pick a question below, or ask for a human agent.',
   busy: 'Customer service is currently busy. You may leave a message and we will reply as soon as possible.',
   queued: (position) => `Connecting you to an agent. ${position - 1} visitor(s) ahead of you.`,
+  agentLeft: 'Your agent has left the conversation. You can ask for another agent or leave a message.',
   robotName: 'Assistant',
 };
 

@@ -71,6 +71,7 @@ export const T = {
   End: 302,
   AgentQueue: 310,
   AgentAccept: 311,
+  AgentLogout: 312,
   Complaint: 400,
   LeaveMessage: 401,
   Refusal: 500,

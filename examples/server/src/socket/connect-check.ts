@@ -59,6 +59,8 @@ export interface ConnectIdentity {
   connectId: string;
   /** A fresh secret when this connect claims an unseen client id (protocol §3a.1), else undefined. */
   claimSecret?: string;
+  /** An agent's login: by `password` (a session token is then issued) or by session `token`. */
+  agentLogin?: { by: 'password' } | { by: 'token'; token: string };
 }
 
 /** What the check needs. */
@@ -138,8 +140,9 @@ export function checkConnect(params: string, deps: ConnectDeps): ConnectIdentity
 
 async function checkAgent(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
   const account = text(d['account'], 64);
+  const byToken = typeof d['token'] === 'string' && d['password'] === undefined;
   const password = typeof d['password'] === 'string' ? d['password'].slice(0, 1024) : '';
-  const result = await deps.agentLogin.login(account, password, deps.address);
+  const result = byToken ? deps.agentLogin.loginWithToken(account, d['token'], deps.address) : await deps.agentLogin.login(account, password, deps.address);
   if (!result.ok) throw new ConnectRefused(result.reason);
   const agent = result.agent;
   const userId = agentUserId(agent.account);
@@ -155,6 +158,7 @@ async function checkAgent(d: Record<string, unknown>, u: string, keySession: Key
     groupId: '',
     keySession,
     connectId: u,
+    agentLogin: byToken ? { by: 'token', token: d['token'] as string } : { by: 'password' },
   };
 }
 

@@ -15,6 +15,8 @@ import type { Messaging } from '../chat/messaging.js';
 import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { AgentLogin } from '../agents/login.js';
+import type { AgentPresence } from '../agents/presence.js';
+import type { AgentTokens } from '../agents/session-tokens.js';
 import type { RsaPrivateKey } from '../crypto.js';
 import { clientAddress, type TrustProxy } from '../http/client-address.js';
 import { SlidingWindowLimiter } from './rate-limiter.js';
@@ -53,6 +55,10 @@ export interface SocketDeps {
   trustProxy?: TrustProxy;
   /** Agent logins (throttled). */
   agentLogin: AgentLogin;
+  /** Agent session tokens (issued at a password login). */
+  agentTokens: AgentTokens;
+  /** Agents within their grace period. */
+  agentPresence: AgentPresence;
 }
 
 /** The running endpoint. */
@@ -158,6 +164,9 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       return undefined;
     }
     const userKey = ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
+    const login = identity.agentLogin;
+    const issuedToken = login?.by === 'password' ? deps.agentTokens.issue(identity.userId.slice('agent:'.length)) : undefined;
+    const agentToken = login?.by === 'token' ? login.token : issuedToken;
     const peer: Peer = {
       userId: identity.userId,
       connectId: identity.connectId,
@@ -168,6 +177,7 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       platformId: identity.platformId,
       language: identity.language,
       saltKey: identity.keySession.saltKey,
+      ...(agentToken === undefined ? {} : { agentToken }),
       send(message: WireMessage): void {
         if (ws.readyState !== WebSocket.OPEN) return;
         try {
@@ -218,7 +228,10 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     ws.on('close', () => {
       live.delete(entry);
       ctx.hub.remove(peer);
-      if (peer.role === 'agent' && !ctx.hub.isOnline(peer.userId)) safely(() => deps.sessions.agentsChanged());
+      if (peer.role === 'agent' && !ctx.hub.isOnline(peer.userId)) {
+        safely(() => deps.sessions.agentsChanged());
+        deps.agentPresence.went(peer.userId);
+      }
     });
     ws.on('message', (data, isBinary) => {
       entry.lastFrame = Date.now();
@@ -237,10 +250,12 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
         userId: identity.userId,
         name: identity.name,
         ...(identity.claimSecret === undefined ? {} : { clientSecret: identity.claimSecret }),
+        ...(issuedToken === undefined ? {} : { sessionToken: issuedToken }),
       }),
     });
     safely(() => {
       if (identity.role === 'agent') {
+        deps.agentPresence.came(identity.userId);
         if (agentWasOffline) deps.sessions.agentsChanged();
         else peer.send(deps.sessions.snapshotFor(identity.userId));
         return;
@@ -272,7 +287,22 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       peer.send({ type: T.HeartbeatReply, from: 'system', to: peer.userId, sm: Date.now(), dataContent: '{}' });
       return;
     }
+    if (frame.type === T.AgentLogout) {
+      logout(peer);
+      return;
+    }
     deps.messaging.handle(peer, frame);
+  }
+
+  /** Type 312: the agent logs out: its token is revoked, its visitors released at once. */
+  function logout(peer: Peer): void {
+    if (peer.role !== 'agent') {
+      refuse(peer, 'not-allowed', '');
+      return;
+    }
+    if (peer.agentToken !== undefined) deps.agentTokens.revoke(peer.agentToken);
+    deps.agentPresence.loggedOut(peer.userId);
+    peer.close(1000, 'logged out');
   }
 
   function safely(fn: () => void): void {

@@ -194,6 +194,16 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (identity, day)
   );
   `,
+  // 4: agent session tokens (a desk keeps its login across reloads; only the token's hash is kept)
+  `
+  CREATE TABLE agent_tokens (
+    token_hash TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX agent_tokens_account ON agent_tokens (account);
+  `,
 ];
 
 /**

@@ -41,6 +41,13 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
        ON CONFLICT (account) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash`,
     ),
     removeAgent: db.prepare<[string]>('DELETE FROM agents WHERE account = ?'),
+    putToken: db.prepare<[string, string, number, number]>('INSERT INTO agent_tokens (token_hash, account, created_at, expires_at) VALUES (?, ?, ?, ?)'),
+    pruneTokens: db.prepare<[number]>('DELETE FROM agent_tokens WHERE expires_at <= ?'),
+    useToken: db.prepare<[number, string, number], { account: string }>(
+      'UPDATE agent_tokens SET expires_at = ? WHERE token_hash = ? AND expires_at > ? RETURNING account',
+    ),
+    revokeToken: db.prepare<[string]>('DELETE FROM agent_tokens WHERE token_hash = ?'),
+    revokeAccountTokens: db.prepare<[string]>('DELETE FROM agent_tokens WHERE account = ?'),
   };
   return {
     secretHash: (clientId) => q.secretHash.get(clientId)?.secret_hash ?? undefined,
@@ -62,6 +69,18 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
     putAgent: (a) => {
       q.putAgent.run({ account: a.account, name: a.name, password_hash: a.passwordHash, created_at: a.createdAt });
     },
-    removeAgent: (account) => q.removeAgent.run(account).changes === 1,
+    removeAgent: (account) =>
+      db.transaction(() => {
+        q.revokeAccountTokens.run(account); // a removed agent's desks are logged out
+        return q.removeAgent.run(account).changes === 1;
+      })(),
+    putAgentToken: (hash, account, now, expiresAt) => {
+      db.transaction(() => {
+        q.pruneTokens.run(now);
+        q.putToken.run(hash, account, now, expiresAt);
+      })();
+    },
+    useAgentToken: (hash, now, expiresAt) => q.useToken.get(expiresAt, hash, now)?.account,
+    revokeAgentToken: (hash) => q.revokeToken.run(hash).changes === 1,
   };
 }

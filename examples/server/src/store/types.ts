@@ -359,6 +359,12 @@ export interface IdentityRepo {
   putAgent(agent: StoredAgent): void;
   /** False when there was no such agent. */
   removeAgent(account: string): boolean;
+  /** Keeps an agent session token's hash until `expiresAt` (ms). */
+  putAgentToken(tokenHash: string, account: string, now: number, expiresAt: number): void;
+  /** The account of an unexpired token hash (its expiry moved to `expiresAt`), or undefined. */
+  useAgentToken(tokenHash: string, now: number, expiresAt: number): string | undefined;
+  /** Forgets a token hash (logout); false when it was not kept. */
+  revokeAgentToken(tokenHash: string): boolean;
 }
 
 /** The whole storage. */
