@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { conversationKey, conversationOfPath } from './prepare.js';
-import { appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
+import { agentRefusals, appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
 
 const ctx = (attempt: number, closeCode?: number) => ({ attempt, elapsedMs: 0, reason: 'close', visible: true, online: true, ...(closeCode ? { closeCode } : {}) });
 
@@ -27,6 +27,17 @@ describe('spec §9: reconnect delay 5000 ms, limit 10; no reconnect after unauth
     expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBeNull();
     expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
     expect(fatal.mock.calls).toEqual([[4001], [4003]]);
+  });
+
+  it('the desk retries a first 4001 at once (fresh keys), stops at a second one in a row, and waits out any other close for ever', () => {
+    const fatal = vi.fn();
+    const policy = appReconnectPolicy(5_000, 10, fatal, [CLOSE_BANNED], agentRefusals);
+    expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBe(0);
+    expect(fatal).not.toHaveBeenCalled();
+    expect(policy(ctx(2, CLOSE_UNAUTHORIZED))).toBeNull();
+    expect(fatal.mock.calls).toEqual([[4001]]);
+    expect(policy(ctx(40, 1006))).toEqual(expect.any(Number)); // a server away for minutes: still trying
+    expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
   });
 });
 
