@@ -135,6 +135,7 @@ export class Engine {
     this.history = new HistoryPager({
       ...ctx,
       route: (message) => this.router.route(message),
+      seenSeq: () => this.router.highestSeq,
       ready: () => this.visitorCallsReady(),
     });
 
@@ -336,6 +337,7 @@ export class Engine {
     this.history.reset();
     this.ctx.session.setState({ ...INITIAL_SESSION });
     this.router.userId = undefined;
+    this.router.highestSeq = undefined;
     this.link.keys.forget(); // a fresh key session for the fresh identity
     this.ctx.notify('identityReset', 'warning');
   }

@@ -115,6 +115,12 @@ export class InboundRouter {
   }
 
   /** Handles one raw frame; a bad frame is an `error` event (source `frame`), never an exception. */
+  /**
+   * The highest per-conversation `seq` of any message routed (list rows, session events,
+   * suggestions): gap-fill asks for what follows it.
+   */
+  highestSeq: number | undefined;
+
   handleFrame(data: unknown): void {
     let decoded: DecodedFrame;
     try {
@@ -148,6 +154,7 @@ export class InboundRouter {
 
   /** Routes a message as if it had arrived on the socket (e.g. missed history). */
   route(message: ChatMessage): void {
+    if (typeof message.seq === 'number' && (this.highestSeq === undefined || message.seq > this.highestSeq)) this.highestSeq = message.seq;
     routeInbound(message, this.ctx);
   }
 }

@@ -72,8 +72,8 @@ export class AgentDesk {
   /** The queue and the open conversations (type 310), for `useSyncExternalStore`. */
   readonly queue: Store<AgentDeskSnapshot> = createStore<AgentDeskSnapshot>(EMPTY);
   private readonly histories = new Map<string, Store<ConversationHistory>>();
-  /** Per visitor: the newest `createTime` held when the socket dropped (catch up after it). */
-  private readonly catchUpFrom = new Map<string, number | undefined>();
+  /** Per visitor: the highest `seq` (else the newest `createTime`) held when the socket dropped. */
+  private readonly catchUpFrom = new Map<string, { seq?: number; time?: number }>();
   private readonly offs: (() => void)[] = [];
   private readonly pageSize: number;
   private readonly maxCatchUpPages: number;
@@ -197,7 +197,9 @@ export class AgentDesk {
   private markForCatchUp(): void {
     for (const session of this.queue.getState().sessions) {
       const times = this.timesOf(session.clientId);
-      this.catchUpFrom.set(session.clientId, times[times.length - 1]);
+      const seq = this.seqOf(session.clientId);
+      const time = times[times.length - 1];
+      this.catchUpFrom.set(session.clientId, { ...(seq === undefined ? {} : { seq }), ...(time === undefined ? {} : { time }) });
     }
   }
 
@@ -210,19 +212,24 @@ export class AgentDesk {
       return;
     }
     if (!this.catchUpFrom.has(session.clientId)) return;
-    const after = this.catchUpFrom.get(session.clientId);
+    const from = this.catchUpFrom.get(session.clientId) ?? {};
     this.catchUpFrom.delete(session.clientId);
-    void this.catchUp(session, store, after).catch(() => undefined);
+    void this.catchUp(session, store, from).catch(() => undefined);
   }
 
-  /** Fetches everything newer than `after` (the agent history call with `after`), page by page. */
-  private async catchUp(session: AgentSession, store: Store<ConversationHistory>, after: number | undefined): Promise<void> {
-    if (after === undefined) return this.load(session, store, {});
-    let from = after;
+  /**
+   * Fetches everything after what was held (the agent history call with `afterSeq` when the server
+   * stamps `seq`, else `after` a time), page by page.
+   */
+  private async catchUp(session: AgentSession, store: Store<ConversationHistory>, held: { seq?: number; time?: number }): Promise<void> {
+    const bySeq = held.seq !== undefined;
+    let from = held.seq ?? held.time;
+    if (from === undefined) return this.load(session, store, {});
     for (let i = 0; i < this.maxCatchUpPages && !this.destroyed; i++) {
-      const page = await this.fetch(session, { after: from, size: 100 });
+      const page = await this.fetch(session, { ...(bySeq ? { afterSeq: from } : { after: from }), size: 100 });
       this.client.messages.upsertMany(page.list);
-      const newest = Math.max(from, ...page.list.map((m) => messageTimeMs(m) ?? from));
+      const mark = (m: ChatMessage): number | undefined => (bySeq ? (typeof m.seq === 'number' ? m.seq : undefined) : messageTimeMs(m));
+      const newest = Math.max(from, ...page.list.map((m) => mark(m) ?? from!));
       if (!page.hasMore || newest === from) break;
       from = newest;
     }
@@ -241,11 +248,20 @@ export class AgentDesk {
     }
   }
 
-  private fetch(session: AgentSession, window: { before?: number; after?: number; size: number }): Promise<{ list: StoredMessage[]; hasMore: boolean }> {
+  private fetch(session: AgentSession, window: { before?: number; after?: number; afterSeq?: number; size: number }): Promise<{ list: StoredMessage[]; hasMore: boolean }> {
     if (session.mchId === undefined || session.platformId === undefined) {
       return Promise.reject(new Error(`The server named no merchant for the conversation with ${session.clientId}; its history cannot be loaded.`));
     }
     return this.client.api.findMsgForCus({ clientId: session.clientId, mchId: session.mchId, platformId: session.platformId, ...window });
+  }
+
+  /** The highest `seq` held for the conversation with `clientId`, if the server stamps one. */
+  private seqOf(clientId: string): number | undefined {
+    let max: number | undefined;
+    for (const m of this.client.messages.getSnapshot()) {
+      if (ofVisitor(m, clientId) && typeof m.seq === 'number' && (max === undefined || m.seq > max)) max = m.seq;
+    }
+    return max;
   }
 
   /** The `createTime`s (ms) held for the conversation with `clientId`, oldest first. */

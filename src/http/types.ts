@@ -43,6 +43,11 @@ export interface PageWindow {
   before?: number;
   /** Messages newer than this time (ms); the oldest `size` of them. */
   after?: number;
+  /**
+   * Messages after this per-conversation sequence number, the oldest `size` of them (a server that
+   * stamps `seq`, docs/protocol.md §4); wins over `before` and `after`.
+   */
+  afterSeq?: number;
   /** Page size: default 20, at most 100. */
   size?: number;
 }

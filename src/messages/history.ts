@@ -23,11 +23,14 @@ export interface PagingSnapshot {
 export interface PageWindowQuery {
   before?: number;
   after?: number;
+  afterSeq?: number;
   size: number;
 }
 
 /** What the pager needs from the client. @internal */
 export type HistoryDeps = Pick<ClientContext, 'messages' | 'api' | 'clientId' | 'connectData'> & {
+  /** The highest `seq` of any message routed so far (frames and pages), if any. */
+  seenSeq?: () => number | undefined;
   /** Handles a missed message as if it had arrived on the socket. */
   route(message: ChatMessage): void;
   /**
@@ -113,15 +116,20 @@ export class HistoryPager {
   }
 
   /**
-   * Fetches what was missed while away (history newer than the newest `createTime` held), page by
-   * page, and routes it as if it had arrived on the socket.
+   * Fetches what was missed while away, page by page, and routes it as if it had arrived on the
+   * socket: what follows the highest `seq` held when the server stamps one (docs/protocol.md §4:
+   * servers whose clocks disagree cannot make it skip anything), else what is newer than the
+   * newest `createTime` held.
    * @param maxPages - how many pages of 100 at most
    * @returns how many messages were fetched
    */
   async fetchMissed(maxPages = 20): Promise<number> {
-    let fetched = 0;
     const ready = this.deps.ready?.();
     if (ready) await ready;
+    const held = [this.deps.messages.newestSeq(), this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
+    const seq = held.length > 0 ? Math.max(...held) : undefined;
+    if (seq !== undefined) return this.fetchAfterSeq(seq, maxPages);
+    let fetched = 0;
     let after = this.deps.messages.newestTime();
     for (let i = 0; i < maxPages; i++) {
       const page = await fetchHistoryPage(this.deps, { ...(after === undefined ? {} : { after }), size: 100 });
@@ -130,6 +138,20 @@ export class HistoryPager {
       const newest = page.list.map(messageTimeMs).filter((t): t is number => t !== undefined);
       if (!page.hasMore || newest.length === 0) break;
       after = Math.max(after ?? -Infinity, ...newest);
+    }
+    return fetched;
+  }
+
+  private async fetchAfterSeq(from: number, maxPages: number): Promise<number> {
+    let fetched = 0;
+    let afterSeq = from;
+    for (let i = 0; i < maxPages; i++) {
+      const page = await fetchHistoryPage(this.deps, { afterSeq, size: 100 });
+      for (const message of page.list) this.deps.route(message);
+      fetched += page.list.length;
+      const next = Math.max(afterSeq, ...page.list.map((m) => (typeof m.seq === 'number' ? m.seq : afterSeq)));
+      if (!page.hasMore || next === afterSeq) break;
+      afterSeq = next;
     }
     return fetched;
   }

@@ -290,6 +290,19 @@ export class MessageList extends Subscribable {
     return this.newest;
   }
 
+  /**
+   * The highest per-conversation `seq` held (messages of a server that stamps it), or undefined:
+   * gap-fill asks for what is after it, whatever the servers' clocks say.
+   */
+  newestSeq(): number | undefined {
+    let max: number | undefined;
+    for (const e of this.entries) {
+      const s = e.msg.seq;
+      if (typeof s === 'number' && Number.isFinite(s) && (max === undefined || s > max)) max = s;
+    }
+    return max;
+  }
+
   /** The time of the oldest timed message, in ms: page older history from here (`before`). */
   oldestTime(): number | undefined {
     const first = this.entries[0];

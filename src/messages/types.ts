@@ -101,6 +101,11 @@ export interface ChatMessage {
   sm?: number;
   /** The read message's time in ms (receipts). */
   cm?: number;
+  /**
+   * The message's place in its conversation, stamped by a server that keeps one (reference
+   * server; docs/protocol.md §4): gap-fill asks for `afterSeq`, so it does not depend on clocks.
+   */
+  seq?: number;
   [key: string]: unknown;
 }
 

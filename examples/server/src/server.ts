@@ -76,6 +76,11 @@ export interface CreateServerOptions {
   rsaKey?: (privateKeyPem: string) => RsaPrivateKey;
   /** The clock of the agent login throttle (tests); `Date.now` by default. */
   now?: () => number;
+  /**
+   * The wall clock that stamps message times (`createTime`); `Date.now` by default. Tests offset it
+   * to play a node whose clock is off: order and gap-fill use the store's `seq`, not this clock.
+   */
+  messageClock?: () => number;
 }
 
 const HOUSEKEEPING_MS = 10 * 60_000;
@@ -90,7 +95,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const files = new FileStore(config.dataDir);
   await files.init();
 
-  const clock = new MessageClock(store.chat.maxCreateTime());
+  const clock = new MessageClock(store.chat.maxCreateTime(), options.messageClock);
   const hub = new Hub();
   // agents added with the admin command replace the demo account
   const storedAgents = store.identity.agents().length;

@@ -50,6 +50,8 @@ export interface WireMessage {
   cm?: number;
   /** Group read list. */
   imGroupMsgReadList?: ReadEntry[];
+  /** The per-conversation sequence of a stored message (docs/protocol.md §4). */
+  seq?: number;
   /** Unknown fields are kept. */
   [key: string]: unknown;
 }
@@ -99,6 +101,7 @@ export function toWire(record: MessageRecord, readers?: readonly ReadEntry[]): W
     isGroup: record.isGroup,
   };
   if (record.cm !== null) wire.cm = record.cm;
+  if (record.seq !== undefined) wire.seq = record.seq;
   if (record.isGroup === 1) wire.imGroupMsgReadList = readers ? [...readers] : [];
   return wire;
 }

@@ -102,15 +102,17 @@ export function visitorRef(deps: HttpDeps, request: FastifyRequest, clientId: st
 export function page(
   deps: HttpDeps,
   p: Payload,
-  fetch: (q: { before?: number; after?: number; size: number }) => MessageRecord[],
+  fetch: (q: { before?: number; after?: number; afterSeq?: number; size: number }) => MessageRecord[],
   reader?: string,
 ): { list: WireMessage[]; hasMore: boolean } {
   const size = optInt(p, 'size', 1, 100) ?? 20;
   const before = optInt(p, 'before', 0, Number.MAX_SAFE_INTEGER);
   const after = optInt(p, 'after', 0, Number.MAX_SAFE_INTEGER);
-  const rows = fetch({ ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }), size: size + 1 });
+  const afterSeq = optInt(p, 'afterSeq', 0, Number.MAX_SAFE_INTEGER);
+  const window = afterSeq !== undefined ? { afterSeq } : { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };
+  const rows = fetch({ ...window, size: size + 1 });
   const hasMore = rows.length > size;
-  const forward = after !== undefined && before === undefined;
+  const forward = afterSeq !== undefined || (after !== undefined && before === undefined);
   const shown = hasMore ? (forward ? rows.slice(0, size) : rows.slice(rows.length - size)) : rows;
   const groupFps = shown.filter((r) => r.isGroup === 1).map((r) => r.fp);
   const reads = groupFps.length > 0 ? deps.ctx.store.chat.groupReads(groupFps) : new Map<string, ReadEntry[]>();

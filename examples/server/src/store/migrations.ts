@@ -204,6 +204,24 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX agent_tokens_account ON agent_tokens (account);
   `,
+  // 5: a per-conversation sequence (docs/protocol.md §4): gap-fill and order that do not depend on
+  // the nodes' clocks agreeing. Existing messages are numbered in their stored order.
+  `
+  ALTER TABLE messages ADD COLUMN seq INTEGER;
+  CREATE TABLE conversation_seq (conv TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+  UPDATE messages SET seq = (
+    SELECT r.n FROM (
+      SELECT id, ROW_NUMBER() OVER (
+        PARTITION BY CASE WHEN is_group = 1 THEN 'g:' || IFNULL(group_id, '') ELSE 'c:' || IFNULL(client_id, '') || '|' || mch_id || '|' || platform_id END
+        ORDER BY create_time, id) AS n
+      FROM messages) r
+    WHERE r.id = messages.id);
+  INSERT INTO conversation_seq (conv, seq)
+    SELECT CASE WHEN is_group = 1 THEN 'g:' || IFNULL(group_id, '') ELSE 'c:' || IFNULL(client_id, '') || '|' || mch_id || '|' || platform_id END, MAX(seq)
+    FROM messages GROUP BY 1;
+  CREATE INDEX messages_conversation_seq ON messages (client_id, mch_id, platform_id, seq);
+  CREATE INDEX messages_group_seq ON messages (group_id, seq);
+  `,
 ];
 
 /**

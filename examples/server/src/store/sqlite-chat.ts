@@ -53,6 +53,7 @@ interface MessageRow {
   is_group: number;
   create_time: number;
   cm: number | null;
+  seq?: number | null;
 }
 
 const STATES: readonly SessionState[] = ['robot', 'queued', 'active', 'ended'];
@@ -126,11 +127,17 @@ function toMessage(row: MessageRow): MessageRecord {
     isGroup: row.is_group,
     createTime: row.create_time,
     cm: row.cm,
+    ...(row.seq === null || row.seq === undefined ? {} : { seq: row.seq }),
   };
 }
 
+/** The sequence counter a message counts in: its group, or its visitor's conversation with one platform. */
+export function conversationKey(m: Pick<MessageRecord, 'isGroup' | 'groupId' | 'clientId' | 'mchId' | 'platformId'>): string {
+  return m.isGroup === 1 ? `g:${m.groupId ?? ''}` : `c:${m.clientId ?? ''}|${m.mchId}|${m.platformId}`;
+}
+
 const MESSAGE_COLUMNS =
-  'fp, type, from_id, to_id, fn, tn, fa, ta, mch_id, platform_id, client_id, group_id, session_id, data_content, is_read, robot, is_group, create_time, cm';
+  'fp, type, from_id, to_id, fn, tn, fa, ta, mch_id, platform_id, client_id, group_id, session_id, data_content, is_read, robot, is_group, create_time, cm, seq';
 
 /** Page bounds as SQL parameters: absent bounds become the widest ones. */
 function bounds(page: PageQuery): { before: number; after: number; size: number } {
@@ -181,8 +188,20 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     insertMessage: db.prepare<MessageRow>(
       `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (@fp, @type, @from_id, @to_id, @fn, @tn, @fa, @ta,
          @mch_id, @platform_id, @client_id, @group_id, @session_id, @data_content, @is_read, @robot,
-         @is_group, @create_time, @cm)
+         @is_group, @create_time, @cm, @seq)
        ON CONFLICT (fp) DO NOTHING`,
+    ),
+    known: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM messages WHERE fp = ?'),
+    nextSeq: db.prepare<[string], { seq: number }>(
+      'INSERT INTO conversation_seq (conv, seq) VALUES (?, 1) ON CONFLICT (conv) DO UPDATE SET seq = seq + 1 RETURNING seq',
+    ),
+    conversationAfterSeq: db.prepare<[string, string, string, number, number], MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages
+       WHERE client_id = ? AND mch_id = ? AND platform_id = ? AND type != 104 AND seq > ?
+       ORDER BY seq ASC LIMIT ?`,
+    ),
+    groupAfterSeq: db.prepare<[string, number, number], MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE group_id = ? AND type != 104 AND seq > ? ORDER BY seq ASC LIMIT ?`,
     ),
     message: db.prepare<[string], MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE fp = ?`),
     conversationBefore: db.prepare<[string, string, string, number, number, number], MessageRow>(
@@ -254,8 +273,10 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     },
     queue: () => q.queue.all().map(toSession),
     activeSessions: (agentId) => q.activeSessions.all(agentId).map(toSession),
-    insertMessage: (m) =>
-      q.insertMessage.run({
+    insertMessage: db.transaction((m: MessageRecord): boolean => {
+      if (q.known.get(m.fp)) return false;
+      const seq = q.nextSeq.get(conversationKey(m))?.seq;
+      const inserted = q.insertMessage.run({
         fp: m.fp,
         type: m.type,
         from_id: m.from,
@@ -275,13 +296,18 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
         is_group: m.isGroup,
         create_time: m.createTime,
         cm: m.cm,
-      }).changes === 1,
+        seq: seq ?? null,
+      }).changes === 1;
+      if (inserted && seq !== undefined) m.seq = seq;
+      return inserted;
+    }),
     message: (fp) => {
       const row = q.message.get(fp);
       return row ? toMessage(row) : undefined;
     },
     conversation: (clientId, mchId, platformId, page) => {
       const b = bounds(page);
+      if (page.afterSeq !== undefined) return q.conversationAfterSeq.all(clientId, mchId, platformId, page.afterSeq, b.size).map(toMessage);
       if (page.after !== undefined && page.before === undefined) {
         return q.conversationAfter.all(clientId, mchId, platformId, b.before, b.after, b.size).map(toMessage);
       }
@@ -292,6 +318,7 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     },
     groupMessages: (groupId, page) => {
       const b = bounds(page);
+      if (page.afterSeq !== undefined) return q.groupAfterSeq.all(groupId, page.afterSeq, b.size).map(toMessage);
       if (page.after !== undefined && page.before === undefined) {
         return q.groupAfter.all(groupId, b.before, b.after, b.size).map(toMessage);
       }

@@ -134,10 +134,21 @@ export interface MessageRecord {
   createTime: number;
   /** For receipts: the read message's time. */
   cm: number | null;
+  /**
+   * The per-conversation sequence (1, 2, ...; a conversation is one visitor with one merchant's
+   * platform, or one group): stamped by the store inside the insert, in commit order, whatever
+   * the nodes' clocks say. Absent before the message is stored.
+   */
+  seq?: number;
 }
 
-/** A page query over messages: `before` pages backwards, `after` forwards. */
+/** A page query over messages: `before` pages backwards, `after` (or `afterSeq`) forwards. */
 export interface PageQuery {
+  /**
+   * Only messages whose per-conversation sequence is greater (forwards, by `seq`): the gap-fill
+   * that does not depend on clocks. Wins over `before`/`after`.
+   */
+  afterSeq?: number | undefined;
   /** Only messages strictly older than this (ms). */
   before?: number | undefined;
   /** Only messages strictly newer than this (ms). */
@@ -296,7 +307,7 @@ export interface ChatRepo {
   queue(): ServiceSession[];
   /** Active sessions of an agent, oldest first. */
   activeSessions(agentId: string): ServiceSession[];
-  /** Inserts a message; false when its fp is already stored (nothing changes then). */
+  /** Stores a message once per `fp` and stamps its `seq` on `message`; false for a known `fp`. */
   insertMessage(message: MessageRecord): boolean;
   message(fp: string): MessageRecord | undefined;
   conversation(clientId: string, mchId: string, platformId: string, page: PageQuery): MessageRecord[];

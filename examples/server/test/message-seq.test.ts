@@ -1,0 +1,96 @@
+/**
+ * The per-conversation sequence (docs/protocol.md §3 `seq`): stamped inside the insert, per
+ * conversation and per group, never consumed by a duplicate `fp`, read back with `afterSeq`; and
+ * migration 5 numbers the messages of an existing database in their stored order.
+ */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../src/store/migrations.js';
+import { SqliteStore } from '../src/store/sqlite-store.js';
+import type { MessageRecord } from '../src/store/types.js';
+import { removeDir, tempDir } from './helpers/start.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) removeDir(dir);
+});
+
+let n = 0;
+function message(over: Partial<MessageRecord>): MessageRecord {
+  n += 1;
+  return {
+    fp: `fp-${n}`,
+    type: 100,
+    from: 'v1',
+    to: 'robot',
+    fn: '',
+    tn: '',
+    fa: '',
+    ta: '',
+    mchId: 'M1',
+    platformId: 'P1',
+    clientId: 'v1',
+    groupId: null,
+    sessionId: null,
+    dataContent: `text ${n}`,
+    isRead: 0,
+    robot: 0,
+    isGroup: 0,
+    createTime: 10_000 - n, // a clock going backwards changes nothing
+    cm: null,
+    ...over,
+  };
+}
+
+describe('message seq', () => {
+  it('numbers each conversation and group on its own, in insert order, and skips duplicates', () => {
+    const store = new SqliteStore(':memory:');
+    const a1 = message({});
+    const a2 = message({});
+    const b1 = message({ clientId: 'v2', from: 'v2' });
+    const g1 = message({ isGroup: 1, groupId: 'G1', to: 'G1' });
+    const other = message({ platformId: 'P2' });
+    for (const m of [a1, b1, a2, g1, other]) expect(store.chat.insertMessage(m)).toBe(true);
+    expect([a1.seq, a2.seq, b1.seq, g1.seq, other.seq]).toEqual([1, 2, 1, 1, 1]);
+
+    const again = { ...a1, seq: undefined };
+    expect(store.chat.insertMessage(again)).toBe(false);
+    expect(again.seq).toBeUndefined();
+    const a3 = message({});
+    store.chat.insertMessage(a3);
+    expect(a3.seq).toBe(3); // the duplicate consumed nothing
+
+    const after = store.chat.conversation('v1', 'M1', 'P1', { afterSeq: 1, size: 10 });
+    expect(after.map((m) => [m.fp, m.seq])).toEqual([[a2.fp, 2], [a3.fp, 3]]);
+    expect(store.chat.groupMessages('G1', { afterSeq: 0, size: 10 }).map((m) => m.seq)).toEqual([1]);
+    expect(store.chat.message(a3.fp)?.seq).toBe(3);
+    store.close();
+  });
+
+  it('migration 5 numbers the messages of an existing database per conversation, and new ones follow', () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const file = join(dir, 'kefu.db');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version (version) VALUES (4);');
+    for (const sql of MIGRATIONS.slice(0, 4)) old.exec(sql);
+    const insert = old.prepare(
+      `INSERT INTO messages (fp, type, from_id, to_id, fn, tn, fa, ta, mch_id, platform_id, client_id, group_id, session_id, data_content, is_read, robot, is_group, create_time, cm)
+       VALUES (?, 100, 'v1', 'robot', '', '', '', '', 'M1', 'P1', ?, NULL, NULL, 'x', 0, 0, 0, ?, NULL)`,
+    );
+    insert.run('old-1', 'v1', 100);
+    insert.run('old-2', 'v2', 150);
+    insert.run('old-3', 'v1', 200);
+    old.close();
+
+    const store = new SqliteStore(file);
+    expect(store.chat.message('old-1')?.seq).toBe(1);
+    expect(store.chat.message('old-3')?.seq).toBe(2);
+    expect(store.chat.message('old-2')?.seq).toBe(1);
+    const next = message({ fp: 'new-1' });
+    store.chat.insertMessage(next);
+    expect(next.seq).toBe(3);
+    store.close();
+  });
+});
