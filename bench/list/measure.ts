@@ -1,0 +1,231 @@
+/**
+ * The message-list browser benchmark (issue 13): a visitor whose conversation holds N messages
+ * (written straight into the reference server's store) opens the chat in Chromium. Measured:
+ * the time from navigation to the newest message on screen, the chat rows in the DOM, the jump in
+ * px of the top visible row at each prepend of an older page (the list must hold still), and the
+ * long tasks (> 50 ms, PerformanceObserver `longtask`) while scrolling up through the pages.
+ * Used by `npm run bench:list` (figures) and by `test/e2e/list-bench.e2e.test.ts` (budgets on rows
+ * and px, not on time).
+ * @module
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { hashSecret } from '../../examples/server/src/identity/secrets.js';
+import type { MessageRecord, Store } from '../../examples/server/src/store/types.js';
+
+/** The demo merchant and platform of the server's seed. */
+const MCH = 'M1001';
+const PLATFORM = 'P01';
+
+/** A visitor with a stored conversation, ready for the browser to be. */
+export interface SeededVisitor {
+  clientId: string;
+  clientSecret: string;
+  /** The newest message's text. */
+  newestText: string;
+}
+
+/**
+ * Writes a visitor (claimed, with its secret) and `count` messages of its conversation: visitor
+ * texts and agent replies of varied length, one second apart, ending just now.
+ */
+export function seedConversation(store: Store, count: number): SeededVisitor {
+  const clientId = `bench-${randomUUID()}`;
+  const clientSecret = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  store.chat.saveVisitor({ clientId, name: 'Bench', avatar: '', language: 'zh', blacklisted: false, banned: false, createdAt: now, lastSeen: now });
+  store.identity.claim(clientId, hashSecret(clientSecret));
+  const words = ['订单', 'order', '充值', 'deposit', '请稍等', 'please wait', '谢谢', 'thanks', '账户', 'account'];
+  let newestText = '';
+  store.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const mine = i % 2 === 0;
+      const length = 1 + ((i * 7) % 23);
+      const text = `#${i} ${Array.from({ length }, (_, k) => words[(i + k) % words.length]).join(' ')}`;
+      const record: MessageRecord = {
+        fp: randomUUID(),
+        type: 100,
+        from: mine ? clientId : 'agent:demo',
+        to: mine ? 'agent:demo' : clientId,
+        fn: mine ? 'Bench' : 'Demo Agent',
+        tn: mine ? 'Demo Agent' : 'Bench',
+        fa: '',
+        ta: '',
+        mchId: MCH,
+        platformId: PLATFORM,
+        clientId,
+        groupId: null,
+        sessionId: null,
+        dataContent: text,
+        isRead: 1,
+        robot: 0,
+        isGroup: 0,
+        createTime: now - (count - i) * 1000,
+        cm: null,
+      };
+      store.chat.insertMessage(record);
+      newestText = text;
+    }
+  });
+  return { clientId, clientSecret, newestText };
+}
+
+/** What one run measured. */
+export interface ListFigures {
+  /** Messages in the conversation. */
+  messages: number;
+  /** Navigation start to the newest message on screen, ms. */
+  newestShownMs: number;
+  /** Chat rows in the DOM once the newest shows. */
+  rowsAtStart: number;
+  /** The most chat rows in the DOM at any point while scrolling up. */
+  rowsMax: number;
+  /** The jump of the top visible row at each prepend, px (0 = it held still). */
+  prependJumpsPx: number[];
+  /** Long tasks while scrolling up through the prepends: count and total ms. */
+  longTasks: { count: number; totalMs: number; longestMs: number };
+}
+
+/**
+ * Opens the chat as `visitor` and measures it.
+ * @param page - a fresh page of a context whose storage is empty
+ * @param url - the visitor entry URL
+ * @param visitor - the seeded visitor
+ * @param prepends - how many older pages to load by scrolling up
+ */
+export async function measureList(page: Page, url: string, visitor: SeededVisitor, prepends: number): Promise<Omit<ListFigures, 'messages'>> {
+  // tsx (esbuild keepNames) wraps named functions in `__name(...)`: give the page that helper too
+  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  await page.addInitScript(
+    ({ clientId, clientSecret }) => {
+      window.localStorage.setItem('uuid', clientId);
+      window.localStorage.setItem('clientSecret', clientSecret);
+      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+      w.__longTasks = [];
+      try {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+        }).observe({ type: 'longtask', buffered: true });
+      } catch {
+        // no longtask support: counted as none
+      }
+    },
+    { clientId: visitor.clientId, clientSecret: visitor.clientSecret },
+  );
+  await page.goto(url);
+  const newest = page.locator('.msg').filter({ hasText: visitor.newestText });
+  await newest.waitFor({ state: 'visible', timeout: 30_000 });
+  const newestShownMs = await page.evaluate(() => performance.now());
+  const rowsAtStart = await page.locator('.msg').count();
+
+  // Each older page is held at the network until the reader's view is measured: the request shows
+  // that the list asked for it; the anchor (the top visible row) is taken with the page still held,
+  // then the page is let through and the same row is measured again.
+  let asked: (() => void) | null = null;
+  let release: Promise<void> = Promise.resolve();
+  await page.route('**/findMsgForCus', async (route) => {
+    asked?.();
+    await release;
+    await route.continue();
+  });
+
+  const scrollStart = await page.evaluate(() => performance.now());
+  const jumps: number[] = [];
+  let rowsMax = rowsAtStart;
+  for (let i = 0; i < prepends; i++) {
+    let open: () => void = () => undefined;
+    release = new Promise<void>((r) => (open = r));
+    const requested = new Promise<void>((r) => (asked = r));
+    // scroll up as a reader does (wheel steps) until the list asks for an older page
+    const box = await page.locator('.vlist').boundingBox();
+    if (!box) break;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    let wanted = false;
+    const seen = requested.then(() => (wanted = true));
+    for (let step = 0; step < 400 && !wanted; step++) {
+      await page.mouse.wheel(0, -200);
+      await Promise.race([seen, new Promise((r) => setTimeout(r, 16))]);
+    }
+    if (!wanted) break;
+    // the reader's view once it holds still (rows near the top are measured as they show)
+    const before = await page.evaluate(
+      () =>
+        new Promise<{ fp: string; y: number } | null>((resolve) => {
+          const view = (): { fp: string; y: number } | null => {
+            const list = document.querySelector<HTMLElement>('.vlist');
+            if (!list) return null;
+            const top = list.getBoundingClientRect().top;
+            const first = [...list.querySelectorAll<HTMLElement>('.msg[data-fp]')].find((r) => r.getBoundingClientRect().bottom > top + 1);
+            return first ? { fp: first.dataset['fp'] ?? '', y: first.getBoundingClientRect().top } : null;
+          };
+          let last = view();
+          let still = 0;
+          const started = performance.now();
+          const tick = (): void => {
+            const now = view();
+            still = now !== null && last !== null && now.fp === last.fp && now.y === last.y ? still + 1 : 0;
+            last = now;
+            if (still >= 5 || performance.now() - started > 1_000) resolve(now);
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const finished = page.waitForEvent('requestfinished', { predicate: (r) => r.url().endsWith('/findMsgForCus'), timeout: 10_000 });
+    asked = null;
+    open();
+    await finished;
+    if (!before) break;
+    // once the rows are in and measured: the row's place when it has held still for 5 frames (1 s at most)
+    const after = await page.evaluate(
+      (fp) =>
+        new Promise<number | null>((resolve) => {
+          const place = (): number | null => document.querySelector<HTMLElement>(`.msg[data-fp="${fp}"]`)?.getBoundingClientRect().top ?? null;
+          let last = place();
+          let still = 0;
+          const started = performance.now();
+          const tick = (): void => {
+            const now = place();
+            still = now === last ? still + 1 : 0;
+            last = now;
+            if (still >= 5 || performance.now() - started > 1_000) resolve(now);
+            else requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+        }),
+      before.fp,
+    );
+    jumps.push(after === null ? Number.POSITIVE_INFINITY : Math.abs(after - before.y));
+    rowsMax = Math.max(rowsMax, await page.locator('.msg').count());
+  }
+  release = Promise.resolve();
+  await page.unroute('**/findMsgForCus');
+  const tasks = await page.evaluate((start) => {
+    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+    return w.__longTasks.filter((t) => t.start >= start);
+  }, scrollStart);
+  return {
+    newestShownMs,
+    rowsAtStart,
+    rowsMax,
+    prependJumpsPx: jumps,
+    longTasks: {
+      count: tasks.length,
+      totalMs: tasks.reduce((s, t) => s + t.duration, 0),
+      longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+    },
+  };
+}
+
+/** The figures as printed lines. */
+export function formatFigures(f: ListFigures): string {
+  const jumps = f.prependJumpsPx;
+  const worst = jumps.length > 0 ? Math.max(...jumps) : 0;
+  return [
+    `messages in the conversation:      ${f.messages}`,
+    `newest message shown after:        ${f.newestShownMs.toFixed(0)} ms (from navigation start)`,
+    `chat rows in the DOM:              ${f.rowsAtStart} at start, at most ${f.rowsMax} while scrolling`,
+    `prepends of older pages:           ${jumps.length}, jump of the top visible row: max ${worst.toFixed(1)} px (${jumps.map((j) => j.toFixed(0)).join(' ')})`,
+    `long tasks while scrolling up:     ${f.longTasks.count} (total ${f.longTasks.totalMs.toFixed(0)} ms, longest ${f.longTasks.longestMs.toFixed(0)} ms)`,
+  ].join('\n');
+}
