@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fixedDelayPolicy, type ReconnectContext } from '../options.js';
-import { CLOSE_BANNED, CLOSE_IDENTITY_REFUSED, CLOSE_UNAUTHORIZED, CloseCodeHandler } from './close-codes.js';
+import { CLOSE_BANNED, CLOSE_IDENTITY_REFUSED, CLOSE_SERVICE_RESTART, CLOSE_UNAUTHORIZED, CloseCodeHandler } from './close-codes.js';
 
 /** A reconnect context of a visible, online page after `closeCode`. */
 function after(closeCode: number, attempt: number): ReconnectContext {
@@ -12,6 +12,13 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     const policy = vi.fn(fixedDelayPolicy(5000, 10));
     expect(new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(policy)(after(CLOSE_BANNED, 1))).toBeNull();
     expect(policy).not.toHaveBeenCalled();
+  });
+
+  it('1012 (a draining server): the first retry goes at once, later ones follow the policy', () => {
+    const policy = new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(fixedDelayPolicy(5000, 10));
+    expect(policy(after(CLOSE_SERVICE_RESTART, 1))).toBe(0);
+    expect(policy(after(CLOSE_SERVICE_RESTART, 2))).toBe(5000);
+    expect(policy(after(1001, 1))).toBe(5000);
   });
 
   it('4001 forgets the keys and counts refusals in a row, so a wrong key gives up after the limit', () => {

@@ -12,6 +12,8 @@ export const CLOSE_UNAUTHORIZED = 4001;
 export const CLOSE_BANNED = 4003;
 /** Close code of a refused identity (protocol §3a): start a new identity, never retry the refused one. */
 export const CLOSE_IDENTITY_REFUSED = 4004;
+/** Close code of a draining server (SIGTERM): reconnect at once, a balancer routes to another node. */
+export const CLOSE_SERVICE_RESTART = 1012;
 
 /** What {@link CloseCodeHandler} needs from the client. @internal */
 export interface CloseCodeDeps {
@@ -55,7 +57,8 @@ export class CloseCodeHandler {
   }
 
   /**
-   * Wraps a reconnect policy: after 4003 (banned) the client never reconnects; after 4004 it
+   * Wraps a reconnect policy: after 4003 (banned) the client never reconnects; after 1012 (a
+   * draining server) the first retry goes at once; after 4004 it
    * connects again at once as a new visitor, unless that new visitor was refused too; after 4001
    * the attempt is at least the number of refusals in a row.
    * A wrong socket key gives up after `maxRefusals` refusals in a row: refusals after fresh key
@@ -67,6 +70,8 @@ export class CloseCodeHandler {
     const policy = toDelayFn(reconnectPolicy);
     return (ctx) => {
       if (ctx.closeCode === CLOSE_BANNED) return null;
+      // a draining node: the first retry goes at once (to another node behind the balancer)
+      if (ctx.closeCode === CLOSE_SERVICE_RESTART && ctx.attempt <= 1) return 0;
       if (ctx.closeCode === CLOSE_IDENTITY_REFUSED) return this.deps.identityGivenUp?.() ? null : 0;
       if (ctx.closeCode === CLOSE_UNAUTHORIZED) {
         const attempt = Math.max(ctx.attempt, this.refusedInARow);

@@ -33,6 +33,10 @@ export interface ServerProcess {
   readonly readyAt: number;
   /** Kills it with SIGKILL and waits for the exit. */
   kill(): Promise<void>;
+  /** Sends SIGTERM (a drain) and resolves with the exit code once it exited. */
+  terminate(): Promise<number | null>;
+  /** Everything it printed. */
+  output(): string;
 }
 
 /** How to start one. */
@@ -70,7 +74,8 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = exitCode.then(() => undefined);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -81,7 +86,9 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
       if (/listening on/.test(output)) {
         clearTimeout(timer);
         child.stdout?.off('data', onData);
-        child.stdout?.resume();
+        child.stdout?.on('data', (more: Buffer) => {
+          output += more.toString('utf8');
+        });
         resolve({
           url: `http://127.0.0.1:${options.port}`,
           readyAt: Date.now(),
@@ -89,6 +96,11 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
             await exited;
           },
+          terminate: async () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exitCode;
+          },
+          output: () => output,
         });
       }
     };

@@ -30,6 +30,7 @@ import { installErrorHandlers, rateLimitedError } from './http/errors.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { FileStore } from './http/files.js';
 import { groupAliaser } from './identity/group-alias.js';
+import { registerHealthRoutes } from './http/health-routes.js';
 import { registerKeyRoutes } from './http/key-routes.js';
 import { registerChatRoutes } from './http/permit-chat.js';
 import { registerDirectoryRoutes } from './http/permit-directory.js';
@@ -62,7 +63,11 @@ export interface RunningServer {
   entryPath: string;
   /** Open socket connections. */
   connections(): number;
-  /** Stops accepting, closes sockets (1001), the HTTP server and the database. */
+  /**
+   * Drains and stops: `/readyz` answers 503, no new socket is accepted, every socket is closed
+   * with 1012 (clients reconnect at once, through a balancer to another node), in-flight requests
+   * finish, then the database closes.
+   */
   close(): Promise<void>;
 }
 
@@ -155,6 +160,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const appBuilt = existsSync(join(config.appDir, 'index.html'));
   installErrorHandlers(app, onError, appBuilt ? (reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.appDir) : undefined);
 
+  let draining = false;
+  registerHealthRoutes(app, { draining: () => draining, store });
   registerKeyRoutes(app, deps);
   registerChatRoutes(app, deps);
   registerDirectoryRoutes(app, deps);
@@ -197,6 +204,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     connections: () => socket.connections(),
     close: () => {
       closing ??= (async () => {
+        draining = true; // /readyz says 503 from now on
         clearInterval(housekeeping);
         sessions.dispose();
         agentPresence.dispose();

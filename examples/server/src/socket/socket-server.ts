@@ -63,7 +63,7 @@ export interface SocketDeps {
 
 /** The running endpoint. */
 export interface SocketEndpoint {
-  /** Closes every connection (1001) and stops accepting. */
+  /** Stops accepting and closes every connection with 1012 (service restart). */
   close(): Promise<void>;
   /** Open connections. */
   readonly connections: () => number;
@@ -324,7 +324,8 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     close: async () => {
       clearInterval(idleTimer);
       server.off('upgrade', onUpgrade);
-      for (const entry of live) entry.ws.close(1001, 'server shutting down');
+      // 1012 service restart: clients reconnect at once (to another node behind a balancer)
+      for (const entry of live) entry.ws.close(1012, 'service restart');
       await new Promise<void>((resolve) => {
         const deadline = setTimeout(() => {
           for (const entry of live) entry.ws.terminate();
