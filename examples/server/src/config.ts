@@ -295,6 +295,12 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
   if (publicUrl !== '' && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new ConfigError(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
   }
+  for (const name of ['DATABASE_URL', 'REDIS_URL']) {
+    // a node that ignored them would run alone while its operator believes it is in a cluster
+    if ((env[name] ?? '').trim() !== '') {
+      throw new ConfigError(`${name} is set, but this version of the reference server has no PostgreSQL store or Redis link yet (issue 12); unset it to run on the embedded SQLite store`);
+    }
+  }
   const translateUrl = (env['TRANSLATE_URL'] ?? '').trim().replace(/\/+$/, '');
   if (translateUrl !== '' && !/^https?:\/\//.test(translateUrl)) {
     throw new ConfigError(`TRANSLATE_URL must be an http(s) URL, got "${translateUrl}"`);

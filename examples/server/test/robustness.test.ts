@@ -110,6 +110,11 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ AGENTS: 'alice' })).toThrow(ConfigError);
     expect(() => loadConfig({ AES_SWITCH: 'maybe' })).toThrow(ConfigError);
     expect(() => loadConfig({ TRANSLATE_URL: 'ftp://x' })).toThrow(ConfigError);
+    // not built yet: a node must not run alone while its operator believes it joined a cluster
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/kefu' })).toThrow(/DATABASE_URL is set, but .* no PostgreSQL store/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(ConfigError);
+    expect(loadConfig({ AGENT_GRACE_MS: '1500', AGENT_SESSION_TTL_MS: '120000' }).agentSessions).toEqual({ graceMs: 1500, tokenTtlMs: 120_000 });
+    expect(() => loadConfig({ AGENT_GRACE_MS: 'soon' })).toThrow(ConfigError);
   });
 
   it('reads agent accounts as account:password[:name], keeping only scrypt hashes of the passwords', async () => {
