@@ -142,7 +142,8 @@ export class AgentDesk {
 
   /**
    * Logs out (type 312): the server revokes the session token and releases the agent's visitors at
-   * once; the kept login is forgotten. Resolves when the server closed the socket (at most 3 s).
+   * once; the kept login is forgotten and the client disconnects (it does not come back with the
+   * revoked token). Resolves when the server closed the socket (at most 3 s).
    */
   async logout(): Promise<void> {
     if (this.options.storage) clearAgentLogin(this.options.storage);
@@ -160,8 +161,8 @@ export class AgentDesk {
       client.on('state', onState);
     });
     const sent = this.client.send({ type: MessageType.AgentLogout, dataContent: '{}' });
-    if (sent.sendState === 'failed') return;
-    await closed;
+    if (sent.sendState !== 'failed') await closed;
+    this.client.disconnect();
   }
 
   /** Stops listening (the client is left as it is). */

@@ -234,6 +234,17 @@ describe('agent gone: logout and the grace period', () => {
     }
   });
 
+  it('refuses a logout (312) from a visitor: nothing is released', async () => {
+    const { desk } = await agentWithDesk(server, memoryStorage());
+    const visitor = await servedVisitor(server, desk);
+    visitor.client.send({ type: 312, dataContent: '{}' });
+    const refusal = await frame(visitor, (m) => m.type === 500);
+    expect(refusal.dataContent).toContain('not-allowed');
+    expect(visitor.client.session.getState().status).toBe('agent');
+    expect(visitor.frames.some((f) => isEvent('agent-left')(f.message))).toBe(false);
+    await desk.logout();
+  });
+
   it('releases the visitors at once when the agent logs out', async () => {
     const { desk } = await agentWithDesk(server, memoryStorage());
     const visitor = await servedVisitor(server, desk);
