@@ -30,9 +30,9 @@ describe('persistence: a restart with the same DATA_DIR keeps keys, key sessions
     await v.next((m) => m.fp === beforeFp);
     await a.next((m) => m.fp === beforeFp);
 
-    // the server goes down: the sockets close with 1001
+    // the server goes down: the sockets close with 1012 (service restart: reconnect at once)
     await server.close();
-    expect((await v.closed).code).toBe(1001);
+    expect((await v.closed).code).toBe(1012);
     await a.closed;
     const held = v.log.filter((m) => typeof m.createTime === 'number' && m.type !== 500);
     const newest = Math.max(...held.map((m) => Number(m.createTime)));
