@@ -34,6 +34,18 @@ describe('issue 5: "older messages load on scroll up without the view jumping"',
     expect(anchoredScrollTop(after, anchor)).toBe(20 * 60 + 1_234);
   });
 
+  it('keeps the reader\'s row when the browser rounds the scroll position a fraction of a pixel above it', () => {
+    // older rows were added: the list asks for the anchor's top, 2211.016; the browser stops at 2211
+    const layout = layoutRows([...keys(20, 'old'), 'reader', ...keys(5)], () => undefined, 110.5508);
+    const top = layout.offsets[20] ?? 0;
+    const anchor = anchorAt([...layout.indexByKey.keys()], layout.offsets, Math.floor(top));
+    expect(anchor?.key).toBe('reader');
+    expect(anchor?.delta).toBeCloseTo(Math.floor(top) - top, 6);
+    // the unmeasured row above then measures 52 px taller: the reader's row stays where it is
+    const measured = layoutRows([...keys(20, 'old'), 'reader', ...keys(5)], (k) => (k === 'old19' ? 162.6 : undefined), 110.5508);
+    expect((anchoredScrollTop(measured, anchor) ?? 0) - (measured.offsets[20] ?? 0)).toBeCloseTo(Math.floor(top) - top, 6);
+  });
+
   it('follows a row above the view that changed height', () => {
     const layout = layoutRows(keys(10), (k) => (k === 'm0' ? 300 : 100), 100);
     expect(anchoredScrollTop(layout, { key: 'm5', delta: 10 })).toBe(300 + 4 * 100 + 10);

@@ -89,14 +89,23 @@ export interface ScrollAnchor {
 }
 
 /**
- * The anchor for a scroll position: the row at the viewport's top.
+ * How far below the viewport's top the anchor row is looked for, px. The browser rounds a
+ * `scrollTop` it is given (to whole or half device pixels): asked for a row's top, it may stop a
+ * fraction of a pixel above it, and the anchor taken there would be the row above, which may not
+ * have been measured yet, so the row the reader looks at would move when it is measured.
+ */
+export const ANCHOR_SLACK_PX = 1;
+
+/**
+ * The anchor for a scroll position: the row at the viewport's top (within
+ * {@link ANCHOR_SLACK_PX}; `delta` is then a fraction of a pixel below zero).
  * @param keys - the row keys
  * @param offsets - see {@link RowLayout.offsets}
  * @param scrollTop - the viewport's top
  */
 export function anchorAt(keys: readonly string[], offsets: Float64Array, scrollTop: number): ScrollAnchor | null {
   if (keys.length === 0) return null;
-  const i = rowAt(offsets, scrollTop);
+  const i = rowAt(offsets, scrollTop + ANCHOR_SLACK_PX);
   const key = keys[i];
   return key === undefined ? null : { key, delta: scrollTop - (offsets[i] ?? 0) };
 }
