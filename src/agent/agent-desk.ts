@@ -147,6 +147,10 @@ export class AgentDesk {
    */
   async logout(): Promise<void> {
     if (this.options.storage) clearAgentLogin(this.options.storage);
+    if (this.client.connectionState !== 'open') {
+      this.client.disconnect();
+      return;
+    }
     const closed = new Promise<void>((resolve) => {
       const timer = setTimeout(done, 3_000);
       const client = this.client;

@@ -165,8 +165,9 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     }
     const userKey = ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
     const login = identity.agentLogin;
-    const issuedToken = login?.by === 'password' ? deps.agentTokens.issue(identity.userId.slice('agent:'.length)) : undefined;
-    const agentToken = login?.by === 'token' ? login.token : issuedToken;
+    // a password login gets a session token once every check has passed (none is left unused)
+    let issuedToken: string | undefined;
+    let agentToken = login?.by === 'token' ? login.token : undefined;
     const peer: Peer = {
       userId: identity.userId,
       connectId: identity.connectId,
@@ -177,7 +178,9 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       platformId: identity.platformId,
       language: identity.language,
       saltKey: identity.keySession.saltKey,
-      ...(agentToken === undefined ? {} : { agentToken }),
+      get agentToken(): string | undefined {
+        return agentToken;
+      },
       send(message: WireMessage): void {
         if (ws.readyState !== WebSocket.OPEN) return;
         try {
@@ -220,6 +223,10 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
       const error = identityRefused();
       ws.close(error.code, error.message);
       return undefined;
+    }
+    if (login?.by === 'password') {
+      issuedToken = deps.agentTokens.issue(identity.userId.slice('agent:'.length));
+      agentToken = issuedToken;
     }
     const entry: Live = { peer, ws, lastFrame: now };
     live.add(entry);
