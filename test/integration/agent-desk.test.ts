@@ -162,6 +162,12 @@ describe('agent desk: catch-up, kept login, whole history', () => {
     await waitUntil(() => expect(bob.client.connectionState).toBe('failed'));
     expect(bob.client.userId).toBeUndefined();
 
+    const forged = clients.make(server, { connectData: agentConnectData('alice', { token: 'A'.repeat(43) }), limits: { maxReconnectAttempts: 1 } });
+    await forged.client.start();
+    forged.client.connect();
+    await waitUntil(() => expect(forged.client.connectionState).toBe('failed'));
+    expect(forged.frames.some((f) => f.message.type === 60)).toBe(false);
+
     await desk.logout();
     expect(storage.getItem(AGENT_SESSION_KEY)).toBeNull();
     const replay = clients.make(server, { connectData: agentConnectData('alice', { token }), limits: { maxReconnectAttempts: 1 } });
