@@ -1,7 +1,8 @@
 /**
  * The per-conversation sequence (docs/protocol.md §3 `seq`): stamped inside the insert, per
- * conversation and per group, never consumed by a duplicate `fp`, read back with `afterSeq`; and
- * migration 5 numbers the messages of an existing database in their stored order.
+ * conversation and per group, never consumed by a duplicate `fp`, read back with `afterSeq` (a bad
+ * one is refused with 1001); and migration 5 numbers the messages of an existing database in their
+ * stored order.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { MessageRecord } from '../src/store/types.js';
-import { removeDir, tempDir } from './helpers/start.js';
+import { boundSession, enc } from './helpers/protocol-client.js';
+import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -92,5 +94,29 @@ describe('message seq', () => {
     store.chat.insertMessage(next);
     expect(next.seq).toBe(3);
     store.close();
+  });
+});
+
+describe('afterSeq over HTTP (findMsgForCus)', () => {
+  it('returns what follows, oldest first, with seq on every entry; refuses a bad afterSeq with 1001', async () => {
+    const server = await startServer();
+    try {
+      const where = { mchId: 'M1001', platformId: 'P01' };
+      const session = await boundSession(server, `seq-${Date.now()}`, where);
+      const all = await enc<{ list: { seq?: number; type: number }[]; hasMore: boolean }>(server.url, session, 'POST', 'findMsgForCus', { clientId: session.clientId, ...where, size: 100 });
+      const seqs = (all.data?.list ?? []).map((m) => m.seq);
+      expect(seqs.length).toBeGreaterThan(1); // the session start: created, suggestions, greeting
+      expect(seqs).toEqual([...seqs].sort((a, b) => (a ?? 0) - (b ?? 0)));
+      const first = seqs[0] ?? 0;
+      const after = await enc<{ list: { seq?: number }[] }>(server.url, session, 'POST', 'findMsgForCus', { clientId: session.clientId, ...where, afterSeq: first, size: 100 });
+      expect(after.data?.list.map((m) => m.seq)).toEqual(seqs.slice(1));
+      for (const bad of [-1, 'x', 1.5, Number.MAX_SAFE_INTEGER + 2]) {
+        const refused = await enc(server.url, session, 'POST', 'findMsgForCus', { clientId: session.clientId, ...where, afterSeq: bad });
+        expect(refused).toMatchObject({ code: 1001, data: null });
+      }
+    } finally {
+      await server.close();
+      removeDir(server.dataDir);
+    }
   });
 });
