@@ -175,6 +175,12 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
        WHERE session_id = @session_id`,
     ),
     session: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
+    claimQueued: db.prepare<[string, number, string], SessionRow>(
+      `UPDATE sessions SET state = 'active', agent_id = ?, accepted_at = ?
+       WHERE session_id = (SELECT session_id FROM sessions WHERE client_id = ? AND state = 'queued' ORDER BY queued_at ASC, rowid ASC LIMIT 1)
+         AND state = 'queued'
+       RETURNING *`,
+    ),
     latestSession: db.prepare<[string, string, string], SessionRow>(
       `SELECT * FROM sessions WHERE client_id = ? AND mch_id = ? AND platform_id = ?
        ORDER BY created_at DESC, rowid DESC LIMIT 1`,
@@ -273,6 +279,10 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     },
     queue: () => q.queue.all().map(toSession),
     activeSessions: (agentId) => q.activeSessions.all(agentId).map(toSession),
+    claimQueued: (clientId, agentId, now) => {
+      const row = q.claimQueued.get(agentId, now, clientId);
+      return row ? toSession(row) : undefined;
+    },
     insertMessage: db.transaction((m: MessageRecord): boolean => {
       if (q.known.get(m.fp)) return false;
       const seq = q.nextSeq.get(conversationKey(m))?.seq;

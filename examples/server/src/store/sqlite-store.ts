@@ -1,6 +1,11 @@
 /**
  * The embedded default {@link Store}: SQLite through better-sqlite3, a file `DATA_DIR/kefu.db`
  * (WAL mode) or `:memory:` for tests. The schema is migrated at open.
+ *
+ * The repositories run synchronously in the process; {@link SqliteStore} hands their answers out
+ * as promises. A {@link Store.transaction} holds SQLite's one write transaction across the awaits
+ * of its function, so the store queues every other call until it ends: nothing made outside the
+ * transaction can slip into it (and be rolled back with it).
  * @module
  */
 
@@ -12,20 +17,106 @@ import { sqliteChatRepo } from './sqlite-chat.js';
 import { sqliteDirectoryRepo, sqliteKeySessionRepo } from './sqlite-directory.js';
 import { sqliteIdentityRepo } from './sqlite-identity.js';
 import { sqliteRecordRepo } from './sqlite-records.js';
-import type { ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
+import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
+
+/** Runs synchronous work, or queues it behind an open transaction. */
+type Runner = <T>(work: () => T) => Promise<T>;
+
+/** Wraps each method of a synchronous repository so that it runs through `run` and answers a promise. */
+function asyncRepo<R extends object>(repo: R, run: Runner): Async<R> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(repo)) {
+    out[name] = typeof value === 'function' ? (...args: unknown[]) => run(() => (value as (...a: unknown[]) => unknown).apply(repo, args)) : value;
+  }
+  return out as Async<R>;
+}
+
+/** The synchronous repositories of one database. */
+interface SyncRepos {
+  identity: IdentityRepo;
+  keys: KeySessionRepo;
+  directory: DirectoryRepo;
+  chat: ChatRepo;
+  records: RecordRepo;
+  meta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+}
+
+function openRepos(db: Database.Database): SyncRepos {
+  const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const putMeta = db.prepare<[string, string]>(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+  return {
+    keys: sqliteKeySessionRepo(db),
+    directory: sqliteDirectoryRepo(db),
+    chat: sqliteChatRepo(db),
+    records: sqliteRecordRepo(db),
+    identity: sqliteIdentityRepo(db),
+    meta: (key) => getMeta.get(key)?.value,
+    setMeta: (key, value) => {
+      putMeta.run(key, value);
+    },
+  };
+}
+
+/** A {@link Store} view of the repositories whose calls go through `run`. */
+class SqliteView implements Store {
+  readonly kind = 'sqlite' as const;
+  readonly identity: Async<IdentityRepo>;
+  readonly keys: Async<KeySessionRepo>;
+  readonly directory: Async<DirectoryRepo>;
+  readonly chat: Async<ChatRepo>;
+  readonly records: Async<RecordRepo>;
+
+  constructor(
+    protected readonly repos: SyncRepos,
+    protected readonly run: Runner,
+    private readonly begin: <T>(fn: (tx: Store) => Promise<T>) => Promise<T>,
+  ) {
+    this.identity = asyncRepo(repos.identity, run);
+    this.keys = asyncRepo(repos.keys, run);
+    this.directory = asyncRepo(repos.directory, run);
+    this.chat = asyncRepo(repos.chat, run);
+    this.records = asyncRepo(repos.records, run);
+  }
+
+  /** {@inheritDoc Store.meta} */
+  meta(key: string): Promise<string | undefined> {
+    return this.run(() => this.repos.meta(key));
+  }
+
+  /** {@inheritDoc Store.setMeta} */
+  setMeta(key: string, value: string): Promise<void> {
+    return this.run(() => this.repos.setMeta(key, value));
+  }
+
+  /** {@inheritDoc Store.transaction} */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.begin(fn);
+  }
+
+  /** {@inheritDoc Store.ping} */
+  ping(): Promise<void> {
+    return this.run(() => {
+      this.repos.meta('schema-check');
+    });
+  }
+
+  /** {@inheritDoc Store.close} */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 /** A {@link Store} on SQLite. */
-export class SqliteStore implements Store {
-  readonly identity: IdentityRepo;
-  readonly keys: KeySessionRepo;
-  readonly directory: DirectoryRepo;
-  readonly chat: ChatRepo;
-  readonly records: RecordRepo;
+export class SqliteStore extends SqliteView {
   /** The schema version after the start-up migration. */
   readonly schemaVersion: number;
   private readonly db: Database.Database;
-  private readonly getMeta: Database.Statement<[string], { value: string }>;
-  private readonly putMeta: Database.Statement<[string, string]>;
+  /** Settles when the open transaction (if any) has ended. */
+  private idle: Promise<void> = Promise.resolve();
+  private inTransaction = false;
 
   /**
    * Opens (creating when needed) and migrates the database.
@@ -33,39 +124,52 @@ export class SqliteStore implements Store {
    */
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
-    if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    this.schemaVersion = migrate(this.db);
-    this.keys = sqliteKeySessionRepo(this.db);
-    this.directory = sqliteDirectoryRepo(this.db);
-    this.chat = sqliteChatRepo(this.db);
-    this.records = sqliteRecordRepo(this.db);
-    this.identity = sqliteIdentityRepo(this.db);
-    this.getMeta = this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
-    this.putMeta = this.db.prepare<[string, string]>(
-      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    const db = new Database(file);
+    if (file !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    const schemaVersion = migrate(db);
+    const repos = openRepos(db);
+    const self: { store?: SqliteStore } = {};
+    super(
+      repos,
+      (work) => self.store!.runOutside(work),
+      (fn) => self.store!.runTransaction(fn),
     );
-  }
-
-  /** {@inheritDoc Store.meta} */
-  meta(key: string): string | undefined {
-    return this.getMeta.get(key)?.value;
-  }
-
-  /** {@inheritDoc Store.setMeta} */
-  setMeta(key: string, value: string): void {
-    this.putMeta.run(key, value);
-  }
-
-  /** {@inheritDoc Store.transaction} */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    self.store = this;
+    this.db = db;
+    this.schemaVersion = schemaVersion;
   }
 
   /** {@inheritDoc Store.close} */
-  close(): void {
+  override async close(): Promise<void> {
+    await this.idle;
     if (this.db.open) this.db.close();
+  }
+
+  private async runOutside<T>(work: () => T): Promise<T> {
+    while (this.inTransaction) await this.idle;
+    return work();
+  }
+
+  private async runTransaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    while (this.inTransaction) await this.idle;
+    this.inTransaction = true;
+    let release!: () => void;
+    this.idle = new Promise((resolve) => (release = resolve));
+    const inside: Runner = async (work) => work();
+    const tx = new SqliteView(this.repos, inside, () => Promise.reject(new Error('transactions do not nest')));
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await fn(tx);
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.inTransaction = false;
+      release();
+    }
   }
 }

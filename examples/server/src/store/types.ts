@@ -1,9 +1,17 @@
 /**
- * The storage interface. The server talks to storage only through {@link Store}, so that a
- * PostgreSQL store can follow the SQLite one. Every method is synchronous: the SQLite store is
- * in-process; an asynchronous store would wrap the chat service's calls.
+ * The storage interface. The server talks to storage only through {@link Store}, asynchronously,
+ * so that the embedded SQLite store and the PostgreSQL store of a cluster are interchangeable.
+ *
+ * The repositories are written once as plain method shapes (`ChatRepo`, ...): the SQLite store
+ * implements them synchronously inside the process and {@link Store} exposes them through
+ * {@link Async}; the PostgreSQL store implements the {@link Async} form directly.
  * @module
  */
+
+/** A repository shape whose every method answers with a promise of what the shape returns. */
+export type Async<R> = {
+  [K in keyof R]: R[K] extends (...args: infer A) => infer T ? (...args: A) => Promise<Awaited<T>> : R[K];
+};
 
 /** One start-up key exchange (protocol §1): named by its salt key, found again by its request key. */
 export interface KeySession {
@@ -307,6 +315,12 @@ export interface ChatRepo {
   queue(): ServiceSession[];
   /** Active sessions of an agent, oldest first. */
   activeSessions(agentId: string): ServiceSession[];
+  /**
+   * Assigns the visitor's queued session to `agentId` atomically (a conditional update, the row
+   * locked): of two agents accepting the same visitor at once, exactly one gets the session.
+   * @returns the now active session, or undefined when the visitor was not queued (any more)
+   */
+  claimQueued(clientId: string, agentId: string, now: number): ServiceSession | undefined;
   /** Stores a message once per `fp` and stamps its `seq` on `message`; false for a known `fp`. */
   insertMessage(message: MessageRecord): boolean;
   message(fp: string): MessageRecord | undefined;
@@ -378,17 +392,28 @@ export interface IdentityRepo {
   revokeAgentToken(tokenHash: string): boolean;
 }
 
-/** The whole storage. */
+/** Where the store keeps its data, for logs and health answers. */
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** The whole storage, asynchronous (see the module comment). */
 export interface Store {
-  readonly identity: IdentityRepo;
-  readonly keys: KeySessionRepo;
-  readonly directory: DirectoryRepo;
-  readonly chat: ChatRepo;
-  readonly records: RecordRepo;
+  /** Which store this is. */
+  readonly kind: StoreKind;
+  readonly identity: Async<IdentityRepo>;
+  readonly keys: Async<KeySessionRepo>;
+  readonly directory: Async<DirectoryRepo>;
+  readonly chat: Async<ChatRepo>;
+  readonly records: Async<RecordRepo>;
   /** A stored setting (`seeded`, ...). */
-  meta(key: string): string | undefined;
-  setMeta(key: string, value: string): void;
-  /** Runs `fn` atomically. */
-  transaction<T>(fn: () => T): T;
-  close(): void;
+  meta(key: string): Promise<string | undefined>;
+  setMeta(key: string, value: string): Promise<void>;
+  /**
+   * Runs `fn` atomically: every call made through `tx` commits together or not at all. Calls made
+   * through the outer store during `fn` are not part of it (on SQLite they wait until it ends).
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
+  /** Rejects when the store does not answer (the readiness check). */
+  ping(): Promise<void>;
+  /** Closes the store (idempotent). */
+  close(): Promise<void>;
 }
