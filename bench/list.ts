@@ -17,7 +17,7 @@ const appDir = await buildApp();
 const server = await startServer(appDir);
 const browser = await launchBrowser();
 try {
-  const visitor = seedConversation(server.store, messages);
+  const visitor = await seedConversation(server.store, messages);
   const context = await phoneContext(browser);
   const figures = { messages, ...(await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends)) };
   console.log(`message list (Chromium ${browser.version()}, phone viewport 390x800)\n${formatFigures(figures)}`);

@@ -29,15 +29,15 @@ export interface SeededVisitor {
  * Writes a visitor (claimed, with its secret) and `count` messages of its conversation: visitor
  * texts and agent replies of varied length, one second apart, ending just now.
  */
-export function seedConversation(store: Store, count: number): SeededVisitor {
+export async function seedConversation(store: Store, count: number): Promise<SeededVisitor> {
   const clientId = `bench-${randomUUID()}`;
   const clientSecret = randomBytes(32).toString('base64url');
   const now = Date.now();
-  store.chat.saveVisitor({ clientId, name: 'Bench', avatar: '', language: 'zh', blacklisted: false, banned: false, createdAt: now, lastSeen: now });
-  store.identity.claim(clientId, hashSecret(clientSecret));
+  await store.chat.saveVisitor({ clientId, name: 'Bench', avatar: '', language: 'zh', blacklisted: false, banned: false, createdAt: now, lastSeen: now });
+  await store.identity.claim(clientId, hashSecret(clientSecret));
   const words = ['订单', 'order', '充值', 'deposit', '请稍等', 'please wait', '谢谢', 'thanks', '账户', 'account'];
   let newestText = '';
-  store.transaction(() => {
+  await store.transaction(async (tx) => {
     for (let i = 0; i < count; i++) {
       const mine = i % 2 === 0;
       const length = 1 + ((i * 7) % 23);
@@ -63,7 +63,7 @@ export function seedConversation(store: Store, count: number): SeededVisitor {
         createTime: now - (count - i) * 1000,
         cm: null,
       };
-      store.chat.insertMessage(record);
+      await tx.chat.insertMessage(record);
       newestText = text;
     }
   });

@@ -133,7 +133,7 @@ describe('issue 5: a visitor is served by the robot, then by an agent, rates and
     await form.getByRole('button', { name: zh.submit }).click();
     await toast(visitor, zh.complaintSubmitted).waitFor();
     const clientId = await visitor.evaluate(() => localStorage.getItem('uuid') ?? '');
-    const complaints = server.store.records.complaints(clientId);
+    const complaints = await server.store.records.complaints(clientId);
     expect(complaints).toHaveLength(1);
     expect(complaints[0]?.images).toHaveLength(2);
     expect(complaints[0]?.account).toBe('demo_member');

@@ -99,7 +99,7 @@ describe('spec §4: busy service and leaving a message', () => {
     await dialog.getByRole('button', { name: zh.submit }).click();
     await toast(page, zh.leaveMessageSubmitted).waitFor();
     const clientId = await page.evaluate(() => localStorage.getItem('uuid') ?? '');
-    expect(server.store.records.leaveMessages(clientId).map((m) => m.content)).toEqual(['请尽快回电']);
+    expect((await server.store.records.leaveMessages(clientId)).map((m) => m.content)).toEqual(['请尽快回电']);
     await context.close();
   }, E2E_TIMEOUT);
 });

@@ -21,7 +21,7 @@ const MAX_ROWS = 60;
 
 describe('message list with 10 000 messages (bench/list)', () => {
   it('shows the newest with few rows in the DOM and holds still at each prepend', async () => {
-    const visitor = seedConversation(server.store, MESSAGES);
+    const visitor = await seedConversation(server.store, MESSAGES);
     const context = await phoneContext(browser);
     const page = await context.newPage();
     const figures = { messages: MESSAGES, ...(await measureList(page, `${server.url}${entryPath('zh')}`, visitor, PREPENDS)) };

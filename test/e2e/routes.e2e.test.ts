@@ -58,7 +58,7 @@ describe('spec §2: routes and titles', () => {
     await page.getByRole('log').waitFor();
     expect(await page.title()).toBe(zh.routeConversation);
     // The page icon is the merchant's kefuAvatar2 (the demo merchant's is an SVG data URL).
-    const merchant = server.store.directory.merchant('M1001');
+    const merchant = await server.store.directory.merchant('M1001');
     await expect.poll(() => page.getAttribute('link[rel="icon"]', 'href')).toBe(merchant?.kefuAvatar2);
     await page.evaluate(() => (window as unknown as { kefuJumpGroup: (id: string, name: string) => void }).kefuJumpGroup('G100', 'Demo'));
     await page.waitForURL(`${server.url}/group/G100/Demo`);

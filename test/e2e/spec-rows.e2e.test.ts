@@ -54,7 +54,7 @@ describe('spec §3 time display: HH:mm:ss when the date is today, otherwise yyyy
     const clientId = `e2e-times-${randomUUID()}`;
     const old = new Date(Date.now() - 3 * 86_400_000);
     old.setHours(9, 8, 7, 0);
-    server.store.chat.insertMessage({
+    await server.store.chat.insertMessage({
       fp: randomUUID(), type: 200, from: 'robot', to: clientId, fn: '', tn: '', fa: '', ta: '', mchId: DEMO.mchId, platformId: DEMO.platformId,
       clientId, groupId: null, sessionId: null, dataContent: '三天前的消息', isRead: 0, robot: 1, isGroup: 0, createTime: old.getTime(), cm: null,
     });
@@ -92,7 +92,7 @@ describe('spec §3 asConfig/categoryInfo: the FAQ category view', () => {
 
 describe('spec §3 checkPlatform: a disabled platform shows a message instead of a chat', () => {
   it('does not open a chat on a switched-off platform', async () => {
-    server.store.directory.putPlatform({ mchId: DEMO.mchId, platformId: 'POFF', name: 'Off', enabled: false });
+    await server.store.directory.putPlatform({ mchId: DEMO.mchId, platformId: 'POFF', name: 'Off', enabled: false });
     const raw = `data3:kefu:${DEMO.mchId}:POFF:${DEMO.agent}:zh:0:0:null`;
     const context = await phoneContext(browser);
     const page = await context.newPage();
@@ -196,12 +196,12 @@ describe('issue 10: the visitor ends a conversation', () => {
     await page.locator('.end-divider').getByText(zh.conversationOver).waitFor();
     await expect.poll(() => page.getByLabel(zh.inputPlaceholder).getAttribute('placeholder')).toBe(appText('zh', 'newConversationHint'));
     const clientId = await page.evaluate(() => localStorage.getItem('uuid') ?? '');
-    expect(server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId)?.state).toBe('ended');
+    expect((await server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId))?.state).toBe('ended');
 
     // A new message starts a new conversation; the divider stays where the old one ended.
     await send(page, '新的问题');
     await page.locator('.msg.mine').filter({ hasText: '新的问题' }).locator('.read-mark').waitFor();
-    await expect.poll(() => server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId)?.state).not.toBe('ended');
+    await expect.poll(async () => (await server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId))?.state).not.toBe('ended');
     const order = await page.evaluate(() => Array.from(document.querySelectorAll('.vrow')).map((r) => (r.querySelector('.end-divider') ? '---' : (r.querySelector('.bubble')?.textContent ?? ''))));
     expect(order.slice(order.indexOf('---'))).toContain('新的问题');
     expect(order.indexOf('---')).toBeLessThan(order.indexOf('新的问题'));

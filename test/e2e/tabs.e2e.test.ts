@@ -25,8 +25,8 @@ async function send(page: Page, text: string): Promise<void> {
 }
 
 /** How many times the server stored a text of this visitor. */
-function storedCount(clientId: string, text: string): number {
-  return env.server.store.chat.conversation(clientId, DEMO.mchId, DEMO.platformId, { size: 101 }).filter((m) => m.dataContent === text).length;
+async function storedCount(clientId: string, text: string): Promise<number> {
+  return (await env.server.store.chat.conversation(clientId, DEMO.mchId, DEMO.platformId, { size: 101 })).filter((m) => m.dataContent === text).length;
 }
 
 describe('two tabs of one visitor', () => {
@@ -80,7 +80,7 @@ describe('two tabs of one visitor', () => {
     expect(sentAfter).toBeLessThan(2_500);
     expect(sockets.map((s) => s.page)).toEqual(['first', 'second']);
     await expect.poll(() => server.connections()).toBe(1);
-    expect(storedCount(clientId, '接管之后的消息')).toBe(1);
+    expect(await storedCount(clientId, '接管之后的消息')).toBe(1);
 
     // History from the server after a reload: each text once.
     await second.reload();
@@ -134,8 +134,8 @@ describe('two tabs of one visitor', () => {
     await mine(first, '恢复之后的消息').waitFor();
     expect(sockets).toEqual(['first', 'second']);
     const clientId = await second.evaluate(() => localStorage.getItem('uuid') ?? '');
-    expect(storedCount(clientId, '领导者无响应时的消息')).toBe(1);
-    expect(storedCount(clientId, '恢复之后的消息')).toBe(1);
+    expect(await storedCount(clientId, '领导者无响应时的消息')).toBe(1);
+    expect(await storedCount(clientId, '恢复之后的消息')).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   }, E2E_TIMEOUT);

@@ -61,10 +61,10 @@ function focusedName(page: Page): Promise<string> {
 }
 
 /** Stores `count` robot texts ("历史消息 1" oldest ... ) in a visitor's conversation, one minute apart. */
-function seedHistory(clientId: string, count: number): void {
+async function seedHistory(clientId: string, count: number): Promise<void> {
   const start = Date.now() - count * 60_000;
   for (let i = 1; i <= count; i++) {
-    server.store.chat.insertMessage({
+    await server.store.chat.insertMessage({
       fp: randomUUID(), type: 200, from: 'robot', to: clientId, fn: '', tn: '', fa: '', ta: '', mchId: DEMO.mchId, platformId: DEMO.platformId,
       clientId, groupId: null, sessionId: null, dataContent: `历史消息 ${i}`, isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
     });
@@ -125,7 +125,7 @@ describe('the language switcher (ten languages, remembered) and the translate ac
 describe('search: the box is focused, a hit is scrolled to and highlighted', () => {
   it('reveals an older message of the loaded history', async () => {
     const clientId = `e2e-search-${randomUUID()}`;
-    seedHistory(clientId, 18);
+    await seedHistory(clientId, 18);
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();

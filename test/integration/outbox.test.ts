@@ -52,7 +52,7 @@ describe('texts typed while the server is down, tab closed, visitor back later: 
     await waitUntil(() => expect(fps.map((fp) => again.client.messages.get(fp)?.sendState)).toEqual(['sent', 'sent', 'sent', 'sent']));
     const recovery = Date.now() - backAt;
 
-    const stored = server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 }).filter((m) => m.type === 100);
+    const stored = (await server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 })).filter((m) => m.type === 100);
     expect(stored.map((m) => m.dataContent)).toEqual(texts);
     expect(stored.map((m) => m.fp)).toEqual(fps);
     const shown = again.client.messages.getSnapshot().filter((m) => m.type === 100);
@@ -121,10 +121,10 @@ describe('a file picked while the server is down is kept as a Blob and its uploa
     expect(again.client.messages.get(big.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-large-to-keep' });
     again.client.retry(big.fp!); // nothing to send: the bytes were not kept
     expect(again.client.messages.get(big.fp!)).toMatchObject({ sendState: 'failed', failReason: 'too-large-to-keep' });
-    const stored = server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 }).filter((m) => m.type === 101);
+    const stored = (await server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 })).filter((m) => m.type === 101);
     expect(stored.map((m) => m.fp)).toEqual([kept.fp]);
     await again.client.fetchMissed();
-    expect(server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 }).some((m) => m.fp === big.fp)).toBe(false);
+    expect((await server.store.chat.conversation(again.client.clientId, DEMO.mchId, DEMO.platformId, { size: 100 })).some((m) => m.fp === big.fp)).toBe(false);
     const served = await download(new URL(stored[0]!.dataContent, server.url).toString());
     expect([...served.bytes]).toEqual([...bytes]);
     await waitUntil(async () => expect(await indexedDbOutboxStorage().load(scope)).toEqual([]));

@@ -70,8 +70,8 @@ describe('socket: more than RATE_SOCKET_MAX messages per window are refused too-
     });
     expect(v.messages.get(sent[3]!.fp!)?.failReason).toBe('too-frequent');
     expect(visitor.notices.filter((n) => n.key === 'sendTooFrequent')).toHaveLength(2);
-    expect(server.store.chat.message(sent[4]!.fp!)).toBeUndefined();
+    expect(await server.store.chat.message(sent[4]!.fp!)).toBeUndefined();
     // the acknowledged ones are stored once
-    for (const m of sent.slice(0, 3)) expect(server.store.chat.message(m.fp!)?.dataContent).toBe(m.dataContent);
+    for (const m of sent.slice(0, 3)) expect((await server.store.chat.message(m.fp!))?.dataContent).toBe(m.dataContent);
   });
 });

@@ -61,7 +61,7 @@ describe('an outage longer than the first phase of reconnects', () => {
     expect(snapshots.some((s) => s.state === 'failed')).toBe(true);
 
     // ---- exactly once: one stored record per fp, shown once, in order
-    const stored = server.store.chat.conversation(v.clientId, DEMO.mchId, DEMO.platformId, { size: 100 });
+    const stored = await server.store.chat.conversation(v.clientId, DEMO.mchId, DEMO.platformId, { size: 100 });
     expect(stored.filter((r) => r.fp === typed.fp).map((r) => r.dataContent)).toEqual(['typed during the outage']);
     expect(stored.filter((r) => r.fp === before.fp)).toHaveLength(1);
     const shown = v.messages.getSnapshot().filter((m) => m.type === 100 && m.from === v.userId);

@@ -32,12 +32,12 @@ describe('a blacklisted visitor is refused: sends fail with "blacklisted", ratin
     expect(JSON.parse(refusal.dataContent ?? '')).toEqual({ reason: 'blacklisted', fp: text.fp });
     await waitUntil(() => expect(v.messages.get(text.fp!)).toMatchObject({ sendState: 'failed', failReason: 'blacklisted' }));
     expect(visitor.notices).toContainEqual(expect.objectContaining({ key: 'blacklisted', level: 'error' }));
-    expect(server.store.chat.message(text.fp!)).toBeUndefined();
+    expect(await server.store.chat.message(text.fp!)).toBeUndefined();
 
     const transfer = v.transferToHuman();
     await frame(visitor, (m) => m.type === 500 && m.dataContent?.includes(transfer.fp!) === true);
     expect(v.session.getState().status).toBe('robot');
-    expect(server.store.chat.queue().some((s) => s.clientId === DEMO.blacklistedClientId)).toBe(false);
+    expect((await server.store.chat.queue()).some((s) => s.clientId === DEMO.blacklistedClientId)).toBe(false);
 
     const before = visitor.notices.length;
     const rating = await v.rate(5).catch((e: unknown) => e);
@@ -60,7 +60,7 @@ describe('a blacklisted visitor is refused: sends fail with "blacklisted", ratin
       dataContent: JSON.stringify({ contact: 'me@example.com', content: 'Why can I not write?' }),
     });
     expect(left.type).toBe(401);
-    expect(server.store.records.leaveMessages(DEMO.blacklistedClientId)).toHaveLength(1);
+    expect(await server.store.records.leaveMessages(DEMO.blacklistedClientId)).toHaveLength(1);
     // the socket stayed up through all of it
     expect(v.connectionState).toBe('open');
     expect(visitor.errors).toEqual([]);

@@ -140,7 +140,7 @@ describe('server restart mid-conversation: the client reconnects; no message is 
     expect(agent.frames.filter((f) => f.message.fp === lostAck.fp)).toHaveLength(1);
 
     // ---- the server holds one record per fp, with everything in it
-    const stored = server.store.chat.conversation(id, DEMO.mchId, DEMO.platformId, { size: 100 });
+    const stored = await server.store.chat.conversation(id, DEMO.mchId, DEMO.platformId, { size: 100 });
     expect([...countBy(stored, (m) => m.fp).values()].every((n) => n === 1)).toBe(true);
     const wanted = [before, answer, lostAck, p1, p2, a1, a2];
     for (const m of wanted) expect(stored.filter((r) => r.fp === m.fp).map((r) => r.dataContent)).toEqual([m.dataContent]);

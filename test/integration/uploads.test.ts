@@ -82,14 +82,14 @@ describe('complaint with attachments (createMsg type 400, up to 5 images)', () =
     expect(answer).toMatchObject({ type: 400, from: client.clientId, fp });
     expect(JSON.parse(answer.dataContent ?? '')).toEqual(complaint);
 
-    const stored = server.store.records.complaints(client.clientId);
+    const stored = await server.store.records.complaints(client.clientId);
     expect(stored).toEqual([
       expect.objectContaining({ fp, account: 'demo_member', description: complaint.description, occurredAt, images: complaint.images, video: null }),
     ]);
     // a resend with the same fp answers the stored record and stores nothing more
     const again = await client.api.createMsg(message);
     expect(again.fp).toBe(fp);
-    expect(server.store.records.complaints(client.clientId)).toHaveLength(1);
+    expect(await server.store.records.complaints(client.clientId)).toHaveLength(1);
     expect(notices).toEqual([]);
   });
 
@@ -102,7 +102,7 @@ describe('complaint with attachments (createMsg type 400, up to 5 images)', () =
       .catch((e: unknown) => e);
     expect(refused).toMatchObject({ name: 'ApiError', code: 1001, message: 'At most 5 images allowed' });
     expect(notices.map((n) => n.text)).toEqual(['At most 5 images allowed']);
-    expect(server.store.records.complaints(client.clientId)).toEqual([]);
+    expect(await server.store.records.complaints(client.clientId)).toEqual([]);
   });
 });
 
@@ -192,7 +192,7 @@ describe('chunked upload (docs/protocol.md §4): an interrupted upload resumes; 
     expect(transport.aborts).toHaveLength(1);
     await expect(transport.aborts[0]).resolves.toBeNull();
     expect(existsSync(join(server.dataDir, 'parts', uploadId))).toBe(false);
-    expect(server.store.records.upload(uploadId)).toBeUndefined();
+    expect(await server.store.records.upload(uploadId)).toBeUndefined();
 
     // the same file starts afresh: nothing is held any more
     const fresh = await client.api.chunkInit({ fileName: file.name, fileSize: file.size, mime: file.type, chunkSize: 1024 });

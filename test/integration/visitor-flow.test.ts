@@ -71,7 +71,7 @@ describe('visitor flow: start, connect, robot, transfer, agent, receipts, end, r
     const robotReply = await frame(visitor, (m) => m.type === 200 && /Security - Change password/.test(m.dataContent ?? ''));
     expect(robotReply.from).toBe('robot');
     expect(v.messages.get(robotReply.fp!)).toBeDefined();
-    expect(server.store.chat.message(typed.fp!)).toMatchObject({ from: id, to: 'robot', dataContent: 'How do I change my password?' });
+    expect(await server.store.chat.message(typed.fp!)).toMatchObject({ from: id, to: 'robot', dataContent: 'How do I change my password?' });
 
     // ---- transfer with nobody online: queued, position 1, busy (the 'serviceBusy' notice)
     v.transferToHuman();
@@ -106,7 +106,7 @@ describe('visitor flow: start, connect, robot, transfer, agent, receipts, end, r
     const receiptAtAgent = await frame(agent, (m) => m.type === 104 && m.dataContent === reply.fp);
     expect(receiptAtAgent.from).toBe(id);
     await waitUntil(() => expect(a.messages.get(reply.fp!)?.isRead).toBe(1));
-    expect(server.store.chat.message(reply.fp!)?.isRead).toBe(1);
+    expect((await server.store.chat.message(reply.fp!))?.isRead).toBe(1);
 
     // ---- the visitor writes; the agent (hidden) queues the receipt until it marks the message read
     const question = v.sendText('My deposit of 100.00 is missing, order ORD202400001');
@@ -119,7 +119,7 @@ describe('visitor flow: start, connect, robot, transfer, agent, receipts, end, r
     const receiptAtVisitor = await frame(visitor, (m) => m.type === 104 && m.dataContent === question.fp);
     expect(receiptAtVisitor.from).toBe('agent:alice');
     await waitUntil(() => expect(v.messages.get(question.fp!)?.isRead).toBe(1));
-    expect(server.store.chat.message(question.fp!)?.isRead).toBe(1);
+    expect((await server.store.chat.message(question.fp!))?.isRead).toBe(1);
 
     // ---- the agent ends (302, `to` = the visitor): 'ended' and the rating invite
     const end = a.send({ type: 302, to: id, dataContent: '{}' });
@@ -131,18 +131,18 @@ describe('visitor flow: start, connect, robot, transfer, agent, receipts, end, r
     await waitUntil(() => expect(v.session.getState()).toMatchObject({ status: 'ended', rateInvited: true }));
     expect(visitor.notices.map((n) => n.key)).toContain('conversationOver');
     const sessionId = v.session.getState().sessionId!;
-    expect(server.store.chat.session(sessionId)).toMatchObject({ state: 'ended', agentId: 'agent:alice', clientId: id });
+    expect(await server.store.chat.session(sessionId)).toMatchObject({ state: 'ended', agentId: 'agent:alice', clientId: id });
 
     // ---- rate once: stored; a second rating is refused with 2002 and the server's message shown
     await v.rate(5, 'quick and kind');
     expect(v.session.getState().rateInvited).toBe(false);
-    expect(server.store.chat.session(sessionId)).toMatchObject({ score: 5, remark: 'quick and kind' });
+    expect(await server.store.chat.session(sessionId)).toMatchObject({ score: 5, remark: 'quick and kind' });
     const before = visitor.notices.length;
     const second = await v.rate(4).catch((e: unknown) => e);
     expect(second).toBeInstanceOf(ApiError);
     expect(second).toMatchObject({ code: 2002, message: '您已经评价过了' }); // Accept-Language: zh
     expect(visitor.notices.slice(before)).toEqual([expect.objectContaining({ key: 'requestFailed', text: '您已经评价过了', level: 'error' })]);
-    expect(server.store.chat.session(sessionId)?.score).toBe(5);
+    expect((await server.store.chat.session(sessionId))?.score).toBe(5);
 
     // ---- nothing shown twice: each fp once in the visitor's list
     const fps = v.messages.getSnapshot().map((m) => m.fp);

@@ -81,16 +81,16 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   const store = (io.openStore ?? ((dir) => new SqliteStore(join(dir, 'kefu.db'))))(dataDir);
   try {
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
-    if (group === 'visitor') return visitorCommand(command, args.slice(2), store, io);
+    if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
     throw new UsageError(`unknown command "${group}"`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 async function agentCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {
   if (command === 'list') {
-    const agents = store.identity.agents();
+    const agents = await store.identity.agents();
     if (agents.length === 0) io.out('no agents in the store (agents of AGENTS are not listed here)');
     for (const a of agents) io.out(`${a.account}\t${a.name}\tadded ${new Date(a.createdAt).toISOString()}`);
     return 0;
@@ -100,13 +100,13 @@ async function agentCommand(command: string | undefined, rest: string[], store: 
   if (!ACCOUNT.test(account)) throw new UsageError('the account is 1-32 letters, digits, _ . -');
   if (command === 'add') {
     const passwordHash = hashPassword(await password(io));
-    const existing = store.identity.agent(account);
-    store.identity.putAgent({ account, name: name?.trim() || existing?.name || account, passwordHash, createdAt: existing?.createdAt ?? Date.now() });
+    const existing = await store.identity.agent(account);
+    await store.identity.putAgent({ account, name: name?.trim() || existing?.name || account, passwordHash, createdAt: existing?.createdAt ?? Date.now() });
     io.out(`${existing ? 'updated' : 'added'} agent "${account}" (the password is stored as a scrypt hash)`);
     return 0;
   }
   if (command === 'remove') {
-    if (!store.identity.removeAgent(account)) {
+    if (!(await store.identity.removeAgent(account))) {
       io.out(`no agent "${account}" in the store`);
       return 1;
     }
@@ -116,7 +116,7 @@ async function agentCommand(command: string | undefined, rest: string[], store: 
   throw new UsageError(`unknown agent command "${command ?? ''}"`);
 }
 
-function visitorCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): number {
+async function visitorCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {
   const clientId = rest[0] ?? '';
   const flags: Record<string, { blacklisted?: boolean; banned?: boolean }> = {
     blacklist: { blacklisted: true },
@@ -127,12 +127,12 @@ function visitorCommand(command: string | undefined, rest: string[], store: Stor
   const change = command === undefined ? undefined : flags[command];
   if (!change) throw new UsageError(`unknown visitor command "${command ?? ''}"`);
   if (clientId === '') throw new UsageError('name the visitor by its clientId');
-  if (!store.chat.visitor(clientId)) {
+  if (!(await store.chat.visitor(clientId))) {
     io.out(`no visitor "${clientId}" in the store`);
     return 1;
   }
-  store.chat.setVisitorFlags(clientId, change);
-  const v = store.chat.visitor(clientId);
+  await store.chat.setVisitorFlags(clientId, change);
+  const v = await store.chat.visitor(clientId);
   io.out(`visitor "${clientId}": blacklisted=${String(v?.blacklisted)} banned=${String(v?.banned)}`);
   return 0;
 }

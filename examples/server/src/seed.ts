@@ -74,23 +74,24 @@ const FAQ: Record<'zh' | 'en', { category: string; items: [string, string, strin
  * Writes the demo data unless the store was seeded before.
  * @returns true when it seeded now.
  */
-export function seedDemoData(store: Store, clock: MessageClock, agents: readonly AgentAccount[]): boolean {
-  if (store.meta('seeded') !== undefined) return false;
-  store.transaction(() => {
+export async function seedDemoData(store: Store, clock: MessageClock, agents: readonly AgentAccount[]): Promise<boolean> {
+  if ((await store.meta('seeded')) !== undefined) return false;
+  // every write is an upsert or once per key: nodes of a cluster seeding at once agree
+  await store.transaction(async (tx) => {
     const now = Date.now();
-    const d = store.directory;
-    d.putMerchant({
+    const d = tx.directory;
+    await d.putMerchant({
       mchId: DEMO.mchId,
       name: '示例商城 Demo Shop',
       kefuAvatar2: DEFAULT_KEFU_AVATAR,
       extra: { serviceHours: '09:00-21:00', website: 'https://example.com' },
     });
-    d.putPlatform({ mchId: DEMO.mchId, platformId: DEMO.platformId, name: 'Web', enabled: true });
+    await d.putPlatform({ mchId: DEMO.mchId, platformId: DEMO.platformId, name: 'Web', enabled: true });
     for (const [language, categories] of Object.entries(FAQ)) {
-      categories.forEach((category, ci) => {
+      for (const [ci, category] of categories.entries()) {
         const categoryId = `${language}-c${ci + 1}`;
-        d.putCategory({ id: categoryId, mchId: DEMO.mchId, platformId: DEMO.platformId, language, name: category.category, sort: ci });
-        category.items.forEach(([question, answer, keywords], qi) => {
+        await d.putCategory({ id: categoryId, mchId: DEMO.mchId, platformId: DEMO.platformId, language, name: category.category, sort: ci });
+        for (const [qi, [question, answer, keywords]] of category.items.entries()) {
           const row: FaqQuestion = {
             id: `${language}-q${ci + 1}${qi + 1}`,
             categoryId,
@@ -102,11 +103,11 @@ export function seedDemoData(store: Store, clock: MessageClock, agents: readonly
             keywords,
             sort: ci * 10 + qi,
           };
-          d.putQuestion(row);
-        });
-      });
+          await d.putQuestion(row);
+        }
+      }
     }
-    d.putOrder({
+    await d.putOrder({
       mchId: DEMO.mchId,
       orderNo: DEMO.orderNo,
       userAccount: 'demo_member',
@@ -114,19 +115,19 @@ export function seedDemoData(store: Store, clock: MessageClock, agents: readonly
       amount: '100.00',
       status: 'SUCCESS',
     });
-    d.putGroup({ groupId: DEMO.groupId, mchId: DEMO.mchId, name: '示例群 Demo Group', kind: 'group', avatar: DEFAULT_KEFU_AVATAR, notice: 'Welcome! Be kind.', open: true });
-    d.putGroup({ groupId: DEMO.channelId, mchId: DEMO.mchId, name: '公告 Announcements', kind: 'channel', avatar: DEFAULT_KEFU_AVATAR, notice: 'Official news', open: true });
+    await d.putGroup({ groupId: DEMO.groupId, mchId: DEMO.mchId, name: '示例群 Demo Group', kind: 'group', avatar: DEFAULT_KEFU_AVATAR, notice: 'Welcome! Be kind.', open: true });
+    await d.putGroup({ groupId: DEMO.channelId, mchId: DEMO.mchId, name: '公告 Announcements', kind: 'channel', avatar: DEFAULT_KEFU_AVATAR, notice: 'Official news', open: true });
     const users = [
       { clientId: 'demo-lily', name: 'Lily', role: 'member' as const },
       { clientId: 'demo-tom', name: 'Tom', role: 'member' as const },
       { clientId: 'demo-staff', name: 'Anna (staff)', role: 'staff' as const },
     ];
     for (const groupId of [DEMO.groupId, DEMO.channelId]) {
-      for (const u of users) d.addMember({ groupId, clientId: u.clientId, name: u.name, avatar: '', role: u.role, joinedAt: now });
+      for (const u of users) await d.addMember({ groupId, clientId: u.clientId, name: u.name, avatar: '', role: u.role, joinedAt: now });
     }
-    const post = (groupId: string, from: (typeof users)[number], text: string, n: number): void => {
-      const group = d.group(groupId);
-      store.chat.insertMessage({
+    const post = async (groupId: string, from: (typeof users)[number], text: string, n: number): Promise<void> => {
+      const group = await d.group(groupId);
+      await tx.chat.insertMessage({
         fp: `seed-${groupId}-${n}`,
         type: 100,
         from: from.clientId,
@@ -149,18 +150,18 @@ export function seedDemoData(store: Store, clock: MessageClock, agents: readonly
       });
     };
     const [lily, tom, staff] = users as [(typeof users)[number], (typeof users)[number], (typeof users)[number]];
-    post(DEMO.groupId, lily, '大家好 face[微笑]', 1);
-    post(DEMO.groupId, tom, 'Hi all! Deposits are fast today.', 2);
-    post(DEMO.channelId, staff, '系统将于周日 02:00-04:00 维护。Maintenance on Sunday 02:00-04:00.', 1);
+    await post(DEMO.groupId, lily, '大家好 face[微笑]', 1);
+    await post(DEMO.groupId, tom, 'Hi all! Deposits are fast today.', 2);
+    await post(DEMO.channelId, staff, '系统将于周日 02:00-04:00 维护。Maintenance on Sunday 02:00-04:00.', 1);
     for (const [clientId, flags] of [
       [DEMO.blacklistedClientId, { blacklisted: true, banned: false }],
       [DEMO.bannedClientId, { blacklisted: false, banned: true }],
     ] as const) {
-      store.chat.saveVisitor({ clientId, name: clientId, avatar: '', language: 'zh', createdAt: now, lastSeen: now, ...flags });
-      store.chat.setVisitorFlags(clientId, flags);
+      await tx.chat.saveVisitor({ clientId, name: clientId, avatar: '', language: 'zh', createdAt: now, lastSeen: now, ...flags });
+      await tx.chat.setVisitorFlags(clientId, flags);
     }
-    d.putEntryLink(DEMO.entryParam, demoEntryRaw(agents[0]?.account ?? 'demo'));
-    store.setMeta('seeded', new Date(now).toISOString());
+    await d.putEntryLink(DEMO.entryParam, demoEntryRaw(agents[0]?.account ?? 'demo'));
+    await tx.setMeta('seeded', new Date(now).toISOString());
   });
   return true;
 }

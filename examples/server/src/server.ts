@@ -100,27 +100,28 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const files = new FileStore(config.dataDir);
   await files.init();
 
-  const clock = new MessageClock(store.chat.maxCreateTime(), options.messageClock);
+  const clock = new MessageClock(await store.chat.maxCreateTime(), options.messageClock);
   const hub = new Hub();
   // agents added with the admin command replace the demo account
-  const storedAgents = store.identity.agents().length;
+  const storedAgents = (await store.identity.agents()).length;
   if (config.demoAgent && storedAgents > 0) config = { ...config, agents: [], demoAgent: false };
   try {
     checkDemoAgent(config);
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
   const agents = new AgentDirectory(config.agents, store);
   const agentTokens = new AgentTokens(store, config.agentSessions.tokenTtlMs);
   const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress, agentTokens);
-  const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: groupAliaser(store) };
-  if (config.seed) seedDemoData(store, clock, agents.list());
-  const entryPath = demoEntryPath(agents.list()[0]?.account ?? 'demo');
+  const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: await groupAliaser(store) };
+  const agentList = await agents.list();
+  if (config.seed) await seedDemoData(store, clock, agentList);
+  const entryPath = demoEntryPath(agentList[0]?.account ?? 'demo');
 
   const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
-  const sessions = new Sessions(ctx);
-  const agentPresence = new AgentPresence(config.agentSessions.graceMs, { isOnline: (id) => hub.isOnline(id), gone: (id) => void sessions.agentGone(id), onError });
+  const sessions = new Sessions(ctx, onError);
+  const agentPresence = new AgentPresence(config.agentSessions.graceMs, { isOnline: (id) => hub.isAgentOnline(id), gone: (id) => sessions.agentGone(id), onError });
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 
   const trustProxy = trustProxyOf(config.trustProxy);
@@ -147,9 +148,9 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     max: config.rate.httpMax,
     timeWindow: config.rate.httpWindowMs,
     // per client: a live salt key names the client; anything else counts against the address
-    keyGenerator: (request) => {
+    keyGenerator: async (request) => {
       const salt = saltKeyOf(request);
-      return salt !== '' && store.keys.bySaltKey(salt) ? `salt:${salt}` : `ip:${request.ip}`;
+      return salt !== '' && (await store.keys.bySaltKey(salt)) ? `salt:${salt}` : `ip:${request.ip}`;
     },
     allowList: (request) =>
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
@@ -178,16 +179,15 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence });
 
   const housekeeping = setInterval(() => {
-    try {
+    void (async () => {
       const now = Date.now();
-      store.keys.deleteUnusedSince(now - config.keySessionTtlMs);
+      await store.keys.deleteUnusedSince(now - config.keySessionTtlMs);
       limiter.sweep(now);
-      for (const upload of store.records.staleUploads(now - STALE_UPLOAD_MS)) {
-        void files.deleteParts(upload.uploadId).then(() => store.records.deleteUpload(upload.uploadId), onError);
+      for (const upload of await store.records.staleUploads(now - STALE_UPLOAD_MS)) {
+        await files.deleteParts(upload.uploadId);
+        await store.records.deleteUpload(upload.uploadId);
       }
-    } catch (error) {
-      onError(error);
-    }
+    })().catch(onError);
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
 
@@ -210,7 +210,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         agentPresence.dispose();
         await socket.close();
         await app.close();
-        store.close();
+        await store.close();
       })();
       return closing;
     },

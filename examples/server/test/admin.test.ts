@@ -52,8 +52,8 @@ describe('npm run admin -- agent add/remove/list', () => {
     expect(listed.out.map((l) => l.split('\t').slice(0, 2).join(' '))).toEqual(['carol Carol Chen', 'dave dave']);
 
     const store = new SqliteStore(join(dir, 'kefu.db'));
-    const carol = store.identity.agent('carol');
-    store.close();
+    const carol = await store.identity.agent('carol');
+    await store.close();
     expect(carol?.passwordHash).toMatch(/^scrypt\$/);
     expect(JSON.stringify(carol)).not.toContain('carol-password');
 

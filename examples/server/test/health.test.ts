@@ -25,7 +25,7 @@ describe('health checks', () => {
   it('says 503 while draining and when the store does not answer; /healthz stays 200', async () => {
     let draining = false;
     let broken = false;
-    const store = { meta: () => (broken ? (() => { throw new Error('database is closed'); })() : undefined) } as unknown as Store;
+    const store = { ping: async () => { if (broken) throw new Error('database is closed'); } } as unknown as Store;
     const app = Fastify();
     registerHealthRoutes(app, { draining: () => draining, store });
     expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);

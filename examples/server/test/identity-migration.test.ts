@@ -30,17 +30,17 @@ describe('migration 3: identity columns on an existing database', () => {
 
     const store = new SqliteStore(file);
     expect(store.schemaVersion).toBe(MIGRATIONS.length);
-    expect(store.chat.visitor('legacy-visitor')?.name).toBe('Old');
-    expect(store.identity.secretHash('legacy-visitor')).toBeUndefined();
-    expect(store.keys.bySaltKey('salt-old')?.boundTo).toBeNull();
-    store.close();
+    expect((await store.chat.visitor('legacy-visitor'))?.name).toBe('Old');
+    expect(await store.identity.secretHash('legacy-visitor')).toBeUndefined();
+    expect((await store.keys.bySaltKey('salt-old'))?.boundTo).toBeNull();
+    await store.close();
 
     const server = await startServer({ dataDir: dir, memoryDb: false });
     try {
       const session = await keyExchange(server.url);
       const socket = await TestSocket.connect(server.socketUrl, server.socketKey, session, 'legacy-visitor', { mchId: 'M1001', platformId: 'P01' });
       expect(welcomeSecret(socket.log.find((m) => m.type === 60)!)).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(server.store.identity.secretHash('legacy-visitor')).toMatch(/^[0-9a-f]{64}$/);
+      expect(await server.store.identity.secretHash('legacy-visitor')).toMatch(/^[0-9a-f]{64}$/);
       await socket.close();
     } finally {
       await server.close();

@@ -46,31 +46,31 @@ function message(over: Partial<MessageRecord>): MessageRecord {
 }
 
 describe('message seq', () => {
-  it('numbers each conversation and group on its own, in insert order, and skips duplicates', () => {
+  it('numbers each conversation and group on its own, in insert order, and skips duplicates', async () => {
     const store = new SqliteStore(':memory:');
     const a1 = message({});
     const a2 = message({});
     const b1 = message({ clientId: 'v2', from: 'v2' });
     const g1 = message({ isGroup: 1, groupId: 'G1', to: 'G1' });
     const other = message({ platformId: 'P2' });
-    for (const m of [a1, b1, a2, g1, other]) expect(store.chat.insertMessage(m)).toBe(true);
+    for (const m of [a1, b1, a2, g1, other]) expect(await store.chat.insertMessage(m)).toBe(true);
     expect([a1.seq, a2.seq, b1.seq, g1.seq, other.seq]).toEqual([1, 2, 1, 1, 1]);
 
     const again = { ...a1, seq: undefined };
-    expect(store.chat.insertMessage(again)).toBe(false);
+    expect(await store.chat.insertMessage(again)).toBe(false);
     expect(again.seq).toBeUndefined();
     const a3 = message({});
-    store.chat.insertMessage(a3);
+    await store.chat.insertMessage(a3);
     expect(a3.seq).toBe(3); // the duplicate consumed nothing
 
-    const after = store.chat.conversation('v1', 'M1', 'P1', { afterSeq: 1, size: 10 });
+    const after = await store.chat.conversation('v1', 'M1', 'P1', { afterSeq: 1, size: 10 });
     expect(after.map((m) => [m.fp, m.seq])).toEqual([[a2.fp, 2], [a3.fp, 3]]);
-    expect(store.chat.groupMessages('G1', { afterSeq: 0, size: 10 }).map((m) => m.seq)).toEqual([1]);
-    expect(store.chat.message(a3.fp)?.seq).toBe(3);
-    store.close();
+    expect((await store.chat.groupMessages('G1', { afterSeq: 0, size: 10 })).map((m) => m.seq)).toEqual([1]);
+    expect((await store.chat.message(a3.fp))?.seq).toBe(3);
+    await store.close();
   });
 
-  it('migration 5 numbers the messages of an existing database per conversation, and new ones follow', () => {
+  it('migration 5 numbers the messages of an existing database per conversation, and new ones follow', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const file = join(dir, 'kefu.db');
@@ -87,13 +87,13 @@ describe('message seq', () => {
     old.close();
 
     const store = new SqliteStore(file);
-    expect(store.chat.message('old-1')?.seq).toBe(1);
-    expect(store.chat.message('old-3')?.seq).toBe(2);
-    expect(store.chat.message('old-2')?.seq).toBe(1);
+    expect((await store.chat.message('old-1'))?.seq).toBe(1);
+    expect((await store.chat.message('old-3'))?.seq).toBe(2);
+    expect((await store.chat.message('old-2'))?.seq).toBe(1);
     const next = message({ fp: 'new-1' });
-    store.chat.insertMessage(next);
+    await store.chat.insertMessage(next);
     expect(next.seq).toBe(3);
-    store.close();
+    await store.close();
   });
 });
 

@@ -60,17 +60,17 @@ async function refused(url: string, session: Session): Promise<{ code: number; r
   return { ...closed, frames: socket.log };
 }
 
-function messageCount(clientId: string): number {
-  return server.store.chat.conversation(clientId, where.mchId, where.platformId, { size: 101 }).length;
+async function messageCount(clientId: string): Promise<number> {
+  return (await server.store.chat.conversation(clientId, where.mchId, where.platformId, { size: 101 })).length;
 }
 
 describe('§3a.1 claim on first use: the welcome carries the secret once, the store keeps only its hash', () => {
   it('hands out 32 random bytes as base64url, stores SHA-256 of it, and never again', async () => {
     const v = await victim();
     expect(v.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const hash = server.store.identity.secretHash(v.id);
+    const hash = await server.store.identity.secretHash(v.id);
     expect(hash).toBe(createHash('sha256').update(v.secret).digest('hex'));
-    expect(JSON.stringify(server.store.chat.visitor(v.id))).not.toContain(v.secret);
+    expect(JSON.stringify(await server.store.chat.visitor(v.id))).not.toContain(v.secret);
     // the owner comes back with the secret on a new key session: welcomed, no new secret
     const again = await keyExchange(server.url);
     const socket = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, again.saltKey, v.id, { ...where, clientSecret: v.secret }), again);
@@ -139,8 +139,8 @@ describe('§3a.3 visitor-scoped calls need a key session bound to the visitor th
     await v.socket.next(isEvent('rate-invite'));
     await v.socket.quiet();
     const attacker = await boundSession(server, randomUUID(), where);
-    const before = messageCount(v.id);
-    const questionId = server.store.directory.questions(where.mchId, where.platformId)[0]?.id ?? '';
+    const before = await messageCount(v.id);
+    const questionId = (await server.store.directory.questions(where.mchId, where.platformId))[0]?.id ?? '';
     const calls: [string, 'GET' | 'POST', Record<string, unknown>][] = [
       ['markScore', 'POST', { clientId: v.id, ...where, score: 1, remark: 'terrible' }],
       ['question', 'POST', { clientId: v.id, ...where, questionId }],
@@ -157,11 +157,11 @@ describe('§3a.3 visitor-scoped calls need a key session bound to the visitor th
       }
     }
     await v.socket.quiet();
-    expect(messageCount(v.id)).toBe(before);
-    expect(server.store.chat.latestSession(v.id, where.mchId, where.platformId)?.score).toBeNull();
-    expect(server.store.records.leaveMessages(v.id)).toEqual([]);
-    expect(server.store.records.complaints(v.id)).toEqual([]);
-    expect(server.store.directory.member('G100', v.id)).toBeUndefined();
+    expect(await messageCount(v.id)).toBe(before);
+    expect((await server.store.chat.latestSession(v.id, where.mchId, where.platformId))?.score).toBeNull();
+    expect(await server.store.records.leaveMessages(v.id)).toEqual([]);
+    expect(await server.store.records.complaints(v.id)).toEqual([]);
+    expect(await server.store.directory.member('G100', v.id)).toBeUndefined();
     // the victim can still rate its conversation
     const rated = await enc(server.url, v.session, 'POST', 'markScore', { clientId: v.id, ...where, score: 5 });
     expect(rated).toMatchObject({ code: 0, data: { score: 5 } });
@@ -191,8 +191,8 @@ describe('§3a.4 frames: `from` must be the connection\'s own identity', () => {
     const transfer = a.say(v.id, 301, '{}');
     await a.next((m) => m.type === 500 && content<{ fp: string }>(m).fp === transfer);
     await v.socket.quiet();
-    expect(server.store.chat.message(fp)).toBeUndefined();
-    expect(server.store.chat.message(transfer)).toBeUndefined();
+    expect(await server.store.chat.message(fp)).toBeUndefined();
+    expect(await server.store.chat.message(transfer)).toBeUndefined();
     expect(v.socket.log.slice(markVictim)).toEqual([]);
     await Promise.all([a.close(), v.socket.close()]);
   });
@@ -212,7 +212,8 @@ describe('group member privacy: member lists for members only, no other visitor\
     const users = await enc<{ clientId: string; name: string; avatar: string; role: string }[]>(server.url, memberSession, 'GET', 'getGroupUserList', { groupId: 'G100' });
     expect(users.code).toBe(0);
     expect(JSON.stringify(users.data)).not.toContain(v.id);
-    const victimEntry = users.data.find((u) => u.name === server.store.chat.visitor(v.id)?.name);
+    const victimName = (await server.store.chat.visitor(v.id))?.name;
+    const victimEntry = users.data.find((u) => u.name === victimName);
     expect(victimEntry).toMatchObject({ clientId: expect.stringMatching(/^m-[0-9a-f]{16}$/), avatar: expect.any(String) });
     expect(users.data.find((u) => u.clientId === memberId)).toBeDefined(); // its own entry keeps its id
 

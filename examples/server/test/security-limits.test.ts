@@ -48,11 +48,11 @@ describe('new key sessions per address: RATE_KEY_SESSIONS_MAX per RATE_KEY_SESSI
     const refused = await http(`${server.url}/im/api/permit/getUserToken?requestKey=${keys[6]}`, { headers: { 'accept-language': 'en' } });
     expect(refused).toEqual({ status: 413, body: { code: 413, message: 'Requests too frequent, please try again later', data: null } });
     // nothing was created for the refused request keys
-    expect(keys.map((k) => server.store.keys.byRequestKey(k) !== undefined)).toEqual([true, true, true, true, true, false, false, false]);
+    expect(await Promise.all(keys.map(async (k) => (await server.store.keys.byRequestKey(k)) !== undefined))).toEqual([true, true, true, true, true, false, false, false]);
     // a client that got its key session before the flood finishes its exchange
     const token = await http<{ saltKey: string }>(`${server.url}/im/api/permit/getUserToken?requestKey=${keys[0]}`);
     expect(token.status).toBe(200);
-    expect(token.body.data.saltKey).toBe(server.store.keys.byRequestKey(keys[0] ?? '')?.saltKey);
+    expect(token.body.data.saltKey).toBe((await server.store.keys.byRequestKey(keys[0] ?? ''))?.saltKey);
   });
 });
 
@@ -111,7 +111,7 @@ describe('open sockets per identity: MAX_SOCKETS_PER_IDENTITY', () => {
     const secret = heldSecrets.get(`${server.socketKey}|${id}`);
     const sixth = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, fresh.saltKey, id, { ...where, clientSecret: secret }), fresh);
     expect(await sixth.closed).toEqual({ code: 4005, reason: 'too many connections' });
-    expect(server.store.keys.byRequestKey(fresh.requestKey)?.boundTo).toBeNull();
+    expect((await server.store.keys.byRequestKey(fresh.requestKey))?.boundTo).toBeNull();
   });
 });
 
@@ -151,8 +151,8 @@ describe('message rate per identity and per key session: RATE_SOCKET_MAX per RAT
     expect(refused).toHaveLength(3);
     expect(new Set(refused.map((m) => content<{ reason: string }>(m).reason))).toEqual(new Set(['too-frequent']));
     // stored: exactly the accepted three, nothing for the refused ids
-    expect(server.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 }).filter((m) => m.type === 100)).toHaveLength(3);
-    for (const other of others) expect(server.store.chat.conversation(other, where.mchId, where.platformId, { size: 101 })).toEqual([]);
+    expect((await server.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 })).filter((m) => m.type === 100)).toHaveLength(3);
+    for (const other of others) expect(await server.store.chat.conversation(other, where.mchId, where.platformId, { size: 101 })).toEqual([]);
   });
 
   it('one id on many key sessions shares one allowance too', async () => {
@@ -162,7 +162,7 @@ describe('message rate per identity and per key session: RATE_SOCKET_MAX per RAT
     for (let i = 0; i < 3; i += 1) socketsOfId.push(await connect(server, await keyExchange(server.url), id));
     const fps = socketsOfId.flatMap((s) => [s.say(id, 100, 'a'), s.say(id, 100, 'b')]);
     await socketsOfId[0]?.quiet(200);
-    const stored = server.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 }).filter((m) => m.type === 100);
+    const stored = (await server.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 })).filter((m) => m.type === 100);
     expect(stored).toHaveLength(3);
     const refusedFps = socketsOfId.flatMap((s) => s.log.filter((m) => m.type === 500 && content<{ reason: string }>(m).reason === 'too-frequent').map((m) => content<{ fp: string }>(m).fp));
     expect(refusedFps.sort()).toEqual(fps.filter((fp) => !stored.some((m) => m.fp === fp)).sort());

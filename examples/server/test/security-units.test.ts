@@ -44,7 +44,7 @@ describe('QueueUpdates: at most one queued event per visitor per interval, the l
     let queue: ServiceSession[] = [];
     const frames: { to: string; position: number }[] = [];
     const ctx = {
-      store: { chat: { queue: () => queue } },
+      store: { chat: { queue: async () => queue } },
       hub: {
         sendTo: (userId: string, message: WireMessage) => {
           frames.push({ to: userId, position: (JSON.parse(message.dataContent ?? '{}') as { position: number }).position });
@@ -52,7 +52,9 @@ describe('QueueUpdates: at most one queued event per visitor per interval, the l
         },
       },
     } as unknown as ChatContext;
-    const updates = new QueueUpdates(ctx, intervalMs, () => false);
+    const updates = new QueueUpdates(ctx, intervalMs, async () => false, (error) => {
+      throw error;
+    });
     const session = (i: number): ServiceSession => ({
       sessionId: `s${i}`, clientId: `c${i}`, mchId: 'M', platformId: 'P', state: 'queued', agentId: null,
       createdAt: 0, queuedAt: i, acceptedAt: null, endedAt: null, score: null, remark: null,
@@ -62,18 +64,18 @@ describe('QueueUpdates: at most one queued event per visitor per interval, the l
     return { updates, frames, all, setQueue: (q: ServiceSession[]) => (queue = q) };
   }
 
-  it('50 leave one by one, 10 ms apart: each visitor behind hears about one update per second', () => {
+  it('50 leave one by one, 10 ms apart: each visitor behind hears about one update per second', async () => {
     vi.useFakeTimers();
     const { updates, frames, all, setQueue } = setup(1000);
-    for (const s of all) updates.tellNow(s);
+    for (const s of all) await updates.tellNow(s);
     expect(frames).toHaveLength(50);
     frames.length = 0;
     for (let i = 1; i <= 50; i += 1) {
       setQueue(all.slice(i));
       updates.changed();
-      vi.advanceTimersByTime(10);
+      await vi.advanceTimersByTimeAsync(10);
     }
-    vi.advanceTimersByTime(2000);
+    await vi.advanceTimersByTimeAsync(2000);
     // 500 ms of departures: a flush at once, one a second later; never N²/2 (= 1,225)
     expect(frames.length).toBeLessThanOrEqual(2 * 50);
     const perVisitor = new Map<string, number>();
@@ -81,36 +83,36 @@ describe('QueueUpdates: at most one queued event per visitor per interval, the l
     expect(Math.max(...perVisitor.values())).toBeLessThanOrEqual(2);
   });
 
-  it('sends only what changed, and the latest position', () => {
+  it('sends only what changed, and the latest position', async () => {
     vi.useFakeTimers();
     const { updates, frames, all, setQueue } = setup(1000);
-    for (const s of all.slice(0, 3)) updates.tellNow(s);
+    for (const s of all.slice(0, 3)) await updates.tellNow(s);
     setQueue(all.slice(0, 3));
     frames.length = 0;
     setQueue([all[1] as ServiceSession, all[2] as ServiceSession]);
     updates.changed();
-    vi.advanceTimersByTime(0);
+    await vi.advanceTimersByTimeAsync(0);
     expect(frames).toEqual([{ to: 'c1', position: 1 }, { to: 'c2', position: 2 }]);
     frames.length = 0;
     setQueue([all[2] as ServiceSession]);
     updates.changed();
-    vi.advanceTimersByTime(999);
+    await vi.advanceTimersByTimeAsync(999);
     expect(frames).toEqual([]);
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(frames).toEqual([{ to: 'c2', position: 1 }]);
     updates.dispose();
   });
 
-  it('dispose cancels a pending flush', () => {
+  it('dispose cancels a pending flush', async () => {
     vi.useFakeTimers();
     const { updates, frames, all, setQueue } = setup(1000);
     updates.changed();
-    vi.advanceTimersByTime(0);
+    await vi.advanceTimersByTimeAsync(0);
     frames.length = 0;
     setQueue(all.slice(1));
     updates.changed();
     updates.dispose();
-    vi.advanceTimersByTime(5000);
+    await vi.advanceTimersByTimeAsync(5000);
     expect(frames).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);
   });

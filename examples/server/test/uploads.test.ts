@@ -135,8 +135,8 @@ describe('spec §3: complaint with attachments and leave messages (createMsg)', 
     expect(JSON.parse(res.data.dataContent)).toEqual(complaint);
     const again = await enc<{ createTime: number }>(server.url, session, 'POST', 'createMsg', message);
     expect(again.data.createTime).toBe(res.data.createTime);
-    expect(server.store.records.complaints(clientId)).toHaveLength(1);
-    expect(server.store.records.complaints(clientId)[0]?.images).toEqual(images);
+    expect(await server.store.records.complaints(clientId)).toHaveLength(1);
+    expect((await server.store.records.complaints(clientId))[0]?.images).toEqual(images);
   });
 
   it('refuses a sixth image, a second video, and missing required fields', async () => {
@@ -158,6 +158,6 @@ describe('spec §3: complaint with attachments and leave messages (createMsg)', 
       dataContent: JSON.stringify({ contact: '+86 138 0000 0000', content: 'Please call me back', name: 'Li' }),
     });
     expect(res.code).toBe(0);
-    expect(server.store.records.leaveMessages(clientId)).toMatchObject([{ contact: '+86 138 0000 0000', content: 'Please call me back', name: 'Li' }]);
+    expect(await server.store.records.leaveMessages(clientId)).toMatchObject([{ contact: '+86 138 0000 0000', content: 'Please call me back', name: 'Li' }]);
   });
 });

@@ -15,22 +15,22 @@ export class AgentDirectory {
   ) {}
 
   /** The account, from `AGENTS` or the store. */
-  find(account: string): AgentAccount | undefined {
+  async find(account: string): Promise<AgentAccount | undefined> {
     const own = this.configured.find((a) => a.account === account);
     if (own) return own;
-    const stored = this.store.identity.agent(account);
+    const stored = await this.store.identity.agent(account);
     return stored ? { account: stored.account, name: stored.name, passwordHash: stored.passwordHash } : undefined;
   }
 
   /** The account behind a user id `agent:<account>`. */
-  byUserId(userId: string): AgentAccount | undefined {
+  async byUserId(userId: string): Promise<AgentAccount | undefined> {
     return userId.startsWith('agent:') ? this.find(userId.slice('agent:'.length)) : undefined;
   }
 
   /** Every account (configured first). */
-  list(): AgentAccount[] {
+  async list(): Promise<AgentAccount[]> {
     const out = [...this.configured];
-    for (const a of this.store.identity.agents()) {
+    for (const a of await this.store.identity.agents()) {
       if (!out.some((x) => x.account === a.account)) out.push({ account: a.account, name: a.name, passwordHash: a.passwordHash });
     }
     return out;

@@ -35,10 +35,10 @@ export class AgentLogin {
    * Tries a login with a session token (a desk that kept its login across a reload). Throttled
    * like a password: a wrong token counts as a failed login.
    */
-  loginWithToken(account: string, token: unknown, address: string): LoginResult {
+  async loginWithToken(account: string, token: unknown, address: string): Promise<LoginResult> {
     if (!this.throttle.check(account, address).allowed) return { ok: false, reason: 'too many attempts' };
-    const agent = this.agents.find(account);
-    if (!agent || !this.tokens?.verify(account, token)) {
+    const agent = await this.agents.find(account);
+    if (!agent || !(await this.tokens?.verify(account, token))) {
       this.throttle.failed(account, address);
       return { ok: false, reason: 'unauthorized' };
     }
@@ -57,7 +57,7 @@ export class AgentLogin {
     this.add(accountKey, 1);
     this.add(addressKey, 1);
     try {
-      const agent = this.agents.find(account);
+      const agent = await this.agents.find(account);
       const matches = await verifyPassword(password, agent?.passwordHash ?? dummyHash());
       if (!matches || !agent || password === '') {
         this.throttle.failed(account, address);

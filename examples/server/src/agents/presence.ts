@@ -9,9 +9,9 @@
 /** What presence acts on. */
 export interface PresenceDeps {
   /** Whether the agent has an open socket (on this node). */
-  isOnline(agentId: string): boolean;
+  isOnline(agentId: string): Promise<boolean>;
   /** The agent is gone for good: release its visitors. */
-  gone(agentId: string): void;
+  gone(agentId: string): Promise<unknown>;
   /** Reports an unexpected error (never thrown). */
   onError(error: unknown): void;
 }
@@ -40,10 +40,12 @@ export class AgentPresence {
 
   /** An agent's socket closed: with no other socket left, its grace period starts. */
   went(agentId: string): void {
-    if (this.disposed || this.deps.isOnline(agentId) || this.leaving.has(agentId)) return;
+    if (this.disposed || this.leaving.has(agentId)) return;
     const timer = setTimeout(() => {
       this.leaving.delete(agentId);
-      if (!this.deps.isOnline(agentId)) this.release(agentId);
+      this.deps.isOnline(agentId).then((online) => {
+        if (!online && !this.disposed) this.release(agentId);
+      }, this.deps.onError);
     }, this.graceMs);
     timer.unref?.();
     this.leaving.set(agentId, timer);
@@ -68,10 +70,6 @@ export class AgentPresence {
   }
 
   private release(agentId: string): void {
-    try {
-      this.deps.gone(agentId);
-    } catch (error) {
-      this.deps.onError(error);
-    }
+    this.deps.gone(agentId).catch(this.deps.onError);
   }
 }

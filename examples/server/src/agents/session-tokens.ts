@@ -29,10 +29,10 @@ export class AgentTokens {
   ) {}
 
   /** A new token for `account`; only its hash is kept. */
-  issue(account: string): string {
+  async issue(account: string): Promise<string> {
     const token = newClientSecret();
     const now = this.now();
-    this.store.identity.putAgentToken(hashSecret(token), account, now, now + this.ttlMs);
+    await this.store.identity.putAgentToken(hashSecret(token), account, now, now + this.ttlMs);
     return token;
   }
 
@@ -40,10 +40,10 @@ export class AgentTokens {
    * Whether `token` is a live token of `account` (its life is then extended). The stored account
    * is compared in constant time; a non-string or oversized token fails without a lookup.
    */
-  verify(account: string, token: unknown): boolean {
+  async verify(account: string, token: unknown): Promise<boolean> {
     if (typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) return false;
     const now = this.now();
-    const owner = this.store.identity.useAgentToken(hashSecret(token), now, now + this.ttlMs);
+    const owner = await this.store.identity.useAgentToken(hashSecret(token), now, now + this.ttlMs);
     if (owner === undefined) return false;
     const a = Buffer.from(hashSecret(owner), 'hex');
     const b = Buffer.from(hashSecret(account), 'hex');
@@ -51,7 +51,7 @@ export class AgentTokens {
   }
 
   /** Forgets `token` (logout); false when it was not live. */
-  revoke(token: string): boolean {
+  revoke(token: string): Promise<boolean> {
     return this.store.identity.revokeAgentToken(hashSecret(token));
   }
 }

@@ -81,13 +81,13 @@ export function agentUserId(account: string): string {
 }
 
 /** The configured agent behind a user id, if any. */
-export function agentByUserId(ctx: ChatContext, userId: string): AgentAccount | undefined {
+export function agentByUserId(ctx: ChatContext, userId: string): Promise<AgentAccount | undefined> {
   return ctx.agents.byUserId(userId);
 }
 
 /** The robot's name and avatar for a merchant. */
-export function robotIdentity(ctx: ChatContext, mchId: string, language: string): { name: string; avatar: string } {
-  const merchant = ctx.store.directory.merchant(mchId);
+export async function robotIdentity(ctx: ChatContext, mchId: string, language: string): Promise<{ name: string; avatar: string }> {
+  const merchant = await ctx.store.directory.merchant(mchId);
   const name = `${merchant?.name ?? ''} ${textsFor(language).robotName}`.trim();
   return { name, avatar: merchant?.kefuAvatar2 || DEFAULT_KEFU_AVATAR };
 }
@@ -108,16 +108,16 @@ export function refuse(peer: Peer, reason: string, fp: string): void {
  * Stores a server-made message to a visitor (robot text, suggestions, session events) and pushes
  * it to the visitor's connections and to `alsoTo`.
  */
-export function pushToVisitor(
+export async function pushToVisitor(
   ctx: ChatContext,
   visitor: VisitorRef,
   sessionId: string | null,
   type: number,
   dataContent: string,
   alsoTo: readonly string[] = [],
-): MessageRecord {
+): Promise<MessageRecord> {
   const robot = type === T.RobotText || type === T.Suggestions;
-  const sender = robot ? robotIdentity(ctx, visitor.mchId, visitor.language) : { name: '', avatar: '' };
+  const sender = robot ? await robotIdentity(ctx, visitor.mchId, visitor.language) : { name: '', avatar: '' };
   const record: MessageRecord = {
     fp: randomUUID(),
     type,
@@ -139,7 +139,7 @@ export function pushToVisitor(
     createTime: ctx.clock.next(),
     cm: null,
   };
-  ctx.store.chat.insertMessage(record);
+  await ctx.store.chat.insertMessage(record);
   const wire = toWire(record);
   ctx.hub.sendTo(visitor.clientId, wire);
   for (const userId of alsoTo) ctx.hub.sendTo(userId, wire);

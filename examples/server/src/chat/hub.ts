@@ -1,5 +1,7 @@
 /**
  * The registry of open connections: who is online, and delivery to every connection of a user.
+ * Alone, a node knows only its own sockets; with a {@link ClusterLink} (Redis, in a cluster) a
+ * delivery also reaches the user's sockets on the other nodes and "who is online" is the cluster's.
  * @module
  */
 
@@ -36,9 +38,28 @@ export interface Peer {
   close(code: number, reason: string): void;
 }
 
+/** What connects one node's {@link Hub} to the other nodes of a cluster. */
+export interface ClusterLink {
+  /** Hands a delivery to the other nodes (fire and forget, in call order). */
+  publish(userId: string, message: WireMessage): void;
+  /** An agent has its first socket on this node now. */
+  agentArrived(userId: string): void;
+  /** An agent's last socket on this node closed. */
+  agentLeft(userId: string): void;
+  /** The agents online on any live node. */
+  onlineAgents(): Promise<string[]>;
+}
+
 /** Tracks connections per user. */
 export class Hub {
   private readonly byUser = new Map<string, Set<Peer>>();
+  private link: ClusterLink | null = null;
+
+  /** Joins the hub to a cluster: deliveries and agent presence go through `link` too. */
+  connect(link: ClusterLink): void {
+    this.link = link;
+    for (const userId of this.localAgents()) link.agentArrived(userId);
+  }
 
   /** Registers a connection. */
   add(peer: Peer): void {
@@ -46,6 +67,7 @@ export class Hub {
     if (!set) {
       set = new Set();
       this.byUser.set(peer.userId, set);
+      if (peer.role === 'agent') this.link?.agentArrived(peer.userId);
     }
     set.add(peer);
   }
@@ -54,12 +76,24 @@ export class Hub {
   remove(peer: Peer): void {
     const set = this.byUser.get(peer.userId);
     if (!set) return;
-    set.delete(peer);
-    if (set.size === 0) this.byUser.delete(peer.userId);
+    if (!set.delete(peer)) return;
+    if (set.size === 0) {
+      this.byUser.delete(peer.userId);
+      if (peer.role === 'agent') this.link?.agentLeft(peer.userId);
+    }
   }
 
-  /** Sends to every connection of `userId`, except `skip`; returns how many got it. */
+  /**
+   * Sends to every connection of `userId` in the cluster, except `skip`; returns how many of
+   * this node's connections got it.
+   */
   sendTo(userId: string, message: WireMessage, skip?: Peer): number {
+    this.link?.publish(userId, message);
+    return this.deliverHere(userId, message, skip);
+  }
+
+  /** Sends to `userId`'s connections on this node only (a delivery that came from another node). */
+  deliverHere(userId: string, message: WireMessage, skip?: Peer): number {
     const set = this.byUser.get(userId);
     if (!set) return 0;
     let count = 0;
@@ -71,18 +105,30 @@ export class Hub {
     return count;
   }
 
-  /** How many connections `userId` has open. */
+  /** How many connections `userId` has open on this node. */
   connectionsOf(userId: string): number {
     return this.byUser.get(userId)?.size ?? 0;
   }
 
-  /** Whether `userId` has an open connection. */
-  isOnline(userId: string): boolean {
+  /** Whether `userId` has an open connection on this node. */
+  isHere(userId: string): boolean {
     return this.byUser.has(userId);
   }
 
-  /** The user ids of the online agents. */
-  onlineAgents(): string[] {
+  /** Whether agent `userId` has an open connection on any node. */
+  async isAgentOnline(userId: string): Promise<boolean> {
+    if (this.byUser.has(userId)) return true;
+    return this.link ? (await this.link.onlineAgents()).includes(userId) : false;
+  }
+
+  /** The user ids of the agents online on any node. */
+  async onlineAgents(): Promise<string[]> {
+    if (!this.link) return this.localAgents();
+    return [...new Set([...this.localAgents(), ...(await this.link.onlineAgents())])];
+  }
+
+  /** The user ids of the agents with a connection on this node. */
+  localAgents(): string[] {
     const out: string[] = [];
     for (const [userId, set] of this.byUser) {
       const first = set.values().next().value;

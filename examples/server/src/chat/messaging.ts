@@ -24,7 +24,7 @@ export interface ClientFrame {
  * Decides whether a connection may send now: the socket rate limit, counted per identity and per
  * key session (so that speaking for many ids from one key session does not multiply it).
  */
-export type RateCheck = (peer: Peer) => boolean;
+export type RateCheck = (peer: Peer) => boolean | Promise<boolean>;
 
 const FP = /^[A-Za-z0-9_.:-]{8,100}$/;
 
@@ -69,7 +69,7 @@ export class Messaging {
    * names anyone but the connection's own identity (protocol §3a) is refused `not-allowed` and
    * nothing is stored (a receipt is dropped silently).
    */
-  handle(peer: Peer, frame: ClientFrame): void {
+  async handle(peer: Peer, frame: ClientFrame): Promise<void> {
     const type = frame.type;
     if (!sentBySelf(peer, frame)) {
       if (type !== T.Receipt) refuse(peer, 'not-allowed', typeof frame.fp === 'string' ? frame.fp : '');
@@ -83,20 +83,20 @@ export class Messaging {
   }
 
   /** Checks shared by content and control messages; returns the stored duplicate when it is a resend. */
-  private gate(peer: Peer, frame: ClientFrame, content: boolean): { ok: true } | { ok: false } | { resend: MessageRecord } {
+  private async gate(peer: Peer, frame: ClientFrame, content: boolean): Promise<{ ok: true } | { ok: false } | { resend: MessageRecord }> {
     const fp = frame.fp;
     if (!validFp(fp) || typeof frame.dataContent !== 'string') {
       refuse(peer, 'bad-frame', typeof fp === 'string' ? fp : '');
       return { ok: false };
     }
-    const known = this.ctx.store.chat.message(fp);
+    const known = await this.ctx.store.chat.message(fp);
     if (known) {
       if (known.from === peer.userId && known.type === frame.type) return { resend: known };
       refuse(peer, 'bad-frame', fp);
       return { ok: false };
     }
     if (peer.role === 'visitor') {
-      const visitor = this.ctx.store.chat.visitor(peer.userId);
+      const visitor = await this.ctx.store.chat.visitor(peer.userId);
       if (visitor?.banned) {
         refuse(peer, 'banned', fp);
         return { ok: false };
@@ -117,45 +117,45 @@ export class Messaging {
         return { ok: false };
       }
     }
-    if ((content || frame.type === T.Transfer) && !this.allowSend(peer)) {
+    if ((content || frame.type === T.Transfer) && !(await this.allowSend(peer))) {
       refuse(peer, 'too-frequent', fp);
       return { ok: false };
     }
     return { ok: true };
   }
 
-  private content(peer: Peer, frame: ClientFrame): void {
-    const gate = this.gate(peer, frame, true);
+  private async content(peer: Peer, frame: ClientFrame): Promise<void> {
+    const gate = await this.gate(peer, frame, true);
     if ('resend' in gate) {
-      peer.send(this.wireOf(gate.resend));
+      peer.send(await this.wireOf(gate.resend));
       return;
     }
     if (!gate.ok) return;
     if (isGroupFrame(frame)) return this.groupContent(peer, frame);
     if (peer.role === 'agent') return this.agentContent(peer, frame);
     const v = visitorOf(peer);
-    const session = this.sessions.ensureOpen(v);
+    const session = await this.sessions.ensureOpen(v);
     const to = session.state === 'active' && session.agentId ? session.agentId : session.state === 'robot' ? ROBOT_ID : '';
     const record = this.record(peer, frame, { to, clientId: v.clientId, mchId: v.mchId, platformId: v.platformId, sessionId: session.sessionId });
     // The robot reads (and answers) a text at once, like a question asked from the list.
     if (session.state === 'robot' && frame.type === T.Text) record.isRead = 1;
-    this.ctx.store.chat.insertMessage(record);
+    await this.ctx.store.chat.insertMessage(record);
     this.ctx.hub.sendTo(peer.userId, ackOf(record));
     if (session.state === 'active' && session.agentId) {
       this.ctx.hub.sendTo(session.agentId, toWire(record));
     } else if (session.state === 'robot' && frame.type === T.Text) {
-      this.sessions.robotReply(v, session, record.dataContent);
+      await this.sessions.robotReply(v, session, record.dataContent);
     }
   }
 
-  private agentContent(peer: Peer, frame: ClientFrame): void {
+  private async agentContent(peer: Peer, frame: ClientFrame): Promise<void> {
     const clientId = typeof frame.to === 'string' ? frame.to : '';
-    const session = this.ctx.store.chat.activeSessions(peer.userId).find((s) => s.clientId === clientId);
+    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
     if (!session) {
       refuse(peer, 'not-allowed', String(frame.fp));
       return;
     }
-    const visitor = this.ctx.store.chat.visitor(clientId);
+    const visitor = await this.ctx.store.chat.visitor(clientId);
     const record = this.record(peer, frame, {
       to: clientId,
       tn: visitor?.name ?? '',
@@ -165,22 +165,22 @@ export class Messaging {
       platformId: session.platformId,
       sessionId: session.sessionId,
     });
-    this.ctx.store.chat.insertMessage(record);
+    await this.ctx.store.chat.insertMessage(record);
     this.ctx.hub.sendTo(peer.userId, ackOf(record));
     this.ctx.hub.sendTo(clientId, toWire(record));
   }
 
-  private groupContent(peer: Peer, frame: ClientFrame): void {
+  private async groupContent(peer: Peer, frame: ClientFrame): Promise<void> {
     const groupId = typeof frame.to === 'string' ? frame.to : '';
-    const group = this.ctx.store.directory.group(groupId);
+    const group = await this.ctx.store.directory.group(groupId);
     const fp = String(frame.fp);
     if (!group) {
       refuse(peer, 'not-allowed', fp);
       return;
     }
-    let member = this.ctx.store.directory.member(groupId, peer.userId);
+    let member = await this.ctx.store.directory.member(groupId, peer.userId);
     if (!member && peer.role === 'visitor' && group.open) {
-      this.ctx.store.directory.addMember({
+      await this.ctx.store.directory.addMember({
         groupId,
         clientId: peer.userId,
         name: peer.name,
@@ -188,7 +188,7 @@ export class Messaging {
         role: 'member',
         joinedAt: Date.now(),
       });
-      member = this.ctx.store.directory.member(groupId, peer.userId);
+      member = await this.ctx.store.directory.member(groupId, peer.userId);
     }
     const staff = peer.role === 'agent' || member?.role === 'staff';
     if (!member && !staff) {
@@ -209,37 +209,37 @@ export class Messaging {
       platformId: '',
       sessionId: null,
     });
-    this.ctx.store.chat.insertMessage(record);
+    await this.ctx.store.chat.insertMessage(record);
     const wire = toWire(record, []);
     this.ctx.hub.sendTo(peer.userId, wire);
-    const recipients = new Set(this.ctx.store.directory.members(groupId).map((m) => m.clientId));
-    for (const agentId of this.ctx.hub.onlineAgents()) recipients.add(agentId);
+    const recipients = new Set((await this.ctx.store.directory.members(groupId)).map((m) => m.clientId));
+    for (const agentId of await this.ctx.hub.onlineAgents()) recipients.add(agentId);
     recipients.delete(peer.userId);
     for (const userId of recipients) this.ctx.hub.sendTo(userId, groupViewFor(wire, userId, this.ctx.groupAlias));
   }
 
-  private control(peer: Peer, frame: ClientFrame): void {
-    const gate = this.gate(peer, { ...frame, dataContent: typeof frame.dataContent === 'string' ? frame.dataContent : '{}' }, false);
+  private async control(peer: Peer, frame: ClientFrame): Promise<void> {
+    const gate = await this.gate(peer, { ...frame, dataContent: typeof frame.dataContent === 'string' ? frame.dataContent : '{}' }, false);
     if ('resend' in gate) {
-      peer.send(this.wireOf(gate.resend));
+      peer.send(await this.wireOf(gate.resend));
       return;
     }
     if (!gate.ok) return;
     if (peer.role === 'agent') {
       const clientId = typeof frame.to === 'string' ? frame.to : '';
-      const session = this.ctx.store.chat.activeSessions(peer.userId).find((s) => s.clientId === clientId);
+      const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
       if (frame.type !== T.End || !session) {
         refuse(peer, 'not-allowed', String(frame.fp));
         return;
       }
       const record = this.record(peer, frame, { to: clientId, clientId, mchId: session.mchId, platformId: session.platformId, sessionId: session.sessionId });
-      this.ctx.store.chat.insertMessage(record);
+      await this.ctx.store.chat.insertMessage(record);
       this.ctx.hub.sendTo(peer.userId, ackOf(record));
-      this.sessions.end(session);
+      await this.sessions.end(session);
       return;
     }
     const v = visitorOf(peer);
-    const open = this.sessions.open(v);
+    const open = await this.sessions.open(v);
     const record = this.record(peer, frame, {
       to: SYSTEM_ID,
       clientId: v.clientId,
@@ -247,13 +247,13 @@ export class Messaging {
       platformId: v.platformId,
       sessionId: open?.sessionId ?? null,
     });
-    this.ctx.store.chat.insertMessage(record);
+    await this.ctx.store.chat.insertMessage(record);
     this.ctx.hub.sendTo(peer.userId, ackOf(record));
-    if (frame.type === T.Transfer) this.sessions.transfer(v);
-    else if (open) this.sessions.end(open);
+    if (frame.type === T.Transfer) await this.sessions.transfer(v);
+    else if (open) await this.sessions.end(open);
   }
 
-  private accept(peer: Peer, frame: ClientFrame): void {
+  private async accept(peer: Peer, frame: ClientFrame): Promise<void> {
     const fp = typeof frame.fp === 'string' ? frame.fp : '';
     if (peer.role !== 'agent') {
       refuse(peer, 'not-allowed', fp);
@@ -267,25 +267,25 @@ export class Messaging {
     } catch {
       // handled below
     }
-    if (clientId === '' || !this.sessions.accept(peer.userId, clientId)) refuse(peer, 'not-allowed', fp);
+    if (clientId === '' || !(await this.sessions.accept(peer.userId, clientId))) refuse(peer, 'not-allowed', fp);
   }
 
   /** Type 104: marks the read message, stores the receipt once, forwards it to the original sender. */
-  private receipt(peer: Peer, frame: ClientFrame): void {
+  private async receipt(peer: Peer, frame: ClientFrame): Promise<void> {
     if (!validFp(frame.fp) || typeof frame.dataContent !== 'string') return;
-    const read = this.ctx.store.chat.message(frame.dataContent);
+    const read = await this.ctx.store.chat.message(frame.dataContent);
     if (!read || read.type === T.Receipt || read.from === peer.userId) return;
     const now = this.ctx.clock.next();
     if (read.isGroup === 1 && read.groupId) {
-      const allowed = peer.role === 'agent' || this.ctx.store.directory.member(read.groupId, peer.userId) !== undefined;
-      if (!allowed || !this.ctx.store.chat.addGroupRead(read.fp, peer.userId, now)) return;
+      const allowed = peer.role === 'agent' || (await this.ctx.store.directory.member(read.groupId, peer.userId)) !== undefined;
+      if (!allowed || !(await this.ctx.store.chat.addGroupRead(read.fp, peer.userId, now))) return;
     } else {
       const mine =
         (peer.role === 'visitor' && read.clientId === peer.userId) ||
         (peer.role === 'agent' && read.clientId !== null && read.from === read.clientId &&
-          this.ctx.store.chat.latestSession(read.clientId, read.mchId, read.platformId)?.agentId === peer.userId);
+          (await this.ctx.store.chat.latestSession(read.clientId, read.mchId, read.platformId))?.agentId === peer.userId);
       if (!mine) return;
-      this.ctx.store.chat.markRead(read.fp);
+      await this.ctx.store.chat.markRead(read.fp);
     }
     const record: MessageRecord = {
       ...this.record(peer, frame, {
@@ -303,7 +303,7 @@ export class Messaging {
       cm: read.createTime,
       createTime: now,
     };
-    if (!this.ctx.store.chat.insertMessage(record)) return;
+    if (!(await this.ctx.store.chat.insertMessage(record))) return;
     if (read.from !== ROBOT_ID && read.from !== SYSTEM_ID) {
       const wire = toWire(record);
       // a group receipt tells the sender who read it only by the reader's alias
@@ -313,9 +313,10 @@ export class Messaging {
   }
 
   /** The wire form of a stored message for its sender, with its group read list. */
-  private wireOf(record: MessageRecord): WireMessage {
+  private async wireOf(record: MessageRecord): Promise<WireMessage> {
     if (record.isGroup !== 1) return toWire(record);
-    return groupViewFor(toWire(record, this.ctx.store.chat.groupReads([record.fp]).get(record.fp) ?? []), record.from, this.ctx.groupAlias);
+    const reads = (await this.ctx.store.chat.groupReads([record.fp])).get(record.fp) ?? [];
+    return groupViewFor(toWire(record, reads), record.from, this.ctx.groupAlias);
   }
 
   /** A record of a client's message with the server's fields filled in. */

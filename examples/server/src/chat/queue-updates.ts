@@ -39,18 +39,20 @@ export class QueueUpdates {
    * @param ctx - the chat services' shared state
    * @param intervalMs - at most one flush per this many ms (0: one per event-loop turn)
    * @param busy - whether no agent is online
+   * @param onError - where a failed flush is reported (the store did not answer)
    */
   constructor(
     private readonly ctx: ChatContext,
     private readonly intervalMs: number,
-    private readonly busy: () => boolean,
+    private readonly busy: () => Promise<boolean>,
+    private readonly onError: (error: unknown) => void,
   ) {}
 
   /** Tells one visitor where it stands now (joining the queue, a reconnect, triggerUpdate). */
-  tellNow(session: ServiceSession): void {
-    const position = this.positionOf(session.sessionId);
+  async tellNow(session: ServiceSession): Promise<void> {
+    const position = await this.positionOf(session.sessionId);
     if (position === 0) return;
-    const busy = this.busy();
+    const busy = await this.busy();
     this.told.set(session.sessionId, `${position}:${busy}`);
     this.send(session, position, busy);
   }
@@ -66,7 +68,7 @@ export class QueueUpdates {
     const wait = Math.max(0, this.lastFlush + this.intervalMs - Date.now());
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.flush();
+      this.flush().catch(this.onError);
     }, wait);
   }
 
@@ -77,15 +79,15 @@ export class QueueUpdates {
   }
 
   /** The 1-based position of a queued session, 0 when not queued. */
-  positionOf(sessionId: string): number {
-    const index = this.ctx.store.chat.queue().findIndex((s) => s.sessionId === sessionId);
+  async positionOf(sessionId: string): Promise<number> {
+    const index = (await this.ctx.store.chat.queue()).findIndex((s) => s.sessionId === sessionId);
     return index + 1;
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.lastFlush = Date.now();
-    const busy = this.busy();
-    const queue = this.ctx.store.chat.queue();
+    const busy = await this.busy();
+    const queue = await this.ctx.store.chat.queue();
     const waiting = new Set<string>();
     queue.forEach((session, i) => {
       waiting.add(session.sessionId);

@@ -6,7 +6,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { ServiceSession } from '../store/types.js';
+import type { FaqQuestion, ServiceSession } from '../store/types.js';
 import {
   agentByUserId,
   DEFAULT_AGENT_AVATAR,
@@ -53,23 +53,30 @@ export class Sessions {
   /** The pending coalesced snapshot broadcast. */
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly ctx: ChatContext) {
-    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy());
+  /**
+   * @param ctx - the chat services' shared state
+   * @param onError - where work done later (a coalesced broadcast) reports a failure
+   */
+  constructor(
+    private readonly ctx: ChatContext,
+    private readonly onError: (error: unknown) => void = (error) => console.error('[kefu-server]', error),
+  ) {
+    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy(), onError);
   }
 
   /** The visitor's latest session when it is not ended. */
-  open(v: VisitorRef): ServiceSession | undefined {
-    const s = this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
+  async open(v: VisitorRef): Promise<ServiceSession | undefined> {
+    const s = await this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
     return s && s.state !== 'ended' ? s : undefined;
   }
 
   /** Whether the visitor ever had a session with this merchant's platform. */
-  hasAny(v: VisitorRef): boolean {
-    return this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId) !== undefined;
+  async hasAny(v: VisitorRef): Promise<boolean> {
+    return (await this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId)) !== undefined;
   }
 
   /** Starts a session: stored and pushed `created`, suggested questions (201) and the greeting (200). */
-  start(v: VisitorRef): ServiceSession {
+  async start(v: VisitorRef): Promise<ServiceSession> {
     const session: ServiceSession = {
       sessionId: randomUUID(),
       clientId: v.clientId,
@@ -84,76 +91,74 @@ export class Sessions {
       score: null,
       remark: null,
     };
-    this.ctx.store.chat.createSession(session);
-    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'created', sessionId: session.sessionId }));
-    this.pushSuggestions(v, session.sessionId);
-    pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).greeting);
+    await this.ctx.store.chat.createSession(session);
+    await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'created', sessionId: session.sessionId }));
+    await this.pushSuggestions(v, session.sessionId);
+    await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).greeting);
     return session;
   }
 
   /** The open session, or a newly started one. */
-  ensureOpen(v: VisitorRef): ServiceSession {
-    return this.open(v) ?? this.start(v);
+  async ensureOpen(v: VisitorRef): Promise<ServiceSession> {
+    return (await this.open(v)) ?? (await this.start(v));
   }
 
   /** Pushes the suggested questions (type 201) in the visitor's language. */
-  pushSuggestions(v: VisitorRef, sessionId: string | null): void {
-    const list = suggestions(this.faq(v));
-    pushToVisitor(this.ctx, v, sessionId, T.Suggestions, JSON.stringify(list));
+  async pushSuggestions(v: VisitorRef, sessionId: string | null): Promise<void> {
+    const list = suggestions(await this.faq(v));
+    await pushToVisitor(this.ctx, v, sessionId, T.Suggestions, JSON.stringify(list));
   }
 
   /** The FAQ in the visitor's language, or in any language the merchant wrote. */
-  faq(v: VisitorRef): ReturnType<ChatContext['store']['directory']['questions']> {
+  async faq(v: VisitorRef): Promise<FaqQuestion[]> {
     const dir = this.ctx.store.directory;
     const wanted = faqLanguageOf(v.language);
-    const own = dir.questions(v.mchId, v.platformId, wanted);
+    const own = await dir.questions(v.mchId, v.platformId, wanted);
     if (own.length > 0) return own;
-    const first = dir.faqLanguages(v.mchId, v.platformId)[0];
+    const first = (await dir.faqLanguages(v.mchId, v.platformId))[0];
     return first === undefined ? [] : dir.questions(v.mchId, v.platformId, first);
   }
 
   /** The robot answers a visitor's text in a robot-state session. */
-  robotReply(v: VisitorRef, session: ServiceSession, text: string): void {
-    const all = this.ctx.store.directory.questions(v.mchId, v.platformId);
+  async robotReply(v: VisitorRef, session: ServiceSession, text: string): Promise<void> {
+    const all = await this.ctx.store.directory.questions(v.mchId, v.platformId);
     const match = bestAnswer(text, all);
     if (match) {
-      pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, match.answer);
+      await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, match.answer);
       return;
     }
-    pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).notUnderstood);
-    this.pushSuggestions(v, session.sessionId);
+    await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).notUnderstood);
+    await this.pushSuggestions(v, session.sessionId);
   }
 
   /** Type 301: the visitor asks for a human and joins the queue (or is told where it stands). */
-  transfer(v: VisitorRef): ServiceSession {
-    const session = this.ensureOpen(v);
+  async transfer(v: VisitorRef): Promise<ServiceSession> {
+    const session = await this.ensureOpen(v);
     if (session.state === 'robot') {
       session.state = 'queued';
       session.queuedAt = Date.now();
-      this.ctx.store.chat.updateSession(session);
-      this.queueUpdates.tellNow(session);
+      await this.ctx.store.chat.updateSession(session);
+      await this.queueUpdates.tellNow(session);
       this.broadcastSnapshots();
-      const busy = this.ctx.hub.onlineAgents().length === 0;
-      pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? textsFor(v.language).busy : textsFor(v.language).queued(this.position(session.sessionId)));
+      const busy = await this.busy();
+      const texts = textsFor(v.language);
+      await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? texts.busy : texts.queued(await this.position(session.sessionId)));
     } else {
-      this.pushState(v, session);
+      await this.pushState(v, session);
     }
     return session;
   }
 
   /** Type 311: an agent accepts a queued visitor. Returns false when the visitor is not queued. */
-  accept(agentId: string, clientId: string): boolean {
-    const session = this.ctx.store.chat.queue().find((s) => s.clientId === clientId);
+  async accept(agentId: string, clientId: string): Promise<boolean> {
+    // one conditional update: of two agents (on any nodes) accepting at once, one gets the visitor
+    const session = await this.ctx.store.chat.claimQueued(clientId, agentId, Date.now());
     if (!session) return false;
-    session.state = 'active';
-    session.agentId = agentId;
-    session.acceptedAt = Date.now();
-    this.ctx.store.chat.updateSession(session);
     this.queueUpdates.forget(session.sessionId);
-    const agent = agentByUserId(this.ctx, agentId);
-    pushToVisitor(
+    const agent = await agentByUserId(this.ctx, agentId);
+    await pushToVisitor(
       this.ctx,
-      this.visitorOfSession(session),
+      await this.visitorOfSession(session),
       session.sessionId,
       T.SessionEvent,
       JSON.stringify({
@@ -173,18 +178,18 @@ export class Sessions {
    * robot's word that it may ask for another agent (301) or leave a message (401).
    * @returns the visitors released
    */
-  agentGone(agentId: string): string[] {
+  async agentGone(agentId: string): Promise<string[]> {
     const released: string[] = [];
-    for (const session of this.ctx.store.chat.activeSessions(agentId)) {
+    for (const session of await this.ctx.store.chat.activeSessions(agentId)) {
       session.state = 'robot';
       session.agentId = null;
       session.queuedAt = null;
       session.acceptedAt = null;
-      this.ctx.store.chat.updateSession(session);
-      const v = this.visitorOfSession(session);
-      const agent = agentByUserId(this.ctx, agentId);
-      pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'agent-left', sessionId: session.sessionId, agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR } }));
-      pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).agentLeft);
+      await this.ctx.store.chat.updateSession(session);
+      const v = await this.visitorOfSession(session);
+      const agent = await agentByUserId(this.ctx, agentId);
+      await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'agent-left', sessionId: session.sessionId, agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR } }));
+      await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).agentLeft);
       released.push(session.clientId);
     }
     if (released.length > 0) this.agentsChanged();
@@ -192,18 +197,18 @@ export class Sessions {
   }
 
   /** Ends a session: stored and pushed `ended` and `rate-invite` (to the visitor and its agent). */
-  end(session: ServiceSession): void {
+  async end(session: ServiceSession): Promise<void> {
     if (session.state === 'ended') return;
     const wasQueued = session.state === 'queued';
     const agentId = session.agentId;
     session.state = 'ended';
     session.endedAt = Date.now();
-    this.ctx.store.chat.updateSession(session);
+    await this.ctx.store.chat.updateSession(session);
     this.queueUpdates.forget(session.sessionId);
-    const v = this.visitorOfSession(session);
+    const v = await this.visitorOfSession(session);
     const alsoTo = agentId ? [agentId] : [];
-    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'ended', sessionId: session.sessionId }), alsoTo);
-    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
+    await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'ended', sessionId: session.sessionId }), alsoTo);
+    await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
     if (wasQueued) this.queueUpdates.changed();
     this.broadcastSnapshots();
   }
@@ -212,14 +217,14 @@ export class Sessions {
    * Re-sends the session's current state as a session event (triggerUpdate, repeated 301); a
    * queue position is sent live, not stored.
    */
-  pushState(v: VisitorRef, session: ServiceSession): void {
+  async pushState(v: VisitorRef, session: ServiceSession): Promise<void> {
     if (session.state === 'queued') {
-      this.queueUpdates.tellNow(session);
+      await this.queueUpdates.tellNow(session);
       return;
     }
     let content: Record<string, unknown> = { event: 'created', sessionId: session.sessionId };
     if (session.state === 'active' && session.agentId) {
-      const agent = agentByUserId(this.ctx, session.agentId);
+      const agent = await agentByUserId(this.ctx, session.agentId);
       content = {
         event: 'agent-joined',
         sessionId: session.sessionId,
@@ -228,7 +233,7 @@ export class Sessions {
     } else if (session.state === 'ended') {
       content = { event: 'ended', sessionId: session.sessionId };
     }
-    pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify(content));
+    await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify(content));
   }
 
   /**
@@ -236,28 +241,28 @@ export class Sessions {
    * the welcome so a reloaded page or a new tab shows the robot, the queue position, the serving
    * agent or the end again. Not stored as a message. Null when the visitor has no session yet.
    */
-  stateMessage(v: Pick<VisitorRef, 'clientId' | 'mchId' | 'platformId'>): WireMessage | null {
-    const session = this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
+  async stateMessage(v: Pick<VisitorRef, 'clientId' | 'mchId' | 'platformId'>): Promise<WireMessage | null> {
+    const session = await this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
     if (!session) return null;
     const content: Record<string, unknown> = { event: 'state', state: session.state, sessionId: session.sessionId };
-    if (session.state === 'queued') Object.assign(content, { position: this.position(session.sessionId), busy: this.busy() });
+    if (session.state === 'queued') Object.assign(content, { position: await this.position(session.sessionId), busy: await this.busy() });
     if (session.state === 'active' && session.agentId) {
-      const agent = agentByUserId(this.ctx, session.agentId);
+      const agent = await agentByUserId(this.ctx, session.agentId);
       content.agent = { id: session.agentId, name: agent?.name ?? session.agentId, avatar: DEFAULT_AGENT_AVATAR };
     }
     return { type: T.SessionEvent, from: 'system', to: v.clientId, fp: randomUUID(), sm: Date.now(), dataContent: JSON.stringify(content) };
   }
 
   /** Sends a visitor's connection its {@link Sessions.stateMessage}, if it has a session. */
-  sendState(peer: Peer): void {
-    const message = this.stateMessage({ clientId: peer.userId, mchId: peer.mchId, platformId: peer.platformId });
+  async sendState(peer: Peer): Promise<void> {
+    const message = await this.stateMessage({ clientId: peer.userId, mchId: peer.mchId, platformId: peer.platformId });
     if (message) peer.send(message);
   }
 
   /** A summary for triggerUpdate. */
-  summary(session: ServiceSession): SessionSummary {
+  async summary(session: ServiceSession): Promise<SessionSummary> {
     const out: SessionSummary = { sessionId: session.sessionId, state: session.state };
-    if (session.state === 'queued') out.position = this.position(session.sessionId);
+    if (session.state === 'queued') out.position = await this.position(session.sessionId);
     if (session.agentId) out.agentId = session.agentId;
     return out;
   }
@@ -272,18 +277,20 @@ export class Sessions {
    * A visitor's socket was accepted again (reload, reconnect, another tab): a queued visitor is
    * told its position live on that socket, since positions are not in the history.
    */
-  resumed(v: VisitorRef, send: (message: WireMessage) => void): void {
-    const session = this.open(v);
+  async resumed(v: VisitorRef, send: (message: WireMessage) => void): Promise<void> {
+    const session = await this.open(v);
     if (session?.state !== 'queued') return;
-    const position = this.position(session.sessionId);
-    if (position > 0) send(queuedEvent(session, position, this.busy()));
+    const position = await this.position(session.sessionId);
+    if (position > 0) send(queuedEvent(session, position, await this.busy()));
   }
 
   /** The queue part of the 310 snapshots (the same for every agent). */
-  private queueEntries(): QueueRow[] {
-    return this.ctx.store.chat.queue().map((s, i) => ({
+  private async queueEntries(): Promise<QueueRow[]> {
+    const queue = await this.ctx.store.chat.queue();
+    const names = await this.visitorNames(queue.map((s) => s.clientId));
+    return queue.map((s, i) => ({
       clientId: s.clientId,
-      name: this.ctx.store.chat.visitor(s.clientId)?.name ?? s.clientId,
+      name: names.get(s.clientId) ?? s.clientId,
       mchId: s.mchId,
       platformId: s.platformId,
       since: s.queuedAt ?? s.createdAt,
@@ -291,12 +298,23 @@ export class Sessions {
     }));
   }
 
+  /** The display names of visitors, read in parallel. */
+  private async visitorNames(clientIds: readonly string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(clientIds)];
+    const visitors = await Promise.all(unique.map((id) => this.ctx.store.chat.visitor(id)));
+    return new Map(unique.map((id, i) => [id, visitors[i]?.name ?? id]));
+  }
+
   /** The 310 snapshot for one agent (`queue`: the queue part when already built for this change). */
-  snapshotFor(agentId: string, queue: QueueRow[] = this.queueEntries(), online = this.ctx.hub.onlineAgents().length): WireMessage {
-    const sessions = this.ctx.store.chat.activeSessions(agentId).map((s) => ({
+  async snapshotFor(agentId: string, built?: { queue: QueueRow[]; online: number }): Promise<WireMessage> {
+    const queue = built?.queue ?? (await this.queueEntries());
+    const online = built?.online ?? (await this.ctx.hub.onlineAgents()).length;
+    const active = await this.ctx.store.chat.activeSessions(agentId);
+    const names = await this.visitorNames(active.map((s) => s.clientId));
+    const sessions = active.map((s) => ({
       sessionId: s.sessionId,
       clientId: s.clientId,
-      name: this.ctx.store.chat.visitor(s.clientId)?.name ?? s.clientId,
+      name: names.get(s.clientId) ?? s.clientId,
       mchId: s.mchId,
       platformId: s.platformId,
       since: s.acceptedAt ?? s.createdAt,
@@ -319,7 +337,7 @@ export class Sessions {
     if (this.snapshotTimer !== null) return;
     this.snapshotTimer = setTimeout(() => {
       this.snapshotTimer = null;
-      this.sendSnapshots();
+      this.sendSnapshots().catch(this.onError);
     }, SNAPSHOT_COALESCE_MS);
   }
 
@@ -330,24 +348,24 @@ export class Sessions {
     this.queueUpdates.dispose();
   }
 
-  private sendSnapshots(): void {
-    const agents = this.ctx.hub.onlineAgents();
+  private async sendSnapshots(): Promise<void> {
+    const agents = await this.ctx.hub.onlineAgents();
     if (agents.length === 0) return;
     // the queue is read once per change, not once per agent (load: N visitors x A agents)
-    const queue = this.queueEntries();
-    for (const agentId of agents) this.ctx.hub.sendTo(agentId, this.snapshotFor(agentId, queue, agents.length));
+    const built = { queue: await this.queueEntries(), online: agents.length };
+    for (const agentId of agents) this.ctx.hub.sendTo(agentId, await this.snapshotFor(agentId, built));
   }
 
-  private busy(): boolean {
-    return this.ctx.hub.onlineAgents().length === 0;
+  private async busy(): Promise<boolean> {
+    return (await this.ctx.hub.onlineAgents()).length === 0;
   }
 
-  private position(sessionId: string): number {
+  private position(sessionId: string): Promise<number> {
     return this.queueUpdates.positionOf(sessionId);
   }
 
-  private visitorOfSession(session: ServiceSession): VisitorRef {
-    const visitor = this.ctx.store.chat.visitor(session.clientId);
+  private async visitorOfSession(session: ServiceSession): Promise<VisitorRef> {
+    const visitor = await this.ctx.store.chat.visitor(session.clientId);
     return {
       clientId: session.clientId,
       name: visitor?.name ?? session.clientId,

@@ -22,7 +22,7 @@ export interface Caller {
    * @throws ApiError 4003 otherwise.
    * @returns `clientId`.
    */
-  actFor(clientId: string): string;
+  actFor(clientId: string): Promise<string>;
 }
 
 /** The refusal of protocol §3a: code 4003. */
@@ -43,8 +43,8 @@ export function callerOf(deps: HttpDeps, session: KeySession): Caller {
   return {
     identity,
     role,
-    actFor: (clientId) => {
-      const allowed = role === 'visitor' ? clientId === identity : clientId !== '' && deps.ctx.store.identity.assigned(identity, clientId);
+    actFor: async (clientId) => {
+      const allowed = role === 'visitor' ? clientId === identity : clientId !== '' && (await deps.ctx.store.identity.assigned(identity, clientId));
       if (!allowed) throw forbidden();
       return clientId;
     },
@@ -55,7 +55,7 @@ export function callerOf(deps: HttpDeps, session: KeySession): Caller {
  * The caller of a host-root request (uploads): the live, bound key session of `X-Salt-Key`.
  * @throws ApiError 4003 without `X-Salt-Key` or when unbound; 1002 when unknown or expired.
  */
-export function requireCaller(request: FastifyRequest, deps: HttpDeps): Caller {
+export async function requireCaller(request: FastifyRequest, deps: HttpDeps): Promise<Caller> {
   if (saltKeyOf(request) === '') throw forbidden('Forbidden: uploads need a key session (X-Salt-Key) bound by a socket connect');
-  return callerOf(deps, requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs));
+  return callerOf(deps, await requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs));
 }

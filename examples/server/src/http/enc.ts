@@ -23,14 +23,14 @@ export function saltKeyOf(request: FastifyRequest): string {
  * The live key session named by `X-Salt-Key`.
  * @throws ApiError 1002 when missing, unknown or expired.
  */
-export function requireSession(request: FastifyRequest, store: Store, ttlMs: number): KeySession {
+export async function requireSession(request: FastifyRequest, store: Store, ttlMs: number): Promise<KeySession> {
   const salt = saltKeyOf(request);
-  const session = salt === '' ? undefined : store.keys.bySaltKey(salt);
+  const session = salt === '' ? undefined : await store.keys.bySaltKey(salt);
   const now = Date.now();
   if (!session || session.lastUsed + ttlMs < now) {
     throw new ApiError(Code.BadSalt, 'Unknown or expired salt key: restart the key exchange');
   }
-  if (now - session.lastUsed > TOUCH_EVERY) store.keys.touch(session.saltKey, now);
+  if (now - session.lastUsed > TOUCH_EVERY) await store.keys.touch(session.saltKey, now);
   return session;
 }
 

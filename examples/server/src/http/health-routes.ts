@@ -25,7 +25,7 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
     reply.header('cache-control', 'no-store');
     if (readiness.draining()) return reply.code(503).send({ ready: false, reason: 'draining' });
     try {
-      readiness.store.meta('schema-check');
+      await readiness.store.ping();
     } catch {
       return reply.code(503).send({ ready: false, reason: 'store' });
     }

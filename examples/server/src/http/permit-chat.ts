@@ -22,79 +22,79 @@ import { optStr, reqInt, reqStr } from './validate.js';
 export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { store } = deps.ctx;
 
-  boundRoute(app, deps, 'POST', 'findMsgForCus', (p, caller) => {
-    const clientId = caller.actFor(reqStr(p, 'clientId'));
+  boundRoute(app, deps, 'POST', 'findMsgForCus', async (p, caller) => {
+    const clientId = await caller.actFor(reqStr(p, 'clientId'));
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
-    refuseBanned(deps, clientId);
-    requirePlatform(deps, mchId, platformId);
+    await refuseBanned(deps, clientId);
+    await requirePlatform(deps, mchId, platformId);
     return page(deps, p, (q) => store.chat.conversation(clientId, mchId, platformId, q));
   });
 
-  boundRoute(app, deps, 'POST', 'clientGroupMsgList', (p, caller) => {
-    const clientId = caller.actFor(reqStr(p, 'clientId'));
+  boundRoute(app, deps, 'POST', 'clientGroupMsgList', async (p, caller) => {
+    const clientId = await caller.actFor(reqStr(p, 'clientId'));
     const groupId = reqStr(p, 'groupId');
-    refuseBanned(deps, clientId);
-    const group = store.directory.group(groupId);
+    await refuseBanned(deps, clientId);
+    const group = await store.directory.group(groupId);
     if (!group) throw new ApiError(Code.NotFound, 'Unknown group');
-    if (!store.directory.member(groupId, clientId) && !group.open) {
+    if (!(await store.directory.member(groupId, clientId)) && !group.open) {
       throw new ApiError(Code.NotFound, 'You are not a member of this group');
     }
     return page(deps, p, (q) => store.chat.groupMessages(groupId, q), clientId);
   });
 
-  boundRoute(app, deps, 'POST', 'markScore', (p, caller) => {
-    const clientId = caller.actFor(reqStr(p, 'clientId'));
+  boundRoute(app, deps, 'POST', 'markScore', async (p, caller) => {
+    const clientId = await caller.actFor(reqStr(p, 'clientId'));
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
     const score = reqInt(p, 'score', 1, 5);
     const remark = optStr(p, 'remark', 500);
     const sessionId = optStr(p, 'sessionId');
-    const visitor = store.chat.visitor(clientId);
+    const visitor = await store.chat.visitor(clientId);
     if (visitor?.banned) throw new ApiError(Code.Banned, 'Access denied: please contact the administrator');
     if (visitor?.blacklisted) {
       throw new ApiError(Code.Blacklisted, 'You have been blacklisted and cannot use the review function');
     }
-    const session = sessionId === '' ? store.chat.latestSession(clientId, mchId, platformId) : store.chat.session(sessionId);
+    const session = sessionId === '' ? await store.chat.latestSession(clientId, mchId, platformId) : await store.chat.session(sessionId);
     if (!session || session.clientId !== clientId || session.mchId !== mchId || session.platformId !== platformId) {
       throw new ApiError(Code.NotFound, 'There is no conversation to rate');
     }
-    return store.transaction(() => {
-      const fresh = store.chat.session(session.sessionId) ?? session;
+    return store.transaction(async (tx) => {
+      const fresh = (await tx.chat.session(session.sessionId)) ?? session;
       if (fresh.score !== null) throw new ApiError(Code.AlreadyRated, 'You have commented already');
       fresh.score = score;
       fresh.remark = remark === '' ? null : remark;
-      store.chat.updateSession(fresh);
+      await tx.chat.updateSession(fresh);
       return { sessionId: fresh.sessionId, score };
     });
   });
 
   registerCreateMsg(app, deps);
 
-  encRoute(app, deps, 'POST', 'asConfig/categoryInfo', (p, request) => {
+  encRoute(app, deps, 'POST', 'asConfig/categoryInfo', async (p, request) => {
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
-    requirePlatform(deps, mchId, platformId);
+    await requirePlatform(deps, mchId, platformId);
     const wanted = faqLanguageOf(languageOf(request));
-    const languages = store.directory.faqLanguages(mchId, platformId);
+    const languages = await store.directory.faqLanguages(mchId, platformId);
     const language = languages.includes(wanted) ? wanted : (languages[0] ?? wanted);
-    const questions = store.directory.questions(mchId, platformId, language);
-    return store.directory.categories(mchId, platformId, language).map((c) => ({
+    const questions = await store.directory.questions(mchId, platformId, language);
+    return (await store.directory.categories(mchId, platformId, language)).map((c) => ({
       id: c.id,
       name: c.name,
       questions: questions.filter((q) => q.categoryId === c.id).map((q) => ({ id: q.id, question: q.question })),
     }));
   });
 
-  boundRoute(app, deps, 'POST', 'question', (p, caller, request) => {
-    const clientId = caller.actFor(reqStr(p, 'clientId'));
-    const v = visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
-    refuseBanned(deps, clientId);
-    const question = store.directory.question(reqStr(p, 'questionId'));
+  boundRoute(app, deps, 'POST', 'question', async (p, caller, request) => {
+    const clientId = await caller.actFor(reqStr(p, 'clientId'));
+    const v = await visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
+    await refuseBanned(deps, clientId);
+    const question = await store.directory.question(reqStr(p, 'questionId'));
     if (!question || question.mchId !== v.mchId || question.platformId !== v.platformId) {
       throw new ApiError(Code.NotFound, 'Unknown question');
     }
-    const session = deps.sessions.ensureOpen(v);
+    const session = await deps.sessions.ensureOpen(v);
     const record: MessageRecord = {
       fp: randomUUID(),
       type: T.Text,
@@ -116,28 +116,28 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
       createTime: deps.ctx.clock.next(),
       cm: null,
     };
-    store.chat.insertMessage(record);
+    await store.chat.insertMessage(record);
     deps.ctx.hub.sendTo(clientId, toWire(record));
-    pushToVisitor(deps.ctx, v, session.sessionId, T.RobotText, question.answer);
+    await pushToVisitor(deps.ctx, v, session.sessionId, T.RobotText, question.answer);
     return { id: question.id, question: question.question, answer: question.answer };
   });
 
-  encRoute(app, deps, 'POST', 'questionLike', (p) => {
+  encRoute(app, deps, 'POST', 'questionLike', async (p) => {
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
-    requirePlatform(deps, mchId, platformId);
+    await requirePlatform(deps, mchId, platformId);
     const keyword = optStr(p, 'keyword', 200);
-    return questionsLike(keyword, store.directory.questions(mchId, platformId), 20);
+    return questionsLike(keyword, await store.directory.questions(mchId, platformId), 20);
   });
 
-  boundRoute(app, deps, 'POST', 'triggerUpdate', (p, caller, request) => {
-    const clientId = caller.actFor(reqStr(p, 'clientId'));
-    const v = visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
-    refuseBanned(deps, clientId);
-    const open = deps.sessions.open(v);
-    if (!open) return { session: deps.sessions.summary(deps.sessions.start(v)) };
-    deps.sessions.pushState(v, open);
-    deps.sessions.pushSuggestions(v, open.sessionId);
-    return { session: deps.sessions.summary(open) };
+  boundRoute(app, deps, 'POST', 'triggerUpdate', async (p, caller, request) => {
+    const clientId = await caller.actFor(reqStr(p, 'clientId'));
+    const v = await visitorRef(deps, request, clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'));
+    await refuseBanned(deps, clientId);
+    const open = await deps.sessions.open(v);
+    if (!open) return { session: await deps.sessions.summary(await deps.sessions.start(v)) };
+    await deps.sessions.pushState(v, open);
+    await deps.sessions.pushSuggestions(v, open.sessionId);
+    return { session: await deps.sessions.summary(open) };
   });
 }

@@ -26,8 +26,8 @@ export function encRoute(
     method,
     url: `/im/api/permit/${name}`,
     handler: async (request) => {
-      const session = requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
-      return ok(handler(decodeEnc(dataOf(request), session), request));
+      const session = await requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
+      return ok(await handler(decodeEnc(dataOf(request), session), request));
     },
   });
 }
@@ -48,9 +48,9 @@ export function boundRoute(
     method,
     url: `/im/api/permit/${name}`,
     handler: async (request) => {
-      const session = requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
+      const session = await requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
       const payload = decodeEnc(dataOf(request), session);
-      return ok(handler(payload, callerOf(deps, session), request));
+      return ok(await handler(payload, callerOf(deps, session), request));
     },
   });
 }
@@ -64,9 +64,9 @@ function dataOf(request: FastifyRequest): unknown {
  * The merchant's platform.
  * @throws ApiError 1003 when unknown or disabled.
  */
-export function requirePlatform(deps: HttpDeps, mchId: string, platformId: string): Platform {
-  const platform = deps.ctx.store.directory.platform(mchId, platformId);
-  if (!platform || !deps.ctx.store.directory.merchant(mchId)) {
+export async function requirePlatform(deps: HttpDeps, mchId: string, platformId: string): Promise<Platform> {
+  const platform = await deps.ctx.store.directory.platform(mchId, platformId);
+  if (!platform || !(await deps.ctx.store.directory.merchant(mchId))) {
     throw new ApiError(Code.NotFound, 'Unknown merchant or platform');
   }
   if (!platform.enabled) throw new ApiError(Code.NotFound, 'This platform is not enabled');
@@ -77,16 +77,16 @@ export function requirePlatform(deps: HttpDeps, mchId: string, platformId: strin
  * Refuses a banned visitor.
  * @throws ApiError 2003.
  */
-export function refuseBanned(deps: HttpDeps, clientId: string): void {
-  if (deps.ctx.store.chat.visitor(clientId)?.banned) {
+export async function refuseBanned(deps: HttpDeps, clientId: string): Promise<void> {
+  if ((await deps.ctx.store.chat.visitor(clientId))?.banned) {
     throw new ApiError(Code.Banned, 'Access denied: please contact the administrator');
   }
 }
 
 /** A visitor in a merchant's conversation, from storage or with defaults. */
-export function visitorRef(deps: HttpDeps, request: FastifyRequest, clientId: string, mchId: string, platformId: string): VisitorRef {
-  requirePlatform(deps, mchId, platformId);
-  const known = deps.ctx.store.chat.visitor(clientId);
+export async function visitorRef(deps: HttpDeps, request: FastifyRequest, clientId: string, mchId: string, platformId: string): Promise<VisitorRef> {
+  await requirePlatform(deps, mchId, platformId);
+  const known = await deps.ctx.store.chat.visitor(clientId);
   const language = known?.language ?? languageOf(request);
   return {
     clientId,
@@ -99,23 +99,23 @@ export function visitorRef(deps: HttpDeps, request: FastifyRequest, clientId: st
 }
 
 /** A page of history: `{ list, hasMore }` with group read lists filled in. */
-export function page(
+export async function page(
   deps: HttpDeps,
   p: Payload,
-  fetch: (q: { before?: number; after?: number; afterSeq?: number; size: number }) => MessageRecord[],
+  fetch: (q: { before?: number; after?: number; afterSeq?: number; size: number }) => Promise<MessageRecord[]>,
   reader?: string,
-): { list: WireMessage[]; hasMore: boolean } {
+): Promise<{ list: WireMessage[]; hasMore: boolean }> {
   const size = optInt(p, 'size', 1, 100) ?? 20;
   const before = optInt(p, 'before', 0, Number.MAX_SAFE_INTEGER);
   const after = optInt(p, 'after', 0, Number.MAX_SAFE_INTEGER);
   const afterSeq = optInt(p, 'afterSeq', 0, Number.MAX_SAFE_INTEGER);
   const window = afterSeq !== undefined ? { afterSeq } : { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };
-  const rows = fetch({ ...window, size: size + 1 });
+  const rows = await fetch({ ...window, size: size + 1 });
   const hasMore = rows.length > size;
   const forward = afterSeq !== undefined || (after !== undefined && before === undefined);
   const shown = hasMore ? (forward ? rows.slice(0, size) : rows.slice(rows.length - size)) : rows;
   const groupFps = shown.filter((r) => r.isGroup === 1).map((r) => r.fp);
-  const reads = groupFps.length > 0 ? deps.ctx.store.chat.groupReads(groupFps) : new Map<string, ReadEntry[]>();
+  const reads = groupFps.length > 0 ? await deps.ctx.store.chat.groupReads(groupFps) : new Map<string, ReadEntry[]>();
   const list = shown.map((r) => {
     if (r.isGroup !== 1) return toWire(r);
     const readers = reads.get(r.fp) ?? [];

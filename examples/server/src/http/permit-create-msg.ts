@@ -44,21 +44,21 @@ function urls(value: unknown, key: string, max: number): string[] {
 /** Registers `POST /im/api/permit/createMsg`. */
 export function registerCreateMsg(app: FastifyInstance, deps: HttpDeps): void {
   const { store, clock } = deps.ctx;
-  boundRoute(app, deps, 'POST', 'createMsg', (p, caller) => {
+  boundRoute(app, deps, 'POST', 'createMsg', async (p, caller) => {
     const type = reqInt(p, 'type', 0, 100_000);
-    const from = caller.actFor(reqStr(p, 'from'));
+    const from = await caller.actFor(reqStr(p, 'from'));
     const fp = p['fp'];
     if (!validFp(fp)) throw new ApiError(Code.BadRequest, 'fp must be a message id (8-100 letters, digits, - _ . :)');
-    refuseBanned(deps, from);
+    await refuseBanned(deps, from);
     const mchId = reqStr(p, 'mchId', 64);
     const platformId = optStr(p, 'platformId', 64);
-    if (!store.directory.merchant(mchId)) throw new ApiError(Code.NotFound, 'Unknown merchant');
+    if (!await store.directory.merchant(mchId)) throw new ApiError(Code.NotFound, 'Unknown merchant');
     const now = clock.next();
     if (type === T.Complaint) {
       const c = content(p);
       const images = urls(c['images'], 'images', COMPLAINT_LIMITS.images);
       const video = urls(c['video'], 'video', COMPLAINT_LIMITS.videos)[0] ?? null;
-      const stored = store.records.addComplaint({
+      const stored = await store.records.addComplaint({
         fp,
         clientId: from,
         mchId,
@@ -75,7 +75,7 @@ export function registerCreateMsg(app: FastifyInstance, deps: HttpDeps): void {
     }
     if (type === T.LeaveMessage) {
       const c = content(p);
-      const stored = store.records.addLeaveMessage({
+      const stored = await store.records.addLeaveMessage({
         fp,
         clientId: from,
         mchId,

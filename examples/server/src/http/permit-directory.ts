@@ -17,8 +17,8 @@ const LAYOUT = /^(data|data2|data3):/;
  * `raw` of an entry param (protocol §6): a stored opaque value, or base64url of `data...:...`.
  * @internal
  */
-export function decodeEntryParam(param: string, lookup: (param: string) => string | undefined): string | undefined {
-  const stored = lookup(param);
+export async function decodeEntryParam(param: string, lookup: (param: string) => Promise<string | undefined>): Promise<string | undefined> {
+  const stored = await lookup(param);
   if (stored !== undefined) return stored;
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(param)) return undefined;
   const raw = Buffer.from(param, 'base64url').toString('utf8');
@@ -29,11 +29,11 @@ export function decodeEntryParam(param: string, lookup: (param: string) => strin
 export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { store } = deps.ctx;
 
-  encRoute(app, deps, 'POST', 'getMerchantById', (p) => {
+  encRoute(app, deps, 'POST', 'getMerchantById', async (p) => {
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
-    const platform = requirePlatform(deps, mchId, platformId);
-    const merchant = store.directory.merchant(mchId);
+    const platform = await requirePlatform(deps, mchId, platformId);
+    const merchant = await store.directory.merchant(mchId);
     if (!merchant) throw new ApiError(Code.NotFound, 'Unknown merchant');
     return {
       ...merchant.extra,
@@ -45,18 +45,18 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
     };
   });
 
-  encRoute(app, deps, 'GET', 'checkPlatform', (p) => {
+  encRoute(app, deps, 'GET', 'checkPlatform', async (p) => {
     const mchId = reqStr(p, 'mchId');
     const platformId = reqStr(p, 'platformId');
-    const platform = store.directory.platform(mchId, platformId);
+    const platform = await store.directory.platform(mchId, platformId);
     if (!platform) throw new ApiError(Code.NotFound, 'Unknown merchant or platform');
     return { mchId: platform.mchId, platformId: platform.platformId, name: platform.name, enabled: platform.enabled };
   });
 
-  encRoute(app, deps, 'GET', 'validateMchOrder', (p) => {
+  encRoute(app, deps, 'GET', 'validateMchOrder', async (p) => {
     const mchId = reqStr(p, 'mchId');
     const orderNo = reqStr(p, 'orderNo');
-    const order = store.directory.order(mchId, orderNo);
+    const order = await store.directory.order(mchId, orderNo);
     if (!order) throw new ApiError(Code.NotFound, 'Unknown merchant order');
     return {
       userAccount: order.userAccount,
@@ -68,19 +68,19 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
   });
 
   // without clientId it names no visitor (public group info); with it, it joins that visitor: bound only
-  encRoute(app, deps, 'GET', 'getGroupInfo', (p, request) => {
+  encRoute(app, deps, 'GET', 'getGroupInfo', async (p, request) => {
     const groupId = reqStr(p, 'groupId');
     const named = optStr(p, 'clientId');
-    const clientId = named === '' ? '' : requireCaller(request, deps).actFor(named);
-    const group = store.directory.group(groupId);
+    const clientId = named === '' ? '' : await (await requireCaller(request, deps)).actFor(named);
+    const group = await store.directory.group(groupId);
     if (!group) throw new ApiError(Code.NotFound, 'Unknown group');
     if (clientId !== '') {
-      refuseBanned(deps, clientId);
-      const member = store.directory.member(groupId, clientId);
+      await refuseBanned(deps, clientId);
+      const member = await store.directory.member(groupId, clientId);
       if (!member) {
         if (!group.open) throw new ApiError(Code.NotFound, 'You are not a member of this group');
-        const visitor = store.chat.visitor(clientId);
-        store.directory.addMember({
+        const visitor = await store.chat.visitor(clientId);
+        await store.directory.addMember({
           groupId,
           clientId,
           name: visitor?.name ?? clientId,
@@ -96,18 +96,18 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
       kind: group.kind,
       avatar: group.avatar,
       notice: group.notice,
-      memberCount: store.directory.members(groupId).length,
+      memberCount: (await store.directory.members(groupId)).length,
     };
   });
 
   // members only; other visitors appear by their per-group alias, never by client id (protocol §3a)
-  boundRoute(app, deps, 'GET', 'getGroupUserList', (p, caller) => {
+  boundRoute(app, deps, 'GET', 'getGroupUserList', async (p, caller) => {
     const groupId = reqStr(p, 'groupId');
-    if (!store.directory.group(groupId)) throw new ApiError(Code.NotFound, 'Unknown group');
-    if (caller.role !== 'agent' && !store.directory.member(groupId, caller.identity)) {
+    if (!await store.directory.group(groupId)) throw new ApiError(Code.NotFound, 'Unknown group');
+    if (caller.role !== 'agent' && !await store.directory.member(groupId, caller.identity)) {
       throw forbidden('Forbidden: only members see who is in this group');
     }
-    return store.directory.members(groupId).map((m) => ({
+    return (await store.directory.members(groupId)).map((m) => ({
       clientId: deps.ctx.groupAlias(groupId, m.clientId, caller.identity),
       name: m.name,
       avatar: m.avatar,
@@ -119,7 +119,7 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
     const query = request.query as { param?: unknown } | undefined;
     const param = typeof query?.param === 'string' ? query.param.trim() : '';
     if (param === '' || param.length > 2048) throw new ApiError(Code.BadRequest, 'param is required');
-    const raw = decodeEntryParam(param, (x) => store.directory.entryLink(x));
+    const raw = await decodeEntryParam(param, (x) => store.directory.entryLink(x));
     if (raw === undefined) throw new ApiError(Code.NotFound, 'Link is broken');
     return ok(raw);
   });

@@ -28,26 +28,26 @@ export class UploadQuota {
   ) {}
 
   /** Bytes `identity` may still upload today. */
-  remaining(identity: string): number {
-    return Math.max(0, this.limit - this.store.identity.uploadBytes(identity, utcDay(this.now())));
+  async remaining(identity: string): Promise<number> {
+    return Math.max(0, this.limit - await this.store.identity.uploadBytes(identity, utcDay(this.now())));
   }
 
   /**
    * Charges `bytes` to `identity`.
    * @throws ApiError 3002 (nothing charged) when it would exceed the quota.
    */
-  charge(identity: string, bytes: number): void {
-    if (bytes > this.remaining(identity)) throw quotaExceeded(this.limit);
-    this.store.identity.addUploadBytes(identity, utcDay(this.now()), bytes);
+  async charge(identity: string, bytes: number): Promise<void> {
+    if (bytes > (await this.remaining(identity))) throw quotaExceeded(this.limit);
+    await this.store.identity.addUploadBytes(identity, utcDay(this.now()), bytes);
   }
 
   /** Gives `bytes` back (an aborted chunked upload). */
-  refund(identity: string, bytes: number): void {
-    this.store.identity.addUploadBytes(identity, utcDay(this.now()), -bytes);
+  async refund(identity: string, bytes: number): Promise<void> {
+    await this.store.identity.addUploadBytes(identity, utcDay(this.now()), -bytes);
   }
 
   /** @throws ApiError 3002 when nothing is left. */
-  requireSome(identity: string): void {
-    if (this.remaining(identity) <= 0) throw quotaExceeded(this.limit);
+  async requireSome(identity: string): Promise<void> {
+    if ((await this.remaining(identity)) <= 0) throw quotaExceeded(this.limit);
   }
 }

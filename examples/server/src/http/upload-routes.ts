@@ -62,8 +62,8 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   const uploadConfig = { rateLimit: { max: Math.max(config.rate.httpMax, 1000), timeWindow: config.rate.httpWindowMs } };
 
   app.post('/oss/aws/upload', { config: uploadConfig }, async (request) => {
-    const caller = requireCaller(request, deps);
-    quota.requireSome(caller.identity);
+    const caller = await requireCaller(request, deps);
+    await quota.requireSome(caller.identity);
     if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field', 415);
     const part = await readingMultipart(() => request.file({ limits: { fileSize: limits.maxBytes, files: 1 } }));
     if (!part) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
@@ -77,7 +77,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     const name = cleanName(part.filename);
     const saved = await readingMultipart(() => files.saveStream(part.file, name, () => part.file.truncated, limits.maxBytes));
     try {
-      quota.charge(caller.identity, saved.size);
+      await quota.charge(caller.identity, saved.size);
     } catch (error) {
       await unlink(join(files.filesDir, saved.stored)).catch(() => undefined);
       throw error;
@@ -87,7 +87,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   });
 
   app.post('/oss/unifiedOss/chunk/init', { config: uploadConfig }, async (request) => {
-    const caller = requireCaller(request, deps);
+    const caller = await requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
     const fileName = cleanName(reqStr(p, 'fileName', 255));
     const fileSize = reqInt(p, 'fileSize', 1, Number.MAX_SAFE_INTEGER);
@@ -97,13 +97,13 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     const mime = checkMime(limits, reqStr(p, 'mime', 255));
     const requested = reqInt(p, 'chunkSize', 1, Number.MAX_SAFE_INTEGER);
     const clientKey = caller.identity;
-    const existing = store.records.resumableUpload(clientKey, fileName, fileSize, mime);
+    const existing = await store.records.resumableUpload(clientKey, fileName, fileSize, mime);
     if (existing) {
       const held = await files.parts(existing.uploadId);
       const uploaded = [...held.keys()].filter((i) => i < existing.chunkCount);
       return ok({ uploadId: existing.uploadId, chunkSize: existing.chunkSize, chunkCount: existing.chunkCount, uploaded });
     }
-    quota.charge(caller.identity, fileSize);
+    await quota.charge(caller.identity, fileSize);
     const chunkSize = Math.min(Math.max(requested, CHUNK_BOUNDS.min), CHUNK_BOUNDS.max);
     const upload = {
       uploadId: randomUUID(),
@@ -116,23 +116,23 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
       createdAt: Date.now(),
       fileUrl: null,
     };
-    store.records.putUpload(upload);
+    await store.records.putUpload(upload);
     return ok({ uploadId: upload.uploadId, chunkSize, chunkCount: upload.chunkCount, uploaded: [] as number[] });
   });
 
   const completing = new Map<string, Promise<string>>();
   /** The upload, when it belongs to the caller (someone else's upload id is refused 4003). */
-  const known = (uploadId: string, owner: string) => {
-    const upload = store.records.upload(uploadId);
+  const known = async (uploadId: string, owner: string) => {
+    const upload = await store.records.upload(uploadId);
     if (!upload) throw new ApiError(Code.Upload, 'Upload failed: unknown or aborted upload');
     if (upload.clientKey !== owner) throw forbidden('Forbidden: this upload belongs to someone else');
     return upload;
   };
 
   app.post('/oss/unifiedOss/chunk/upload', { config: uploadConfig }, async (request) => {
-    const caller = requireCaller(request, deps);
+    const caller = await requireCaller(request, deps);
     const { fields, data } = await multipartFields(request, CHUNK_BOUNDS.max);
-    const upload = known(reqStr(fields, 'uploadId'), caller.identity);
+    const upload = await known(reqStr(fields, 'uploadId'), caller.identity);
     if (upload.fileUrl !== null) throw new ApiError(Code.Upload, 'Upload failed: this upload is already complete');
     const index = reqInt(fields, 'index', 0, upload.chunkCount - 1);
     if (!data) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
@@ -145,9 +145,9 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   });
 
   app.post('/oss/unifiedOss/chunk/complete', { config: uploadConfig }, async (request) => {
-    const caller = requireCaller(request, deps);
+    const caller = await requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
-    const upload = known(reqStr(p, 'uploadId'), caller.identity);
+    const upload = await known(reqStr(p, 'uploadId'), caller.identity);
     if (upload.fileUrl === null) {
       const held = await files.parts(upload.uploadId);
       const missing: number[] = [];
@@ -162,7 +162,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
         completing.set(upload.uploadId, assembling);
       }
       upload.fileUrl = `/files/${await assembling}`;
-      store.records.putUpload(upload);
+      await store.records.putUpload(upload);
     }
     const answer: UploadedFile = {
       url: `${deps.baseUrl(request)}${upload.fileUrl}`,
@@ -174,12 +174,12 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
   });
 
   app.post('/oss/unifiedOss/chunk/abort', { config: uploadConfig }, async (request) => {
-    const caller = requireCaller(request, deps);
+    const caller = await requireCaller(request, deps);
     const p = request.isMultipart() ? (await multipartFields(request, 1)).fields : asPayload(request.body, 'body');
-    const upload = known(reqStr(p, 'uploadId'), caller.identity);
+    const upload = await known(reqStr(p, 'uploadId'), caller.identity);
     await files.deleteParts(upload.uploadId);
-    store.records.deleteUpload(upload.uploadId);
-    if (upload.fileUrl === null) quota.refund(caller.identity, upload.fileSize);
+    await store.records.deleteUpload(upload.uploadId);
+    if (upload.fileUrl === null) await quota.refund(caller.identity, upload.fileSize);
     return ok(null);
   });
 }

@@ -16,13 +16,12 @@ const META_KEY = 'group_alias_key';
 /** Turns a member's client id into what a given reader may see. */
 export type GroupAliaser = (groupId: string, clientId: string, reader: string) => string;
 
-/** Creates the aliaser, creating its key in the store on first use. */
-export function groupAliaser(store: Store): GroupAliaser {
-  let key = store.meta(META_KEY);
-  if (key === undefined) {
-    key = randomBytes(32).toString('hex');
-    store.setMeta(META_KEY, key);
-  }
+/**
+ * Creates the aliaser, creating its key in the store on first use (every node of a cluster ends
+ * up with the key that was stored first).
+ */
+export async function groupAliaser(store: Store): Promise<GroupAliaser> {
+  const key = await store.metaOnce(META_KEY, randomBytes(32).toString('hex'));
   const secret = Buffer.from(key, 'hex');
   const cache = new Map<string, string>();
   return (groupId, clientId, reader) => {

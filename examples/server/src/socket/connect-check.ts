@@ -124,16 +124,17 @@ function decodePayload(params: string, deps: ConnectDeps): { d: Record<string, u
 }
 
 /**
- * Runs the whole check. Visitors are checked synchronously (so that claiming an unseen id cannot
- * race); only an agent's password check waits (scrypt runs off the event loop).
+ * Runs the whole check (an agent's password check runs scrypt off the event loop). Two connects
+ * that claim one unseen id at once both pass here; the claim itself is a conditional update at
+ * admission, so only one of them gets the id (the other is refused 4004).
  * @param params - the `params` query value, URL-decoded once.
- * @throws ConnectRefused on any failure (4001, or 4004 for a refused identity).
+ * @throws ConnectRefused on any failure (4001, or 4004 for a refused identity), as a rejection.
  */
-export function checkConnect(params: string, deps: ConnectDeps): ConnectIdentity | Promise<ConnectIdentity> {
+export async function checkConnect(params: string, deps: ConnectDeps): Promise<ConnectIdentity> {
   const { d, u, t } = decodePayload(params, deps);
-  const keySession = deps.store.keys.bySaltKey(t);
+  const keySession = await deps.store.keys.bySaltKey(t);
   if (!keySession || keySession.lastUsed + deps.config.keySessionTtlMs < deps.now) throw new ConnectRefused(UNAUTHORIZED);
-  deps.store.keys.touch(t, deps.now);
+  await deps.store.keys.touch(t, deps.now);
   if (d['role'] === 'agent') return checkAgent(d, u, keySession, deps);
   return checkVisitor(d, u, keySession, deps);
 }
@@ -142,7 +143,7 @@ async function checkAgent(d: Record<string, unknown>, u: string, keySession: Key
   const account = text(d['account'], 64);
   const byToken = typeof d['token'] === 'string' && d['password'] === undefined;
   const password = typeof d['password'] === 'string' ? d['password'].slice(0, 1024) : '';
-  const result = byToken ? deps.agentLogin.loginWithToken(account, d['token'], deps.address) : await deps.agentLogin.login(account, password, deps.address);
+  const result = byToken ? await deps.agentLogin.loginWithToken(account, d['token'], deps.address) : await deps.agentLogin.login(account, password, deps.address);
   if (!result.ok) throw new ConnectRefused(result.reason);
   const agent = result.agent;
   const userId = agentUserId(agent.account);
@@ -162,25 +163,25 @@ async function checkAgent(d: Record<string, unknown>, u: string, keySession: Key
   };
 }
 
-function checkVisitor(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): ConnectIdentity {
+async function checkVisitor(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
   if (d['role'] !== undefined && d['role'] !== 'visitor') throw new ConnectRefused('unknown role');
   if (!CLIENT_ID.test(u) || RESERVED.has(u)) throw new ConnectRefused('bad client id');
   // protocol §3a: a key session speaks for one identity; a claimed id needs its secret
   if (keySession.boundTo !== null && keySession.boundTo !== u) throw identityRefused();
-  const storedHash = deps.store.identity.secretHash(u);
+  const storedHash = await deps.store.identity.secretHash(u);
   if (storedHash !== undefined && !secretMatches(d['clientSecret'], storedHash)) throw identityRefused();
 
   let mchId = text(d['mchId'], 64);
   let platformId = text(d['platformId'], 64);
   if (mchId === '' && platformId === '') {
-    const fallback = deps.store.directory.firstPlatform();
+    const fallback = await deps.store.directory.firstPlatform();
     mchId = fallback?.mchId ?? '';
     platformId = fallback?.platformId ?? '';
   }
-  const platform = deps.store.directory.platform(mchId, platformId);
-  if (!platform || !platform.enabled || !deps.store.directory.merchant(mchId)) throw new ConnectRefused('unknown merchant');
+  const platform = await deps.store.directory.platform(mchId, platformId);
+  if (!platform || !platform.enabled || !(await deps.store.directory.merchant(mchId))) throw new ConnectRefused('unknown merchant');
 
-  const known = deps.store.chat.visitor(u);
+  const known = await deps.store.chat.visitor(u);
   const language = text(d['language'], 16).replace(/^(null|0|no)$/, '') || known?.language || 'zh';
   const name = text(d['name'], 64) || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${u.slice(0, 4)}`;
   const groupId = text(d['groupId'], 64).replace(/^(null|0|data3)$/, '');

@@ -69,10 +69,17 @@ export interface SocketEndpoint {
   readonly connections: () => number;
 }
 
+/** The most frames of one connection that may wait for the store; beyond, it is closed (1008). */
+export const MAX_PENDING_FRAMES = 256;
+
 interface Live {
   peer: Peer;
   ws: WebSocket;
   lastFrame: number;
+  /** The connection's work in order (see `enqueue`). */
+  work: Promise<unknown>;
+  /** How many pieces of work wait in {@link Live.work}. */
+  pending: number;
 }
 
 /** Attaches the endpoint to `server` at path `/ws`. */
@@ -110,55 +117,42 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     ws.on('error', () => {
       // oversize frames (1009) and broken sockets land here; the close handler cleans up
     });
-    const refuseConnect = (error: unknown): void => {
-      if (error instanceof ConnectRefused) ws.close(error.code, error.message);
-      else {
-        deps.onError(error);
-        ws.close(CONNECT_REFUSED, 'unauthorized');
-      }
-    };
-    let checked: ConnectIdentity | Promise<ConnectIdentity>;
-    try {
-      const params = new URL(req.url ?? '/', 'http://localhost').searchParams.get('params') ?? '';
-      checked = checkConnect(params, {
-        rsa: deps.rsa,
-        secret: deps.secret,
-        store: ctx.store,
-        config: ctx.config,
-        now: Date.now(),
-        agentLogin: deps.agentLogin,
-        address: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustProxy ?? (() => false)),
-      });
-    } catch (error) {
-      refuseConnect(error);
-      return;
-    }
-    if (!(checked instanceof Promise)) {
-      admit(ws, checked);
-      return;
-    }
-    // an agent's password check is asynchronous: hold its frames until it is admitted
+    // frames sent before the connect is admitted wait for it (the check reads the store)
     const early: [WebSocket.RawData, boolean][] = [];
     const hold = (data: WebSocket.RawData, isBinary: boolean): void => {
       if (early.length < 32) early.push([data, isBinary]);
     };
     ws.on('message', hold);
-    checked.then(
-      (identity) => {
+    const params = new URL(req.url ?? '/', 'http://localhost').searchParams.get('params') ?? '';
+    const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustProxy ?? (() => false));
+    const admitted = checkConnect(params, {
+      rsa: deps.rsa,
+      secret: deps.secret,
+      store: ctx.store,
+      config: ctx.config,
+      now: Date.now(),
+      agentLogin: deps.agentLogin,
+      address,
+    }).then((identity) => (ws.readyState === WebSocket.OPEN ? admit(ws, identity) : undefined));
+    admitted.then(
+      (entry) => {
         ws.off('message', hold);
-        if (ws.readyState !== WebSocket.OPEN) return;
-        const entry = admit(ws, identity);
         if (entry) for (const [data, isBinary] of early) ws.emit('message', data, isBinary);
       },
       (error: unknown) => {
         ws.off('message', hold);
-        if (ws.readyState === WebSocket.OPEN) refuseConnect(error);
+        if (ws.readyState !== WebSocket.OPEN) return;
+        if (error instanceof ConnectRefused) ws.close(error.code, error.message);
+        else {
+          deps.onError(error);
+          ws.close(CONNECT_REFUSED, 'unauthorized');
+        }
       },
     );
   }
 
   /** Admits a checked connect: claim and binding (protocol §3a), presence, welcome. */
-  function admit(ws: WebSocket, identity: ConnectIdentity): Live | undefined {
+  async function admit(ws: WebSocket, identity: ConnectIdentity): Promise<Live | undefined> {
     if (ctx.hub.connectionsOf(identity.userId) >= socketsPerIdentity) {
       ws.close(TOO_MANY_CONNECTIONS_CLOSE, 'too many connections');
       return undefined;
@@ -195,8 +189,8 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     };
     const now = Date.now();
     if (identity.role === 'visitor') {
-      const known = ctx.store.chat.visitor(identity.userId);
-      ctx.store.chat.saveVisitor({
+      const known = await ctx.store.chat.visitor(identity.userId);
+      await ctx.store.chat.saveVisitor({
         clientId: identity.userId,
         name: identity.name,
         avatar: identity.avatar,
@@ -207,42 +201,39 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
         lastSeen: now,
       });
     }
-    if (!ctx.store.identity.bindKeySession(identity.keySession.saltKey, identity.userId)) {
-      const error = identityRefused();
-      ws.close(error.code, error.message);
-      return undefined;
-    }
-    if (identity.role === 'visitor' && ctx.store.chat.visitor(identity.userId)?.banned) {
+    if (!(await ctx.store.identity.bindKeySession(identity.keySession.saltKey, identity.userId))) throw identityRefused();
+    if (identity.role === 'visitor' && (await ctx.store.chat.visitor(identity.userId))?.banned) {
       // the identity checks passed, so its calls answer 2003 (banned), not 4003; nothing is claimed
       refuse(peer, 'banned', '');
       ws.close(BANNED_CLOSE, 'banned');
       return undefined;
     }
-    // claim on first use: the hash is stored before the welcome carries the secret
-    if (identity.claimSecret !== undefined && !ctx.store.identity.claim(identity.userId, hashSecret(identity.claimSecret))) {
-      const error = identityRefused();
-      ws.close(error.code, error.message);
-      return undefined;
+    // claim on first use: the hash is stored before the welcome carries the secret; of two
+    // connects claiming one unseen id at once, the conditional update lets one through
+    if (identity.claimSecret !== undefined && !(await ctx.store.identity.claim(identity.userId, hashSecret(identity.claimSecret)))) {
+      throw identityRefused();
     }
+    const agentWasOffline = identity.role === 'agent' && !(await ctx.hub.isAgentOnline(identity.userId));
     if (login?.by === 'password') {
-      issuedToken = deps.agentTokens.issue(identity.userId.slice('agent:'.length));
+      issuedToken = await deps.agentTokens.issue(identity.userId.slice('agent:'.length));
       agentToken = issuedToken;
     }
-    const entry: Live = { peer, ws, lastFrame: now };
+    // the socket may have closed while the store answered: then nothing is registered
+    if (ws.readyState !== WebSocket.OPEN) return undefined;
+    const entry: Live = { peer, ws, lastFrame: now, work: Promise.resolve(), pending: 0 };
     live.add(entry);
-    const agentWasOffline = identity.role === 'agent' && !ctx.hub.isOnline(identity.userId);
     ctx.hub.add(peer);
     ws.on('close', () => {
       live.delete(entry);
       ctx.hub.remove(peer);
-      if (peer.role === 'agent' && !ctx.hub.isOnline(peer.userId)) {
-        safely(() => deps.sessions.agentsChanged());
+      if (peer.role === 'agent' && !ctx.hub.isHere(peer.userId)) {
+        deps.sessions.agentsChanged();
         deps.agentPresence.went(peer.userId);
       }
     });
     ws.on('message', (data, isBinary) => {
       entry.lastFrame = Date.now();
-      safely(() => onFrame(peer, data, isBinary, userKey));
+      onFrame(entry, data, isBinary, userKey);
     });
 
     peer.send({
@@ -260,64 +251,81 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
         ...(issuedToken === undefined ? {} : { sessionToken: issuedToken }),
       }),
     });
-    safely(() => {
-      if (identity.role === 'agent') {
-        deps.agentPresence.came(identity.userId);
-        if (agentWasOffline) deps.sessions.agentsChanged();
-        else peer.send(deps.sessions.snapshotFor(identity.userId));
-        return;
-      }
-      const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
-      if (identity.groupId !== '') joinGroup(identity, v.name, v.avatar);
-      if (!deps.sessions.hasAny(v)) deps.sessions.start(v);
-      else deps.sessions.resumed(v, (message) => peer.send(message));
-    });
-    // The service state (robot, queued, agent, ended) for a reloaded page or a new tab (docs/protocol.md).
-    if (identity.role === 'visitor' && identity.groupId === '') safely(() => deps.sessions.sendState(peer));
+    // the session's start runs before any frame of this socket (a text must find its session)
+    enqueue(entry, () => welcomed(peer, identity, agentWasOffline));
     return entry;
   }
 
-  function joinGroup(identity: ConnectIdentity, name: string, avatar: string): void {
-    const group = ctx.store.directory.group(identity.groupId);
-    if (!group?.open) return;
-    ctx.store.directory.addMember({ groupId: group.groupId, clientId: identity.userId, name, avatar, role: 'member', joinedAt: Date.now() });
+  /** After the welcome: an agent's presence and snapshot; a visitor's session, state and group. */
+  async function welcomed(peer: Peer, identity: ConnectIdentity, agentWasOffline: boolean): Promise<void> {
+    if (identity.role === 'agent') {
+      deps.agentPresence.came(identity.userId);
+      if (agentWasOffline) deps.sessions.agentsChanged();
+      else peer.send(await deps.sessions.snapshotFor(identity.userId));
+      return;
+    }
+    const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
+    if (identity.groupId !== '') await joinGroup(identity, v.name, v.avatar);
+    if (!(await deps.sessions.hasAny(v))) await deps.sessions.start(v);
+    else await deps.sessions.resumed(v, (message) => peer.send(message));
+    // The service state (robot, queued, agent, ended) for a reloaded page or a new tab (docs/protocol.md).
+    if (identity.groupId === '') await deps.sessions.sendState(peer);
   }
 
-  function onFrame(peer: Peer, data: WebSocket.RawData, isBinary: boolean, userKey: Buffer | null): void {
+  async function joinGroup(identity: ConnectIdentity, name: string, avatar: string): Promise<void> {
+    const group = await ctx.store.directory.group(identity.groupId);
+    if (!group?.open) return;
+    await ctx.store.directory.addMember({ groupId: group.groupId, clientId: identity.userId, name, avatar, role: 'member', joinedAt: Date.now() });
+  }
+
+  /**
+   * Runs a connection's work one piece at a time, in arrival order: a sender's messages are
+   * stored and delivered in the order it sent them. A connection with more than
+   * {@link MAX_PENDING_FRAMES} frames waiting is closed (1008).
+   */
+  function enqueue(entry: Live, work: () => Promise<void>): void {
+    if (entry.pending >= MAX_PENDING_FRAMES) {
+      entry.ws.close(1008, 'too many frames in flight');
+      return;
+    }
+    entry.pending += 1;
+    entry.work = entry.work
+      .then(work)
+      .catch(deps.onError)
+      .finally(() => {
+        entry.pending -= 1;
+      });
+  }
+
+  function onFrame(entry: Live, data: WebSocket.RawData, isBinary: boolean, userKey: Buffer | null): void {
+    const { peer } = entry;
     const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, userKey);
     if (!frame) {
       refuse(peer, 'bad-frame', '');
       return;
     }
+    // heartbeats are answered at once, whatever is waiting
     if (frame.type === T.Heartbeat) {
       peer.send({ type: T.HeartbeatReply, from: 'system', to: peer.userId, sm: Date.now(), dataContent: '{}' });
       return;
     }
     if (frame.type === T.AgentLogout) {
-      logout(peer);
+      enqueue(entry, () => logout(peer));
       return;
     }
-    deps.messaging.handle(peer, frame);
+    enqueue(entry, () => deps.messaging.handle(peer, frame));
   }
 
   /** Type 312: the agent logs out: its token is revoked, its visitors released at once. */
-  function logout(peer: Peer): void {
+  async function logout(peer: Peer): Promise<void> {
     if (peer.role !== 'agent') {
       refuse(peer, 'not-allowed', '');
       return;
     }
-    if (peer.agentToken !== undefined) deps.agentTokens.revoke(peer.agentToken);
+    if (peer.agentToken !== undefined) await deps.agentTokens.revoke(peer.agentToken);
     deps.agentPresence.loggedOut(peer.userId);
     peer.close(1000, 'logged out');
-  }
-
-  function safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (error) {
-      deps.onError(error);
-    }
   }
 
   const idleTimer = setInterval(() => {

@@ -40,6 +40,7 @@ interface SyncRepos {
   records: RecordRepo;
   meta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
+  metaOnce(key: string, value: string): string;
 }
 
 function openRepos(db: Database.Database): SyncRepos {
@@ -47,6 +48,7 @@ function openRepos(db: Database.Database): SyncRepos {
   const putMeta = db.prepare<[string, string]>(
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
+  const addMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
   return {
     keys: sqliteKeySessionRepo(db),
     directory: sqliteDirectoryRepo(db),
@@ -56,6 +58,10 @@ function openRepos(db: Database.Database): SyncRepos {
     meta: (key) => getMeta.get(key)?.value,
     setMeta: (key, value) => {
       putMeta.run(key, value);
+    },
+    metaOnce: (key, value) => {
+      addMeta.run(key, value);
+      return getMeta.get(key)?.value ?? value;
     },
   };
 }
@@ -89,6 +95,11 @@ class SqliteView implements Store {
   /** {@inheritDoc Store.setMeta} */
   setMeta(key: string, value: string): Promise<void> {
     return this.run(() => this.repos.setMeta(key, value));
+  }
+
+  /** {@inheritDoc Store.metaOnce} */
+  metaOnce(key: string, value: string): Promise<string> {
+    return this.run(() => this.repos.metaOnce(key, value));
   }
 
   /** {@inheritDoc Store.transaction} */

@@ -408,6 +408,11 @@ export interface Store {
   meta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;
   /**
+   * Stores `value` under `key` unless a value is stored already, and answers the stored value:
+   * nodes starting at once each propose one, and all of them get the same (the first stored).
+   */
+  metaOnce(key: string, value: string): Promise<string>;
+  /**
    * Runs `fn` atomically: every call made through `tx` commits together or not at all. Calls made
    * through the outer store during `fn` are not part of it (on SQLite they wait until it ends).
    */
