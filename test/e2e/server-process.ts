@@ -49,14 +49,18 @@ export interface ServerProcessOptions {
   appDir: string;
   /** Further environment variables. */
   env?: Record<string, string>;
+  /** Run the compiled server (`dist/main.js`, as in production) instead of the TypeScript source. */
+  compiled?: boolean;
 }
 
 /**
  * Starts the server (`examples/server/src/main.ts`, TypeScript loaded in-process by tsx's loader so
- * that SIGKILL reaches the server itself, not a wrapper) and resolves once it listens.
+ * that SIGKILL reaches the server itself, not a wrapper; or the compiled `dist/main.js`) and
+ * resolves once it listens.
  */
 export function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = options.compiled ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: SERVER_DIR,
     env: {
       PATH: process.env['PATH'] ?? '',

@@ -2,9 +2,12 @@
 /**
  * `npm run cluster -w @kefu-im/server -- [--nodes N] [--port P]`: a local demo of the server as
  * N nodes behind HAProxy. Node i listens on P+i (P = 8080 by default, HAProxy on P), all with the
- * same environment. The nodes share one DATA_DIR (one SQLite file in WAL mode and one key pair), so
- * any node can serve any request; live delivery between nodes (Redis) and the PostgreSQL store are
- * not built yet. Ctrl-C stops everything.
+ * same environment.
+ *
+ * With `DATABASE_URL` and `REDIS_URL` set (the real cluster), the nodes keep everything in
+ * PostgreSQL, deliver to each other through Redis and share `FILES_DIR`. Without them, the nodes
+ * share one DATA_DIR (one SQLite file in WAL mode and one key pair) and, with `REDIS_URL` alone,
+ * still deliver to each other. Ctrl-C stops everything.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,7 +41,10 @@ const env = {
   PUBLIC_URL: process.env.PUBLIC_URL ?? publicUrl,
   TRUST_PROXY: process.env.TRUST_PROXY ?? '127.0.0.1',
   DATA_DIR: process.env.DATA_DIR ?? join(work, 'data'),
+  FILES_DIR: process.env.FILES_DIR ?? join(work, 'files'),
 };
+const clustered = (env.DATABASE_URL ?? '') !== '';
+const delivering = (env.REDIS_URL ?? '') !== '';
 const children = [];
 function stop(code = 0) {
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
@@ -84,7 +90,12 @@ try {
 async function run() {
 // the first node creates the schema, the keys and the demo data; the others start after it
 for (let i = 1; i <= nodes; i++) {
-  start(`node${i}`, process.execPath, ['dist/main.js'], { PORT: String(port + i) });
+  start(`node${i}`, process.execPath, ['dist/main.js'], {
+    PORT: String(port + i),
+    NODE_ID: `node${i}`,
+    // on SQLite the nodes share DATA_DIR; on PostgreSQL each keeps its own (only logs live there)
+    ...(clustered ? { DATA_DIR: join(work, `data-node${i}`) } : {}),
+  });
   await ready(`http://127.0.0.1:${port + i}/readyz`);
 }
 const template = readFileSync(join(here, 'haproxy.cfg'), 'utf8');
@@ -97,8 +108,7 @@ balancer.on('exit', () => stop(1));
 await ready(`${publicUrl}/readyz`);
 console.log(`\nkefu-im cluster: ${nodes} node(s) behind HAProxy at ${publicUrl}`);
 console.log(`  visitor entry and agent desk: as printed by the nodes, on ${publicUrl}`);
-console.log(`  store: one shared SQLite file in ${env.DATA_DIR} (WAL mode; the PostgreSQL store is not built yet)`);
-console.log('  note: live delivery between nodes (Redis) is not built yet: a message reaches the sockets of the');
-console.log('        node that accepted it; clients on other nodes get it at their next catch-up (by seq)');
+console.log(clustered ? `  store: PostgreSQL (${env.DATABASE_URL.replace(/\/\/[^@/]*@/, '//***@')}), files in ${env.FILES_DIR}` : `  store: one shared SQLite file in ${env.DATA_DIR} (WAL mode; set DATABASE_URL for PostgreSQL)`);
+console.log(delivering ? '  delivery between nodes: Redis' : '  note: REDIS_URL is not set: a message reaches the sockets of the node that accepted it at once;\n        clients on other nodes get it at their next catch-up (by seq)');
 console.log('  Ctrl-C stops everything.');
 }

@@ -14,19 +14,19 @@
 
 import { join, resolve } from 'node:path';
 import { hashPassword } from './agents/password.js';
-import { SqliteStore } from './store/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
 
 /** What the command reads and writes (injectable for tests). */
 export interface AdminIo {
-  /** The environment (`DATA_DIR`, `AGENT_PASSWORD`). */
+  /** The environment (`DATA_DIR` or `DATABASE_URL`, `AGENT_PASSWORD`). */
   env: Readonly<Record<string, string | undefined>>;
   /** Reads the password when `AGENT_PASSWORD` is not set (the first line of stdin). */
   readPassword: () => Promise<string>;
   /** Output lines. */
   out: (line: string) => void;
-  /** Opens the store; by default `DATA_DIR/kefu.db`. */
-  openStore?: (dataDir: string) => Store;
+  /** Opens the store; by default PostgreSQL at `DATABASE_URL` when set, else `DATA_DIR/kefu.db`. */
+  openStore?: (dataDir: string) => Store | Promise<Store>;
 }
 
 /** A usage error: the command is printed with the usage and exits with 2. */
@@ -78,7 +78,8 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     return group === undefined ? 2 : 0;
   }
   const dataDir = resolve(io.env['DATA_DIR']?.trim() || './data');
-  const store = (io.openStore ?? ((dir) => new SqliteStore(join(dir, 'kefu.db'))))(dataDir);
+  const databaseUrl = io.env['DATABASE_URL']?.trim() ?? '';
+  const store = await (io.openStore ?? ((dir) => openStore({ databaseUrl, memoryDb: false, dataDir: dir })))(dataDir);
   try {
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);

@@ -3,6 +3,7 @@
  * @module
  */
 
+import { hostname } from 'node:os';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +91,17 @@ export interface ServerConfig {
   dataDir: string;
   /** Keep the database in memory instead of `DATA_DIR/kefu.db` (tests). */
   memoryDb: boolean;
+  /**
+   * `DATABASE_URL`: the PostgreSQL store (`postgres://...`) instead of SQLite; empty for SQLite.
+   * Nodes with one database and one {@link ServerConfig.redisUrl} form a cluster.
+   */
+  databaseUrl: string;
+  /** `REDIS_URL`: delivery between nodes, agent presence and shared rate limits; empty alone. */
+  redisUrl: string;
+  /** `FILES_DIR`: uploaded files (a shared folder in a cluster); empty for `DATA_DIR/files`. */
+  filesDir: string;
+  /** `NODE_ID`: this node's name in the cluster (logs, presence); host name and pid by default. */
+  nodeId: string;
   /** The AES switch (protocol §1.5): frames are AES-ECB encrypted when on. */
   aesSwitch: boolean;
   /** Agent accounts. */
@@ -295,12 +307,19 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
   if (publicUrl !== '' && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new ConfigError(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
   }
-  for (const name of ['DATABASE_URL', 'REDIS_URL']) {
-    // a node that ignored them would run alone while its operator believes it is in a cluster
-    if ((env[name] ?? '').trim() !== '') {
-      throw new ConfigError(`${name} is set, but this version of the reference server has no PostgreSQL store or Redis link yet (issue 12); unset it to run on the embedded SQLite store`);
-    }
+  const databaseUrl = (env['DATABASE_URL'] ?? '').trim();
+  const redisUrl = (env['REDIS_URL'] ?? '').trim();
+  if (databaseUrl !== '' && !/^postgres(ql)?:\/\/[^\s]+$/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a PostgreSQL URL (postgres://user@host:5432/database)');
   }
+  if (redisUrl !== '' && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must be a Redis URL (redis://host:6379)');
+  }
+  // nodes on one database without Redis would not hear each other's messages
+  if (databaseUrl !== '' && redisUrl === '') {
+    throw new ConfigError('DATABASE_URL needs REDIS_URL too: the nodes of a cluster deliver to each other through Redis');
+  }
+  const dataDir = resolve(env['DATA_DIR']?.trim() || './data');
   const translateUrl = (env['TRANSLATE_URL'] ?? '').trim().replace(/\/+$/, '');
   if (translateUrl !== '' && !/^https?:\/\//.test(translateUrl)) {
     throw new ConfigError(`TRANSLATE_URL must be an http(s) URL, got "${translateUrl}"`);
@@ -308,8 +327,12 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
   const config: ServerConfig = {
     port: intVar(env, 'PORT', 8080, 0, 65535),
     host: env['HOST']?.trim() || '127.0.0.1',
-    dataDir: resolve(env['DATA_DIR']?.trim() || './data'),
+    dataDir,
     memoryDb: boolVar(env, 'MEMORY_DB', false),
+    databaseUrl,
+    redisUrl,
+    filesDir: env['FILES_DIR']?.trim() ? resolve(env['FILES_DIR'].trim()) : '',
+    nodeId: (env['NODE_ID']?.trim() || `${hostname()}:${process.pid}`).slice(0, 100),
     aesSwitch: boolVar(env, 'AES_SWITCH', true),
     agents,
     demoAgent: agentsRaw === '',

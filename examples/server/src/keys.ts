@@ -36,7 +36,8 @@ export function generateKeys(): ServerKeys {
   };
 }
 
-function isKeys(value: unknown): value is ServerKeys {
+/** Whether `value` is a complete key set. */
+export function isServerKeys(value: unknown): value is ServerKeys {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
@@ -62,7 +63,7 @@ export function loadOrCreateKeys(dataDir: string): ServerKeys {
     } catch {
       throw new Error(`${file} is not valid JSON; move it away to generate new keys`);
     }
-    if (!isKeys(parsed)) throw new Error(`${file} does not hold publicKey, privateKeyPem and secret`);
+    if (!isServerKeys(parsed)) throw new Error(`${file} does not hold publicKey, privateKeyPem and secret`);
     return { publicKey: parsed.publicKey, privateKeyPem: parsed.privateKeyPem, secret: parsed.secret };
   }
   mkdirSync(dataDir, { recursive: true });

@@ -36,11 +36,11 @@ import { registerChatRoutes } from './http/permit-chat.js';
 import { registerDirectoryRoutes } from './http/permit-directory.js';
 import { registerTranslateRoute } from './http/translate-route.js';
 import { registerUploadRoutes } from './http/upload-routes.js';
-import { loadOrCreateKeys, socketKeyOf, type ServerKeys } from './keys.js';
+import { socketKeyOf, type ServerKeys } from './keys.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
-import { SlidingWindowLimiter } from './socket/rate-limiter.js';
 import { attachSocketServer } from './socket/socket-server.js';
-import { SqliteStore } from './store/sqlite-store.js';
+import { openStore, serverKeysOf } from './store/open-store.js';
+import { nodeServices } from './cluster/node-services.js';
 import type { Store } from './store/types.js';
 
 /** A running server. */
@@ -95,19 +95,28 @@ const STALE_UPLOAD_MS = 24 * 3_600_000;
 export async function createServer(config: ServerConfig, options: CreateServerOptions = {}): Promise<RunningServer> {
   const onError = options.onError ?? ((error: unknown) => console.error('[kefu-server]', error));
   mkdirSync(config.dataDir, { recursive: true });
-  const keys = loadOrCreateKeys(config.dataDir);
-  const store = new SqliteStore(config.memoryDb ? ':memory:' : join(config.dataDir, 'kefu.db'));
-  const files = new FileStore(config.dataDir);
+  const store = await openStore(config);
+  const keys = await serverKeysOf(store, config.dataDir).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const filesDir = config.filesDir || join(config.dataDir, 'files');
+  const files = new FileStore(filesDir, config.filesDir ? `${filesDir}-parts` : join(config.dataDir, 'parts'));
   await files.init();
 
   const clock = new MessageClock(await store.chat.maxCreateTime(), options.messageClock);
   const hub = new Hub();
+  const node = await nodeServices(config, hub, onError).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   // agents added with the admin command replace the demo account
   const storedAgents = (await store.identity.agents()).length;
   if (config.demoAgent && storedAgents > 0) config = { ...config, agents: [], demoAgent: false };
   try {
     checkDemoAgent(config);
   } catch (error) {
+    await node.close();
     await store.close();
     throw error;
   }
@@ -119,7 +128,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   if (config.seed) await seedDemoData(store, clock, agentList);
   const entryPath = demoEntryPath(agentList[0]?.account ?? 'demo');
 
-  const limiter = new SlidingWindowLimiter(config.rate.socketMax, config.rate.socketWindowMs);
+  const limiter = node.limiter('socket', config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx, onError);
   const agentPresence = new AgentPresence(config.agentSessions.graceMs, { isOnline: (id) => hub.isAgentOnline(id), gone: (id) => sessions.agentGone(id), onError });
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
@@ -133,7 +142,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     if (typeof host === 'string' && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host)) return `${request?.protocol ?? 'http'}://${host}`;
     return listenUrl;
   };
-  const deps: HttpDeps = { ctx, sessions, keys, baseUrl };
+  const deps: HttpDeps = { ctx, sessions, keys, baseUrl, limiter: node.limiter };
 
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -155,6 +164,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     allowList: (request) =>
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),
+    // one allowance per client for the whole cluster
+    ...(node.redis ? { redis: node.redis, nameSpace: 'kefu:http-rate:' } : {}),
   });
   installSecurityHeaders(app, config);
   await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });
@@ -176,7 +187,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
 
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence });
+  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence, limiter: node.limiter });
 
   const housekeeping = setInterval(() => {
     void (async () => {
@@ -210,6 +221,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         agentPresence.dispose();
         await socket.close();
         await app.close();
+        await node.close();
         await store.close();
       })();
       return closing;

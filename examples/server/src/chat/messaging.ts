@@ -127,7 +127,7 @@ export class Messaging {
   private async content(peer: Peer, frame: ClientFrame): Promise<void> {
     const gate = await this.gate(peer, frame, true);
     if ('resend' in gate) {
-      peer.send(await this.wireOf(gate.resend));
+      await this.resent(peer, gate.resend);
       return;
     }
     if (!gate.ok) return;
@@ -212,10 +212,28 @@ export class Messaging {
     await this.ctx.store.chat.insertMessage(record);
     const wire = toWire(record, []);
     this.ctx.hub.sendTo(peer.userId, wire);
+    await this.toGroup(record, wire);
+  }
+
+  /** Sends a group message to the members and the online agents, but not its sender. */
+  private async toGroup(record: MessageRecord, wire: WireMessage): Promise<void> {
+    const groupId = record.groupId ?? '';
     const recipients = new Set((await this.ctx.store.directory.members(groupId)).map((m) => m.clientId));
     for (const agentId of await this.ctx.hub.onlineAgents()) recipients.add(agentId);
-    recipients.delete(peer.userId);
+    recipients.delete(record.from);
     for (const userId of recipients) this.ctx.hub.sendTo(userId, groupViewFor(wire, userId, this.ctx.groupAlias));
+  }
+
+  /**
+   * A content message sent again (its acknowledgement was lost): acknowledged again, and delivered
+   * again, since the node that stored it may have died before delivering it (a cluster keeps the
+   * receiver's socket open on another node, so no reconnect gap-fill would bring it). Receivers
+   * keep one copy per fp.
+   */
+  private async resent(peer: Peer, record: MessageRecord): Promise<void> {
+    peer.send(await this.wireOf(record));
+    if (record.isGroup === 1) await this.toGroup(record, toWire(record, []));
+    else if (record.to !== ROBOT_ID && record.to !== SYSTEM_ID && record.to !== '') this.ctx.hub.sendTo(record.to, toWire(record));
   }
 
   private async control(peer: Peer, frame: ClientFrame): Promise<void> {

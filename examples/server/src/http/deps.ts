@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ChatContext } from '../chat/context.js';
 import type { Sessions } from '../chat/sessions.js';
+import type { LimiterFactory } from '../cluster/node-services.js';
 import type { ServerKeys } from '../keys.js';
 
 /** The routes' dependencies. */
@@ -21,4 +22,6 @@ export interface HttpDeps {
    * listening address.
    */
   baseUrl: (request?: FastifyRequest) => string;
+  /** Rate limits (one allowance for the whole cluster when there is one). */
+  limiter: LimiterFactory;
 }

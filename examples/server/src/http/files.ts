@@ -51,9 +51,14 @@ export class FileStore {
   /** Chunk parts. */
   readonly partsDir: string;
 
-  constructor(dataDir: string) {
-    this.filesDir = join(dataDir, 'files');
-    this.partsDir = join(dataDir, 'parts');
+  /**
+   * @param filesDir - the finished files (served at `/files/`)
+   * @param partsDir - the chunks of uploads in progress; in a cluster, shared like `filesDir`, so
+   *   that the parts of one upload may arrive through different nodes
+   */
+  constructor(filesDir: string, partsDir: string) {
+    this.filesDir = filesDir;
+    this.partsDir = partsDir;
   }
 
   /** Creates the directories. */

@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { gcmEncrypt, obfuscateKey, randomAscii } from '../crypto.js';
 import { socketKeyOf } from '../keys.js';
-import { SlidingWindowLimiter } from '../socket/rate-limiter.js';
 import type { KeySession, Store } from '../store/types.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code, ok } from './envelope.js';
@@ -65,7 +64,7 @@ async function createSession(tx: Store, deps: HttpDeps, requestKey: string, now:
 /** Registers getServerTime, getAesKey, getUserToken, switchAES and the public config. */
 export function registerKeyRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { keySessionsMax, keySessionsWindowMs } = deps.ctx.config.abuse;
-  const newSessions = new SlidingWindowLimiter(keySessionsMax, keySessionsWindowMs);
+  const newSessions = deps.limiter('key-sessions', keySessionsMax, keySessionsWindowMs);
   const sessionOf = (request: FastifyRequest): Promise<KeySession> =>
     sessionFor(deps, requestKeyOf(request), () => newSessions.hit(`ip:${request.ip}`, Date.now()));
 

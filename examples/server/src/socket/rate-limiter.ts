@@ -4,8 +4,21 @@
  * @module
  */
 
-/** Allows at most `max` hits per key within any `windowMs`. */
-export class SlidingWindowLimiter {
+/** A rate limit: at most so many hits per key within a time window. */
+export interface RateLimiter {
+  /** Records a hit for `key` at `now` when allowed; false (and nothing recorded) when over the limit. */
+  hit(key: string, now: number): boolean | Promise<boolean>;
+  /**
+   * Records one hit for every key at `now` when each of them is under the limit; when any is
+   * over, records nothing and answers false (a refused event costs no allowance).
+   */
+  hitAll(keys: readonly string[], now: number): boolean | Promise<boolean>;
+  /** Forgets keys with no hit in the window. */
+  sweep(now: number): void;
+}
+
+/** Allows at most `max` hits per key within any `windowMs`, in this process's memory. */
+export class SlidingWindowLimiter implements RateLimiter {
   private readonly hits = new Map<string, number[]>();
   private lastSweep = 0;
 

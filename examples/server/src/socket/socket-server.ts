@@ -19,7 +19,7 @@ import type { AgentPresence } from '../agents/presence.js';
 import type { AgentTokens } from '../agents/session-tokens.js';
 import type { RsaPrivateKey } from '../crypto.js';
 import { clientAddress, type TrustProxy } from '../http/client-address.js';
-import { SlidingWindowLimiter } from './rate-limiter.js';
+import type { LimiterFactory } from '../cluster/node-services.js';
 import { hashSecret } from '../identity/secrets.js';
 import { checkConnect, ConnectRefused, CONNECT_REFUSED, identityRefused, type ConnectIdentity } from './connect-check.js';
 import { decodeFrame, encodeFrame } from './codec.js';
@@ -59,6 +59,8 @@ export interface SocketDeps {
   agentTokens: AgentTokens;
   /** Agents within their grace period. */
   agentPresence: AgentPresence;
+  /** Rate limits (one allowance for the whole cluster when there is one). */
+  limiter: LimiterFactory;
 }
 
 /** The running endpoint. */
@@ -88,7 +90,7 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const live = new Set<Live>();
   const { connectsMax, connectsWindowMs, socketsPerIdentity } = ctx.config.abuse;
-  const connects = new SlidingWindowLimiter(connectsMax, connectsWindowMs);
+  const connects = deps.limiter('connects', connectsMax, connectsWindowMs);
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const path = (req.url ?? '').split('?')[0];
@@ -98,18 +100,28 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     }
     // connects per address, before any cryptographic work: HTTP 413 ("too many requests")
     const address = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], deps.trustProxy ?? (() => false));
-    if (!connects.hit(`ip:${address}`, Date.now())) {
-      socket.end('HTTP/1.1 413 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      try {
-        accept(ws, req);
-      } catch (error) {
+    Promise.resolve(connects.hit(`ip:${address}`, Date.now())).then(
+      (allowed) => {
+        if (socket.destroyed) return;
+        if (!allowed) {
+          socket.end('HTTP/1.1 413 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          try {
+            accept(ws, req);
+          } catch (error) {
+            deps.onError(error);
+            ws.close(1011, 'server error');
+          }
+        });
+      },
+      (error: unknown) => {
+        // the shared limit does not answer (Redis down): refuse rather than let a flood through
         deps.onError(error);
-        ws.close(1011, 'server error');
-      }
-    });
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      },
+    );
   };
   server.on('upgrade', onUpgrade);
 

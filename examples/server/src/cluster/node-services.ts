@@ -1,0 +1,42 @@
+/**
+ * What a node shares with the other nodes of its cluster, or keeps to itself when it runs alone:
+ * the link that delivers between nodes, and the rate limits (in Redis, one allowance for the
+ * whole cluster; in memory otherwise).
+ * @module
+ */
+
+import type { Redis } from 'ioredis';
+import type { Hub } from '../chat/hub.js';
+import type { ServerConfig } from '../config.js';
+import { SlidingWindowLimiter, type RateLimiter } from '../socket/rate-limiter.js';
+import { RedisLink } from './redis-link.js';
+import { RedisWindowLimiter } from './redis-limiter.js';
+
+/** Makes a named rate limit of `max` hits per `windowMs`. */
+export type LimiterFactory = (name: string, max: number, windowMs: number) => RateLimiter;
+
+/** The node's cluster services. */
+export interface NodeServices {
+  /** Rate limits (shared in a cluster). */
+  limiter: LimiterFactory;
+  /** The Redis client for `@fastify/rate-limit`'s shared store, in a cluster. */
+  redis: Redis | undefined;
+  /** Leaves the cluster. */
+  close(): Promise<void>;
+}
+
+/**
+ * Joins the cluster named by `REDIS_URL` (deliveries and presence through Redis, shared rate
+ * limits), or answers the services of a node that runs alone.
+ */
+export async function nodeServices(config: ServerConfig, hub: Hub, onError: (error: unknown) => void): Promise<NodeServices> {
+  if (config.redisUrl === '') {
+    return { limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs), redis: undefined, close: async () => undefined };
+  }
+  const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, onError });
+  return {
+    limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, name, max, windowMs),
+    redis: link.client,
+    close: () => link.close(),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The Redis side of a cluster (`REDIS_URL`): deliveries between nodes over pub/sub and agent
+ * presence with expiry.
+ *
+ * - **Delivery.** Every {@link Hub.sendTo} is published once on one channel; each other node hands
+ *   it to its own sockets of that user. Redis keeps one publisher's messages in order, so a
+ *   sender's messages reach another node in the order they were stored. What a node missed while
+ *   its subscription was down, its clients fetch from the database (gap-fill by `seq`).
+ * - **Presence.** Each node keeps, in one sorted set, an entry per agent with a socket on it,
+ *   scored by when it expires; it renews them every {@link PRESENCE_REFRESH_MS}. A node killed
+ *   without a goodbye stops renewing: its agents drop out of "online" after
+ *   {@link PRESENCE_TTL_MS}.
+ *
+ * ioredis was chosen over `redis` (node-redis): it reconnects and resubscribes by itself, and
+ * `@fastify/rate-limit` takes an ioredis client for its shared store, so one client library
+ * serves delivery, presence and every rate limit.
+ * @module
+ */
+
+import { Redis } from 'ioredis';
+import type { ClusterLink, Hub } from '../chat/hub.js';
+import type { WireMessage } from '../chat/wire.js';
+
+/** The pub/sub channel of deliveries. */
+export const DELIVERY_CHANNEL = 'kefu:deliver';
+/** The sorted set of agent presence entries (`<agent user id>\n<node id>`, scored by expiry). */
+export const PRESENCE_KEY = 'kefu:agents';
+/** How long a node's presence entries live without renewal (ms). */
+export const PRESENCE_TTL_MS = 15_000;
+/** How often a node renews its presence entries (ms). */
+export const PRESENCE_REFRESH_MS = 5_000;
+
+/** A published delivery. */
+interface Delivery {
+  /** The publishing node. */
+  n: string;
+  /** The user. */
+  u: string;
+  /** The message. */
+  m: WireMessage;
+}
+
+/** Options of {@link RedisLink.open}. */
+export interface RedisLinkOptions {
+  /** `REDIS_URL`. */
+  url: string;
+  /** This node's id (unique in the cluster). */
+  nodeId: string;
+  /** Where failures are reported (Redis down: deliveries to other nodes wait for gap-fill). */
+  onError: (error: unknown) => void;
+  /** The wall clock (tests). */
+  now?: () => number;
+}
+
+/** One node's link to the others through Redis. */
+export class RedisLink implements ClusterLink {
+  /** The connection that publishes and keeps presence (also used for shared rate limits). */
+  readonly client: Redis;
+  private readonly subscriber: Redis;
+  private readonly here = new Set<string>();
+  private readonly refresh: ReturnType<typeof setInterval>;
+  private readonly now: () => number;
+  private closed = false;
+
+  private constructor(
+    private readonly hub: Hub,
+    private readonly options: RedisLinkOptions,
+    client: Redis,
+    subscriber: Redis,
+  ) {
+    this.client = client;
+    this.subscriber = subscriber;
+    this.now = options.now ?? Date.now;
+    this.refresh = setInterval(() => this.renew(), PRESENCE_REFRESH_MS);
+    this.refresh.unref();
+  }
+
+  /**
+   * Connects (two connections: a subscribed one cannot publish), subscribes and joins `hub`.
+   * @throws when Redis does not answer at start (a node must not run alone believing it is in a cluster).
+   */
+  static async open(hub: Hub, options: RedisLinkOptions): Promise<RedisLink> {
+    const settings = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectionName: `kefu:${options.nodeId}` };
+    const client = new Redis(options.url, settings);
+    const subscriber = new Redis(options.url, settings);
+    client.on('error', () => undefined); // reported where a command fails; ioredis reconnects by itself
+    subscriber.on('error', () => undefined);
+    try {
+      await Promise.all([client.connect(), subscriber.connect()]);
+      await subscriber.subscribe(DELIVERY_CHANNEL);
+    } catch (error) {
+      client.disconnect();
+      subscriber.disconnect();
+      throw new Error(`REDIS_URL: Redis does not answer (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const link = new RedisLink(hub, options, client, subscriber);
+    subscriber.on('message', (_channel: string, raw: string) => link.received(raw));
+    hub.connect(link);
+    return link;
+  }
+
+  /** {@inheritDoc ClusterLink.publish} */
+  publish(userId: string, message: WireMessage): void {
+    if (this.closed) return;
+    const delivery: Delivery = { n: this.options.nodeId, u: userId, m: message };
+    this.client.publish(DELIVERY_CHANNEL, JSON.stringify(delivery)).catch(this.options.onError);
+  }
+
+  /** {@inheritDoc ClusterLink.agentArrived} */
+  agentArrived(userId: string): void {
+    this.here.add(userId);
+    if (!this.closed) this.client.zadd(PRESENCE_KEY, this.now() + PRESENCE_TTL_MS, this.member(userId)).catch(this.options.onError);
+  }
+
+  /** {@inheritDoc ClusterLink.agentLeft} */
+  agentLeft(userId: string): void {
+    this.here.delete(userId);
+    if (!this.closed) this.client.zrem(PRESENCE_KEY, this.member(userId)).catch(this.options.onError);
+  }
+
+  /** {@inheritDoc ClusterLink.onlineAgents} */
+  async onlineAgents(): Promise<string[]> {
+    const members = await this.client.zrangebyscore(PRESENCE_KEY, this.now(), '+inf');
+    return [...new Set(members.map((m) => m.slice(0, m.lastIndexOf('\n'))))];
+  }
+
+  /** Leaves the cluster: this node's presence entries go at once, then both connections close. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.refresh);
+    const mine = [...this.here].map((userId) => this.member(userId));
+    try {
+      if (mine.length > 0) await this.client.zrem(PRESENCE_KEY, ...mine);
+      await Promise.all([this.subscriber.quit(), this.client.quit()]);
+    } catch {
+      this.client.disconnect();
+      this.subscriber.disconnect();
+    }
+  }
+
+  private received(raw: string): void {
+    let delivery: Delivery;
+    try {
+      delivery = JSON.parse(raw) as Delivery;
+    } catch {
+      return;
+    }
+    if (delivery.n === this.options.nodeId || typeof delivery.u !== 'string' || typeof delivery.m !== 'object' || delivery.m === null) return;
+    this.hub.deliverHere(delivery.u, delivery.m);
+  }
+
+  /** Renews this node's entries and drops everybody's expired ones. */
+  private renew(): void {
+    const now = this.now();
+    const batch = this.client.multi().zremrangebyscore(PRESENCE_KEY, '-inf', now);
+    for (const userId of this.here) batch.zadd(PRESENCE_KEY, now + PRESENCE_TTL_MS, this.member(userId));
+    batch.exec().catch(this.options.onError);
+  }
+
+  private member(userId: string): string {
+    return `${userId}\n${this.options.nodeId}`;
+  }
+}

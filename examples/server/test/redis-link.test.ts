@@ -1,0 +1,106 @@
+/**
+ * The Redis side of a cluster, against a real Redis: deliveries between two nodes' hubs, agent
+ * presence that expires when a node dies without a goodbye, and a rate limit whose allowance the
+ * nodes share. Skips with the reason when Redis does not answer, except under CI.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Hub, type Peer } from '../src/chat/hub.js';
+import type { WireMessage } from '../src/chat/wire.js';
+import { PRESENCE_TTL_MS, RedisLink } from '../src/cluster/redis-link.js';
+import { RedisWindowLimiter } from '../src/cluster/redis-limiter.js';
+
+const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+async function redisAnswers(): Promise<string | null> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return null;
+  } catch (error) {
+    return `Redis does not answer at ${REDIS_URL} (${(error as Error).message})`;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const missing = await redisAnswers();
+if (missing !== null && process.env['CI']) throw new Error(`the Redis tests must run under CI, but: ${missing}`);
+if (missing !== null) console.warn(`[redis] skipped: ${missing}`);
+
+function peer(userId: string, role: Peer['role'], inbox: WireMessage[]): Peer {
+  return { userId, role, name: userId, avatar: '', mchId: '', platformId: '', language: 'en', saltKey: 's', send: (m) => inbox.push(m), close: () => undefined };
+}
+
+const links: RedisLink[] = [];
+afterEach(async () => {
+  for (const link of links.splice(0)) await link.close();
+});
+
+async function node(name: string, now?: () => number): Promise<{ hub: Hub; link: RedisLink }> {
+  const hub = new Hub();
+  const link = await RedisLink.open(hub, { url: REDIS_URL, nodeId: `${name}-${randomUUID()}`, onError: (e) => { throw e; }, ...(now ? { now } : {}) });
+  links.push(link);
+  return { hub, link };
+}
+
+describe.skipIf(missing !== null)('Redis link between nodes', () => {
+  it('delivers a message sent on node A to the sockets of the user on node B, in order, once each', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    const inbox: WireMessage[] = [];
+    const user = `v-${randomUUID()}`;
+    b.hub.add(peer(user, 'visitor', inbox));
+    const sent = Array.from({ length: 50 }, (_, i) => ({ type: 100, from: 'agent:x', to: user, fp: `fp-${i}`, dataContent: `text ${i}` }));
+    for (const m of sent) expect(a.hub.sendTo(user, m)).toBe(0); // nobody on node A itself
+    await expect.poll(() => inbox.length).toBe(50);
+    expect(inbox.map((m) => m.fp)).toEqual(sent.map((m) => m.fp));
+    // a node does not deliver its own publications twice
+    const local: WireMessage[] = [];
+    a.hub.add(peer(`w-${randomUUID()}`, 'visitor', local));
+    a.hub.sendTo(a.hub.all()[0]!.userId, sent[0]!);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(local).toHaveLength(1);
+  });
+
+  it('shows an agent online on every node while its node lives, and drops it after the TTL when the node dies silently', async () => {
+    let clock = Date.now();
+    const a = await node('a', () => clock);
+    const b = await node('b', () => clock);
+    const agentId = `agent:${randomUUID()}`;
+    a.hub.add(peer(agentId, 'agent', []));
+    await expect.poll(() => b.hub.onlineAgents()).toContain(agentId);
+    expect(await b.hub.isAgentOnline(agentId)).toBe(true);
+    // node A is killed: no goodbye, no renewal
+    a.link.client.disconnect();
+    clock += PRESENCE_TTL_MS + 1;
+    expect(await b.hub.onlineAgents()).not.toContain(agentId);
+    // a clean leave removes it at once
+    const c = await node('c', () => clock);
+    const other = `agent:${randomUUID()}`;
+    const socket = peer(other, 'agent', []);
+    c.hub.add(socket);
+    await expect.poll(() => b.hub.onlineAgents()).toContain(other);
+    c.hub.remove(socket);
+    await expect.poll(() => b.hub.onlineAgents()).not.toContain(other);
+  });
+
+  it('counts one allowance for all nodes; a refused hit records nothing', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    const name = `test-${randomUUID()}`;
+    const onA = new RedisWindowLimiter(a.link.client, name, 3, 10_000);
+    const onB = new RedisWindowLimiter(b.link.client, name, 3, 10_000);
+    const now = Date.now();
+    expect([await onA.hit('ip:1', now), await onB.hit('ip:1', now + 1), await onA.hit('ip:1', now + 2)]).toEqual([true, true, true]);
+    expect(await onB.hit('ip:1', now + 3)).toBe(false);
+    // hitAll: one key over its limit refuses the hit for all of them
+    expect(await onA.hitAll(['ip:1', 'ip:2'], now + 4)).toBe(false);
+    expect(await onB.hit('ip:2', now + 5)).toBe(true);
+    // after the window, allowed again
+    expect(await onA.hit('ip:1', now + 10_001)).toBe(true);
+  });
+});
