@@ -37,6 +37,8 @@ export interface ServerProcess {
   terminate(): Promise<number | null>;
   /** Everything it printed. */
   output(): string;
+  /** Whether it has exited. */
+  exited(): boolean;
 }
 
 /** How to start one. */
@@ -105,6 +107,7 @@ export function startServerProcess(options: ServerProcessOptions): Promise<Serve
             return exitCode;
           },
           output: () => output,
+          exited: () => child.exitCode !== null || child.signalCode !== null,
         });
       }
     };

@@ -65,6 +65,12 @@ class PgView implements Store {
     await this.db.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [key, value]);
   }
 
+  /** {@inheritDoc Store.metaOnce} */
+  async metaOnce(key: string, value: string): Promise<string> {
+    await this.db.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
+    return (await firstRow<{ value: string }>(this.db, 'SELECT value FROM meta WHERE key = $1', [key]))?.value ?? value;
+  }
+
   /** {@inheritDoc Store.transaction} */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     return this.begin(fn);
