@@ -113,7 +113,7 @@ class ConnectionQueryable implements Queryable {
 
 /**
  * The connection of a {@link Store.transaction}. Its calls run one after another (so that no
- * statement lands inside another call's savepoint), atomic work runs inside a savepoint, and once
+ * statement lands inside another call's savepoint), each inside a savepoint of its own, and once
  * the transaction has ended every call rejects: the connection is back in the pool by then.
  */
 export class TransactionQueryable implements Queryable {
@@ -126,9 +126,13 @@ export class TransactionQueryable implements Queryable {
     this.inside = new ConnectionQueryable(client);
   }
 
-  /** {@inheritDoc Queryable.query} */
+  /**
+   * Runs one statement inside a savepoint: a failing statement is undone alone and the
+   * transaction goes on, as a failing statement in a SQLite transaction does (PostgreSQL would
+   * otherwise refuse every later statement of the transaction).
+   */
   query<R extends Row>(sql: string, params: readonly unknown[] = []): Promise<pg.QueryResult<R>> {
-    return this.serially(() => this.inside.query<R>(sql, params));
+    return this.atomic((q) => q.query<R>(sql, params));
   }
 
   /** {@inheritDoc Queryable.atomic} */
