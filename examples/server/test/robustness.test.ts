@@ -110,9 +110,16 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ AGENTS: 'alice' })).toThrow(ConfigError);
     expect(() => loadConfig({ AES_SWITCH: 'maybe' })).toThrow(ConfigError);
     expect(() => loadConfig({ TRANSLATE_URL: 'ftp://x' })).toThrow(ConfigError);
-    // not built yet: a node must not run alone while its operator believes it joined a cluster
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/kefu' })).toThrow(/DATABASE_URL is set, but .* no PostgreSQL store/);
-    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(ConfigError);
+    // a node on the cluster's database without Redis would not hear the others: refused
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/kefu' })).toThrow(/DATABASE_URL needs REDIS_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(/DATABASE_URL must be a PostgreSQL URL/);
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL must be a Redis URL/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1/kefu', REDIS_URL: 'redis://127.0.0.1:6379', FILES_DIR: '/srv/files', NODE_ID: 'n1' })).toMatchObject({
+      databaseUrl: 'postgres://postgres@127.0.0.1/kefu',
+      redisUrl: 'redis://127.0.0.1:6379',
+      filesDir: '/srv/files',
+      nodeId: 'n1',
+    });
     expect(loadConfig({ AGENT_GRACE_MS: '1500', AGENT_SESSION_TTL_MS: '120000' }).agentSessions).toEqual({ graceMs: 1500, tokenTtlMs: 120_000 });
     expect(() => loadConfig({ AGENT_GRACE_MS: 'soon' })).toThrow(ConfigError);
   });

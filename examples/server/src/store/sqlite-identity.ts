@@ -33,6 +33,10 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
       `INSERT INTO upload_usage (identity, day, bytes) VALUES (?, ?, ?)
        ON CONFLICT (identity, day) DO UPDATE SET bytes = MAX(0, bytes + excluded.bytes)`,
     ),
+    // a refund with nothing charged that day inserts a negative row: usage is never below 0
+    clampUsage: db.prepare<[string, string]>(
+      'UPDATE upload_usage SET bytes = 0 WHERE identity = ? AND day = ? AND bytes < 0',
+    ),
     pruneUsage: db.prepare<[string]>('DELETE FROM upload_usage WHERE day < ?'),
     agent: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE account = ?'),
     agents: db.prepare<[], AgentRow>('SELECT * FROM agents ORDER BY account'),
@@ -58,6 +62,7 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
     addUploadBytes: (identity, day, bytes) => {
       db.transaction(() => {
         q.addUsage.run(identity, day, Math.trunc(bytes));
+        q.clampUsage.run(identity, day);
         q.pruneUsage.run(day); // only today's usage counts: older days are dropped
       })();
     },
