@@ -55,6 +55,11 @@ export class Hub {
   private readonly byUser = new Map<string, Set<Peer>>();
   private link: ClusterLink | null = null;
 
+  /** Whether the hub is joined to a cluster (see {@link Hub.connect}). */
+  get clustered(): boolean {
+    return this.link !== null;
+  }
+
   /** Joins the hub to a cluster: deliveries and agent presence go through `link` too. */
   connect(link: ClusterLink): void {
     this.link = link;

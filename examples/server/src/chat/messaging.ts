@@ -225,13 +225,15 @@ export class Messaging {
   }
 
   /**
-   * A content message sent again (its acknowledgement was lost): acknowledged again, and delivered
-   * again, since the node that stored it may have died before delivering it (a cluster keeps the
-   * receiver's socket open on another node, so no reconnect gap-fill would bring it). Receivers
-   * keep one copy per fp.
+   * A content message sent again (its acknowledgement was lost): acknowledged again. In a cluster
+   * it is also delivered again: the node that stored it may have died before delivering it, while
+   * the receiver's socket lives on on another node, so no reconnect gap-fill would bring it
+   * (receivers keep one copy per fp). A node alone delivers right after storing, in the same
+   * turn: if it died in between, the receiver's socket died with it and gap-fill brings the message.
    */
   private async resent(peer: Peer, record: MessageRecord): Promise<void> {
     peer.send(await this.wireOf(record));
+    if (!this.ctx.hub.clustered) return;
     if (record.isGroup === 1) await this.toGroup(record, toWire(record, []));
     else if (record.to !== ROBOT_ID && record.to !== SYSTEM_ID && record.to !== '') this.ctx.hub.sendTo(record.to, toWire(record));
   }

@@ -1,0 +1,89 @@
+/**
+ * Two nodes in one process, on one SQLite file and one Redis (`REDIS_URL`), talked to with the raw
+ * protocol client: a visitor on node A and an agent on node B chat (queue snapshots, accept and
+ * texts cross nodes through Redis), and a text that a node stored but never delivered (it died in
+ * between) reaches the agent when the visitor resends it. Skips with the reason when Redis does
+ * not answer, except under CI.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { content, isEvent, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { removeDir, startServer, tempDir } from './helpers/start.js';
+
+const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+async function redisMissing(): Promise<string | null> {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return null;
+  } catch (error) {
+    return `Redis does not answer at ${REDIS_URL} (${(error as Error).message})`;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const missing = await redisMissing();
+if (missing !== null && process.env['CI']) throw new Error(`the cluster delivery tests must run under CI, but: ${missing}`);
+if (missing !== null) console.warn(`[cluster-delivery] skipped: ${missing}`);
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+const where = { mchId: 'M1001', platformId: 'P01' };
+
+describe.skipIf(missing !== null)('delivery between two nodes through Redis', () => {
+  const dataDir = tempDir();
+  let a: Server;
+  let b: Server;
+  beforeAll(async () => {
+    a = await startServer({ memoryDb: false, dataDir }, { REDIS_URL, NODE_ID: `a-${randomUUID()}` });
+    b = await startServer({ memoryDb: false, dataDir }, { REDIS_URL, NODE_ID: `b-${randomUUID()}` });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    removeDir(dataDir);
+  });
+
+  it('a visitor on node A and an agent on node B: queue, accept, texts both ways; a stored but undelivered text arrives on resend', async () => {
+    const agentSession = await keyExchange(b.url);
+    const agent = await TestSocket.connect(b.socketUrl, b.socketKey, agentSession, 'desk', { role: 'agent', account: 'alice', password: 'secret1' });
+    await agent.next((m) => m.type === 310);
+
+    const visitorSession = await keyExchange(a.url);
+    const id = randomUUID();
+    const visitor = await TestSocket.connect(a.socketUrl, a.socketKey, visitorSession, id, { ...where, name: 'Cross', language: 'en' });
+    await visitor.next(isEvent('created'));
+    visitor.say(id, 301, '{}');
+    // node A queued it; node B's agent hears of it (snapshot published through Redis), not busy
+    expect(content(await visitor.next(isEvent('queued')))).toMatchObject({ position: 1, busy: false });
+    await agent.next((m) => m.type === 310 && content<{ queue: { clientId: string }[] }>(m).queue.some((q) => q.clientId === id));
+
+    agent.send({ type: 311, from: 'agent:alice', fp: randomUUID(), dataContent: JSON.stringify({ clientId: id }) });
+    await visitor.next(isEvent('agent-joined'));
+    const hello = visitor.say(id, 100, 'hello from node A');
+    expect(await agent.next((m) => m.fp === hello)).toMatchObject({ from: id, dataContent: 'hello from node A' });
+    const reply = agent.say('agent:alice', 100, 'hello from node B', { to: id });
+    expect(await visitor.next((m) => m.fp === reply)).toMatchObject({ from: 'agent:alice', dataContent: 'hello from node B' });
+
+    // a node stored this text and died before delivering it (written straight into the store)
+    const stored = await a.store.chat.message(hello);
+    const lost = randomUUID();
+    await a.store.chat.insertMessage({ ...stored!, fp: lost, dataContent: 'stored, never delivered', createTime: Date.now(), isRead: 0, seq: undefined });
+    await agent.quiet(200);
+    expect(agent.log.some((m) => m.fp === lost)).toBe(false);
+    // the visitor never got its ack, so it resends: acknowledged again, and now delivered
+    visitor.send({ type: 100, from: id, to: 'agent:alice', fp: lost, dataContent: 'stored, never delivered' });
+    await visitor.next((m) => m.fp === lost);
+    expect(await agent.next((m) => m.fp === lost)).toMatchObject({ dataContent: 'stored, never delivered' });
+    // still one record
+    const conversation = await b.store.chat.conversation(id, where.mchId, where.platformId, { size: 101 });
+    expect(conversation.filter((m) => m.fp === lost)).toHaveLength(1);
+
+    await visitor.close();
+    await agent.close();
+  });
+});
