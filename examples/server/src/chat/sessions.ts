@@ -298,11 +298,10 @@ export class Sessions {
     }));
   }
 
-  /** The display names of visitors, read in parallel. */
+  /** The display names of visitors (one read), by client id. */
   private async visitorNames(clientIds: readonly string[]): Promise<Map<string, string>> {
-    const unique = [...new Set(clientIds)];
-    const visitors = await Promise.all(unique.map((id) => this.ctx.store.chat.visitor(id)));
-    return new Map(unique.map((id, i) => [id, visitors[i]?.name ?? id]));
+    const visitors = await this.ctx.store.chat.visitors([...new Set(clientIds)]);
+    return new Map(visitors.map((v) => [v.clientId, v.name]));
   }
 
   /** The 310 snapshot for one agent (`queue`: the queue part when already built for this change). */

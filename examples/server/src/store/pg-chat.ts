@@ -177,26 +177,25 @@ async function pageMessages(q: Queryable, where: string, params: unknown[], page
  * upsert then holds its row lock until commit, so numbers follow commit order per conversation.
  */
 async function insertMessage(db: Queryable, m: MessageRecord): Promise<boolean> {
-  const seq = await db.atomic(async (q) => {
-    const inserted = await firstRow<{ id: number }>(
-      q,
-      `INSERT INTO messages (${INSERT_COLUMNS}) VALUES (${placeholders(19)}) ON CONFLICT (fp) DO NOTHING RETURNING id`,
-      messageParams(m),
-    );
-    if (inserted === undefined) return undefined;
-    const counter = await firstRow<{ seq: number }>(
-      q,
-      `INSERT INTO conversation_seq (conv, seq) VALUES ($1, 1)
-       ON CONFLICT (conv) DO UPDATE SET seq = conversation_seq.seq + 1 RETURNING seq`,
-      [conversationKey(m)],
-    );
-    const next = counter?.seq;
-    if (next === undefined) throw new Error('the conversation counter returned no row');
-    await q.query('UPDATE messages SET seq = $1 WHERE id = $2', [next, inserted.id]);
-    return next;
-  });
-  if (seq === undefined) return false;
-  m.seq = seq;
+  // One statement, one round trip: the conversation's counter is bumped only for an unknown fp,
+  // and its row lock (held to the commit) makes seq follow commit order. Two inserts of one fp
+  // racing may both bump it; the loser's number is then never used (a gap, which gap-fill by
+  // `afterSeq` does not mind).
+  const row = await firstRow<{ seq: number }>(
+    db,
+    `WITH counter AS (
+       INSERT INTO conversation_seq (conv, seq)
+       SELECT $20, 1 WHERE NOT EXISTS (SELECT 1 FROM messages WHERE fp = $1)
+       ON CONFLICT (conv) DO UPDATE SET seq = conversation_seq.seq + 1
+       RETURNING seq
+     )
+     INSERT INTO messages (${INSERT_COLUMNS}, seq)
+     SELECT ${placeholders(19)}, counter.seq FROM counter
+     ON CONFLICT (fp) DO NOTHING RETURNING seq`,
+    [...messageParams(m), conversationKey(m)],
+  );
+  if (row === undefined) return false;
+  m.seq = row.seq;
   return true;
 }
 
@@ -206,6 +205,11 @@ async function insertMessage(db: Queryable, m: MessageRecord): Promise<boolean> 
  */
 export function pgChatRepo(db: Queryable): Async<ChatRepo> {
   return {
+    visitors: async (clientIds) => {
+      if (clientIds.length === 0) return [];
+      const result = await db.query<VisitorRow>('SELECT * FROM visitors WHERE client_id = ANY($1::text[])', [[...clientIds]]);
+      return result.rows.map(toVisitor);
+    },
     visitor: async (clientId) => {
       const row = await firstRow<VisitorRow>(db, 'SELECT * FROM visitors WHERE client_id = $1', [clientId]);
       return row ? toVisitor(row) : undefined;

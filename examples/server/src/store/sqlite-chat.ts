@@ -155,6 +155,7 @@ function bounds(page: PageQuery): { before: number; after: number; size: number 
 export function sqliteChatRepo(db: Database.Database): ChatRepo {
   const q = {
     visitor: db.prepare<[string], VisitorRow>('SELECT * FROM visitors WHERE client_id = ?'),
+    visitors: db.prepare<[string], VisitorRow>('SELECT * FROM visitors WHERE client_id IN (SELECT value FROM json_each(?))'),
     saveVisitor: db.prepare<VisitorRow>(
       `INSERT INTO visitors (client_id, name, avatar, language, blacklisted, banned, created_at, last_seen)
        VALUES (@client_id, @name, @avatar, @language, @blacklisted, @banned, @created_at, @last_seen)
@@ -247,6 +248,7 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
       const row = q.visitor.get(clientId);
       return row ? toVisitor(row) : undefined;
     },
+    visitors: (clientIds) => (clientIds.length === 0 ? [] : q.visitors.all(JSON.stringify(clientIds)).map(toVisitor)),
     saveVisitor: (v) => {
       q.saveVisitor.run({
         client_id: v.clientId,

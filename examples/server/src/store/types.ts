@@ -304,6 +304,8 @@ export interface DirectoryRepo {
 /** Visitors, service sessions, messages and read state. */
 export interface ChatRepo {
   visitor(clientId: string): Visitor | undefined;
+  /** The known visitors among `clientIds` (one read for many: queue snapshots name every visitor). */
+  visitors(clientIds: readonly string[]): Visitor[];
   /** Inserts or updates name, avatar, language and lastSeen; the flags of an existing visitor are kept. */
   saveVisitor(visitor: Visitor): void;
   setVisitorFlags(clientId: string, flags: { blacklisted?: boolean; banned?: boolean }): void;

@@ -21,6 +21,15 @@ export function sessionCases(current: () => Store): void {
       );
     });
 
+    it('visitors reads many at once and leaves out the unknown ones', async () => {
+      const store = current();
+      expect(await store.chat.visitors([])).toEqual([]);
+      await store.chat.saveVisitor(visitor('v1'));
+      await store.chat.saveVisitor(visitor('v2', { name: 'two' }));
+      const found = await store.chat.visitors(['v2', 'nobody', 'v1', "v1' OR 1=1 --"]);
+      expect(found.map((v) => [v.clientId, v.name]).sort()).toEqual([['v1', visitor('v1').name], ['v2', 'two']]);
+    });
+
     it('setVisitorFlags changes only the flags it is given', async () => {
       const store = current();
       await store.chat.saveVisitor(visitor('v1'));
