@@ -62,7 +62,7 @@ export const USAGE = `usage: npm run bench:server -- [options]
   --rsa native|jsencrypt  RSA decryption of the started server (default native)
   --aes on|off         AES switch of the started server (default on)
   --max-seconds S      hard stop of the whole run (default 420, max 1200)
-  --nodes N            1 only here: a cluster needs the PostgreSQL store; start it and pass --url
+  --nodes N            1 only here: for a cluster, start it (npm run cluster -w @kefu-im/server with DATABASE_URL, REDIS_URL) and pass --url
 env: LOADGEN_SERVER_ENV="NAME=value ..." overrides the started server's environment
      (raise new limits there); LOADGEN_AGENTS="account:password,..." with --url`;
 
@@ -139,7 +139,7 @@ export function parseArgs(argv: readonly string[]): LoadgenOptions {
       }
       case '--nodes': {
         const n = bounded(flag, value(), 1, 16);
-        if (n !== 1) throw new UsageError('--nodes above 1 needs the PostgreSQL store and a balancer: start the cluster (npm run cluster -w @kefu-im/server) and pass --url of the balancer');
+        if (n !== 1) throw new UsageError('--nodes above 1 is not started here: start the cluster (DATABASE_URL=... REDIS_URL=... npm run cluster -w @kefu-im/server) and pass --url of the balancer');
         break;
       }
       default:

@@ -28,9 +28,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  /** A connection URL without its password, for the console. */
+  const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
   const lines = [
     `kefu-im server listening on ${server.url}`,
     `  data directory:   ${config.dataDir}${config.memoryDb ? ' (database in memory)' : ''}`,
+    `  store:            ${config.databaseUrl === '' ? 'SQLite (embedded)' : `PostgreSQL at ${redactUrl(config.databaseUrl)}`}`,
+    `  cluster:          ${config.redisUrl === '' ? 'none (one node)' : `node "${config.nodeId}", delivery through Redis at ${redactUrl(config.redisUrl)}`}`,
     `  AES switch:       ${config.aesSwitch ? 'on' : 'off'}`,
     `  public config:    ${server.url}/im/api/public/config`,
     `  socket:           ${server.socketUrl}`,
