@@ -102,6 +102,8 @@ export async function startCluster(count: number, balance: Balance, env: Record<
     REDIS_URL: REDIS_URL,
     FILES_DIR: filesDir,
     NODE_ID: name,
+    // a cluster of its own: other test files' nodes share the Redis
+    CLUSTER_NAME: database,
     PUBLIC_URL: url,
     TRUST_PROXY: '127.0.0.1',
     AGENTS,

@@ -102,6 +102,8 @@ export interface ServerConfig {
   filesDir: string;
   /** `NODE_ID`: this node's name in the cluster (logs, presence); host name and pid by default. */
   nodeId: string;
+  /** `CLUSTER_NAME`: the prefix of the cluster's Redis channel and keys (`kefu`), so clusters may share one Redis. */
+  clusterName: string;
   /** The AES switch (protocol §1.5): frames are AES-ECB encrypted when on. */
   aesSwitch: boolean;
   /** Agent accounts. */
@@ -320,6 +322,8 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     throw new ConfigError('DATABASE_URL needs REDIS_URL too: the nodes of a cluster deliver to each other through Redis');
   }
   const dataDir = resolve(env['DATA_DIR']?.trim() || './data');
+  const clusterName = env['CLUSTER_NAME']?.trim() || 'kefu';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(clusterName)) throw new ConfigError('CLUSTER_NAME is 1-64 letters, digits, _ and -');
   const translateUrl = (env['TRANSLATE_URL'] ?? '').trim().replace(/\/+$/, '');
   if (translateUrl !== '' && !/^https?:\/\//.test(translateUrl)) {
     throw new ConfigError(`TRANSLATE_URL must be an http(s) URL, got "${translateUrl}"`);
@@ -333,6 +337,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     redisUrl,
     filesDir: env['FILES_DIR']?.trim() ? resolve(env['FILES_DIR'].trim()) : '',
     nodeId: (env['NODE_ID']?.trim() || `${hostname()}:${process.pid}`).slice(0, 100),
+    clusterName,
     aesSwitch: boolVar(env, 'AES_SWITCH', true),
     agents,
     demoAgent: agentsRaw === '',

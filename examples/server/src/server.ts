@@ -165,7 +165,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),
     // one allowance per client for the whole cluster
-    ...(node.redis ? { redis: node.redis, nameSpace: 'kefu:http-rate:' } : {}),
+    ...(node.redis ? { redis: node.redis, nameSpace: `${config.clusterName}:http-rate:` } : {}),
   });
   installSecurityHeaders(app, config);
   await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });

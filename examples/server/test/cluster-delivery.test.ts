@@ -39,8 +39,10 @@ describe.skipIf(missing !== null)('delivery between two nodes through Redis', ()
   let a: Server;
   let b: Server;
   beforeAll(async () => {
-    a = await startServer({ memoryDb: false, dataDir }, { REDIS_URL, NODE_ID: `a-${randomUUID()}` });
-    b = await startServer({ memoryDb: false, dataDir }, { REDIS_URL, NODE_ID: `b-${randomUUID()}` });
+    // a cluster of its own: other test files' nodes share the Redis
+    const cluster = { REDIS_URL, CLUSTER_NAME: `test-${randomUUID()}` };
+    a = await startServer({ memoryDb: false, dataDir }, { ...cluster, NODE_ID: 'a' });
+    b = await startServer({ memoryDb: false, dataDir }, { ...cluster, NODE_ID: 'b' });
   });
   afterAll(async () => {
     await a?.close();

@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Hub, type Peer } from '../src/chat/hub.js';
 import type { WireMessage } from '../src/chat/wire.js';
 import { PRESENCE_TTL_MS, RedisLink } from '../src/cluster/redis-link.js';
+
+/** A cluster name of this run: other test files' nodes share the Redis. */
+const CLUSTER = `test-${randomUUID()}`;
 import { RedisWindowLimiter } from '../src/cluster/redis-limiter.js';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -42,7 +45,7 @@ afterEach(async () => {
 
 async function node(name: string, now?: () => number): Promise<{ hub: Hub; link: RedisLink }> {
   const hub = new Hub();
-  const link = await RedisLink.open(hub, { url: REDIS_URL, nodeId: `${name}-${randomUUID()}`, onError: (e) => { throw e; }, ...(now ? { now } : {}) });
+  const link = await RedisLink.open(hub, { url: REDIS_URL, nodeId: `${name}-${randomUUID()}`, cluster: CLUSTER, onError: (e) => { throw e; }, ...(now ? { now } : {}) });
   links.push(link);
   return { hub, link };
 }
@@ -91,7 +94,7 @@ describe.skipIf(missing !== null)('Redis link between nodes', () => {
   it('counts one allowance for all nodes; a refused hit records nothing', async () => {
     const a = await node('a');
     const b = await node('b');
-    const name = `test-${randomUUID()}`;
+    const name = `${CLUSTER}:rate:test`;
     const onA = new RedisWindowLimiter(a.link.client, name, 3, 10_000);
     const onB = new RedisWindowLimiter(b.link.client, name, 3, 10_000);
     const now = Date.now();

@@ -33,9 +33,9 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
   if (config.redisUrl === '') {
     return { limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs), redis: undefined, close: async () => undefined };
   }
-  const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, onError });
+  const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, cluster: config.clusterName, onError });
   return {
-    limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, name, max, windowMs),
+    limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs),
     redis: link.client,
     close: () => link.close(),
   };

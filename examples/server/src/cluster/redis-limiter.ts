@@ -28,7 +28,7 @@ return 1
 export class RedisWindowLimiter implements RateLimiter {
   /**
    * @param redis - a connected client
-   * @param name - the limit's name (keys are `kefu:rate:<name>:<key>`)
+   * @param name - the limit's name, with the cluster's prefix (keys are `<name>:<key>`)
    * @param max - hits allowed per window
    * @param windowMs - the window
    */
@@ -46,7 +46,7 @@ export class RedisWindowLimiter implements RateLimiter {
 
   /** {@inheritDoc RateLimiter.hitAll} */
   async hitAll(keys: readonly string[], now: number): Promise<boolean> {
-    const redisKeys = keys.map((key) => `kefu:rate:${this.name}:${key}`);
+    const redisKeys = keys.map((key) => `${this.name}:${key}`);
     const allowed = await this.redis.eval(SCRIPT, redisKeys.length, ...redisKeys, now, this.windowMs, this.max, `${now}:${randomUUID()}`);
     return allowed === 1;
   }

@@ -21,10 +21,10 @@ import { Redis } from 'ioredis';
 import type { ClusterLink, Hub } from '../chat/hub.js';
 import type { WireMessage } from '../chat/wire.js';
 
-/** The pub/sub channel of deliveries. */
-export const DELIVERY_CHANNEL = 'kefu:deliver';
-/** The sorted set of agent presence entries (`<agent user id>\n<node id>`, scored by expiry). */
-export const PRESENCE_KEY = 'kefu:agents';
+/** The pub/sub channel of a cluster's deliveries. */
+export const deliveryChannel = (cluster: string): string => `${cluster}:deliver`;
+/** The sorted set of a cluster's agent presence entries (`<agent user id>\n<node id>`, scored by expiry). */
+export const presenceKey = (cluster: string): string => `${cluster}:agents`;
 /** How long a node's presence entries live without renewal (ms). */
 export const PRESENCE_TTL_MS = 15_000;
 /** How often a node renews its presence entries (ms). */
@@ -46,6 +46,8 @@ export interface RedisLinkOptions {
   url: string;
   /** This node's id (unique in the cluster). */
   nodeId: string;
+  /** The cluster's name (`CLUSTER_NAME`): the prefix of its channel and keys, so clusters may share a Redis. */
+  cluster: string;
   /** Where failures are reported (Redis down: deliveries to other nodes wait for gap-fill). */
   onError: (error: unknown) => void;
   /** The wall clock (tests). */
@@ -61,6 +63,8 @@ export class RedisLink implements ClusterLink {
   private readonly refresh: ReturnType<typeof setInterval>;
   private readonly now: () => number;
   private closed = false;
+  private readonly channel: string;
+  private readonly presence: string;
 
   private constructor(
     private readonly hub: Hub,
@@ -71,6 +75,8 @@ export class RedisLink implements ClusterLink {
     this.client = client;
     this.subscriber = subscriber;
     this.now = options.now ?? Date.now;
+    this.channel = deliveryChannel(options.cluster);
+    this.presence = presenceKey(options.cluster);
     this.refresh = setInterval(() => this.renew(), PRESENCE_REFRESH_MS);
     this.refresh.unref();
   }
@@ -87,7 +93,7 @@ export class RedisLink implements ClusterLink {
     subscriber.on('error', () => undefined);
     try {
       await Promise.all([client.connect(), subscriber.connect()]);
-      await subscriber.subscribe(DELIVERY_CHANNEL);
+      await subscriber.subscribe(deliveryChannel(options.cluster));
     } catch (error) {
       client.disconnect();
       subscriber.disconnect();
@@ -103,24 +109,24 @@ export class RedisLink implements ClusterLink {
   publish(userId: string, message: WireMessage): void {
     if (this.closed) return;
     const delivery: Delivery = { n: this.options.nodeId, u: userId, m: message };
-    this.client.publish(DELIVERY_CHANNEL, JSON.stringify(delivery)).catch(this.options.onError);
+    this.client.publish(this.channel, JSON.stringify(delivery)).catch(this.options.onError);
   }
 
   /** {@inheritDoc ClusterLink.agentArrived} */
   agentArrived(userId: string): void {
     this.here.add(userId);
-    if (!this.closed) this.client.zadd(PRESENCE_KEY, this.now() + PRESENCE_TTL_MS, this.member(userId)).catch(this.options.onError);
+    if (!this.closed) this.client.zadd(this.presence, this.now() + PRESENCE_TTL_MS, this.member(userId)).catch(this.options.onError);
   }
 
   /** {@inheritDoc ClusterLink.agentLeft} */
   agentLeft(userId: string): void {
     this.here.delete(userId);
-    if (!this.closed) this.client.zrem(PRESENCE_KEY, this.member(userId)).catch(this.options.onError);
+    if (!this.closed) this.client.zrem(this.presence, this.member(userId)).catch(this.options.onError);
   }
 
   /** {@inheritDoc ClusterLink.onlineAgents} */
   async onlineAgents(): Promise<string[]> {
-    const members = await this.client.zrangebyscore(PRESENCE_KEY, this.now(), '+inf');
+    const members = await this.client.zrangebyscore(this.presence, this.now(), '+inf');
     return [...new Set(members.map((m) => m.slice(0, m.lastIndexOf('\n'))))];
   }
 
@@ -131,7 +137,7 @@ export class RedisLink implements ClusterLink {
     clearInterval(this.refresh);
     const mine = [...this.here].map((userId) => this.member(userId));
     try {
-      if (mine.length > 0) await this.client.zrem(PRESENCE_KEY, ...mine);
+      if (mine.length > 0) await this.client.zrem(this.presence, ...mine);
       await Promise.all([this.subscriber.quit(), this.client.quit()]);
     } catch {
       this.client.disconnect();
@@ -153,8 +159,8 @@ export class RedisLink implements ClusterLink {
   /** Renews this node's entries and drops everybody's expired ones. */
   private renew(): void {
     const now = this.now();
-    const batch = this.client.multi().zremrangebyscore(PRESENCE_KEY, '-inf', now);
-    for (const userId of this.here) batch.zadd(PRESENCE_KEY, now + PRESENCE_TTL_MS, this.member(userId));
+    const batch = this.client.multi().zremrangebyscore(this.presence, '-inf', now);
+    for (const userId of this.here) batch.zadd(this.presence, now + PRESENCE_TTL_MS, this.member(userId));
     batch.exec().catch(this.options.onError);
   }
 
