@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { content, enc, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
 import { removeDir, startServer } from './helpers/start.js';
 
@@ -168,5 +168,32 @@ describe('spec §6: blacklisted and banned visitors', () => {
     expect(content(socket.log[0] as Msg)).toMatchObject({ reason: 'banned' });
     const history = await enc(server.url, session, 'POST', 'findMsgForCus', { clientId: 'demo-banned', ...where });
     expect(history.code).toBe(2003);
+  });
+});
+
+describe('backpressure: a burst of frames is read at the store\'s pace, none dropped', () => {
+  it('takes 2 000 frames sent at once and then three texts: the connection stays open and the texts are acknowledged in order', { timeout: 30_000 }, async () => {
+    const v = await visitor();
+    // a slow store (as a database across the network): each lookup takes a while, so the frames
+    // pile up faster than they are handled
+    const chat = server.store.chat as { message: (fp: string) => Promise<unknown> };
+    const lookUp = chat.message;
+    chat.message = async (fp) => {
+      await new Promise((r) => setTimeout(r, 1));
+      return lookUp(fp);
+    };
+    onTestFinished(() => {
+      chat.message = lookUp;
+    });
+    // receipts of messages the server does not know: each one is looked up and dropped silently
+    for (let i = 0; i < 2000; i++) v.socket.send({ type: 104, from: v.id, to: 'robot', fp: `burst-${i}-${randomUUID()}`, dataContent: randomUUID() });
+    const texts = ['after the burst 1', 'after the burst 2', 'after the burst 3'].map((text) => v.socket.say(v.id, 100, text));
+    const acks: Msg[] = [];
+    for (const fp of texts) acks.push(await v.socket.next((m) => m.fp === fp && m.type === 100, 15_000));
+    expect(acks.map((m) => m.dataContent)).toEqual(['after the burst 1', 'after the burst 2', 'after the burst 3']);
+    expect(acks.map((m) => Number(m.createTime))).toEqual([...acks.map((m) => Number(m.createTime))].sort((a, b) => a - b));
+    const open = await Promise.race([v.socket.closed.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 100))]);
+    expect(open).toBe(true);
+    await v.socket.close();
   });
 });

@@ -71,8 +71,13 @@ export interface SocketEndpoint {
   readonly connections: () => number;
 }
 
-/** The most frames of one connection that may wait for the store; beyond, it is closed (1008). */
+/**
+ * Backpressure per connection: with this many frames waiting for the store, the server stops
+ * reading the socket (TCP then slows the sender down) until {@link RESUME_PENDING_FRAMES} are left.
+ */
 export const MAX_PENDING_FRAMES = 256;
+/** See {@link MAX_PENDING_FRAMES}. */
+export const RESUME_PENDING_FRAMES = 64;
 
 interface Live {
   peer: Peer;
@@ -292,20 +297,19 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
 
   /**
    * Runs a connection's work one piece at a time, in arrival order: a sender's messages are
-   * stored and delivered in the order it sent them. A connection with more than
-   * {@link MAX_PENDING_FRAMES} frames waiting is closed (1008).
+   * stored and delivered in the order it sent them. Past {@link MAX_PENDING_FRAMES} waiting, the
+   * socket is not read until the backlog is down to {@link RESUME_PENDING_FRAMES}: nothing is
+   * dropped, the sender waits.
    */
   function enqueue(entry: Live, work: () => Promise<void>): void {
-    if (entry.pending >= MAX_PENDING_FRAMES) {
-      entry.ws.close(1008, 'too many frames in flight');
-      return;
-    }
     entry.pending += 1;
+    if (entry.pending === MAX_PENDING_FRAMES) entry.ws.pause();
     entry.work = entry.work
       .then(work)
       .catch(deps.onError)
       .finally(() => {
         entry.pending -= 1;
+        if (entry.pending === RESUME_PENDING_FRAMES && entry.ws.isPaused) entry.ws.resume();
       });
   }
 
