@@ -75,7 +75,11 @@ export class Sessions {
     return (await this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId)) !== undefined;
   }
 
-  /** Starts a session: stored and pushed `created`, suggested questions (201) and the greeting (200). */
+  /**
+   * Starts a session: stored and pushed `created`, suggested questions (201) and the greeting
+   * (200). When another call (on any node) opened one a moment before, that one is answered and
+   * nothing is pushed twice.
+   */
   async start(v: VisitorRef): Promise<ServiceSession> {
     const session: ServiceSession = {
       sessionId: randomUUID(),
@@ -91,7 +95,11 @@ export class Sessions {
       score: null,
       remark: null,
     };
-    await this.ctx.store.chat.createSession(session);
+    if (!(await this.ctx.store.chat.createSession(session))) {
+      const open = await this.open(v);
+      if (open) return open;
+      throw new Error(`no session could be opened for visitor ${v.clientId}`);
+    }
     await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'created', sessionId: session.sessionId }));
     await this.pushSuggestions(v, session.sessionId);
     await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).greeting);

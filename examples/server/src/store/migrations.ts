@@ -222,6 +222,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_conversation_seq ON messages (client_id, mch_id, platform_id, seq);
   CREATE INDEX messages_group_seq ON messages (group_id, seq);
   `,
+  // 6: one open session per conversation, kept by the database (two nodes starting one at the
+  // same moment): of open sessions found twice, the older ones are ended first
+  `
+  UPDATE sessions SET state = 'ended', ended_at = COALESCE(ended_at, created_at)
+  WHERE state <> 'ended' AND EXISTS (
+    SELECT 1 FROM sessions newer
+    WHERE newer.client_id = sessions.client_id AND newer.mch_id = sessions.mch_id AND newer.platform_id = sessions.platform_id
+      AND newer.state <> 'ended'
+      AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.rowid > sessions.rowid)));
+  CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
+  `,
 ];
 
 /**

@@ -229,9 +229,8 @@ export function pgChatRepo(db: Queryable): Async<ChatRepo> {
         [flags.blacklisted ?? null, flags.banned ?? null, clientId],
       );
     },
-    createSession: async (s) => {
-      await db.query(`INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${placeholders(12)})`, sessionParams(s));
-    },
+    createSession: async (s) =>
+      (await changedRows(db, `INSERT INTO sessions (${SESSION_COLUMNS}) VALUES (${placeholders(12)}) ON CONFLICT DO NOTHING`, sessionParams(s))) === 1,
     session: async (id) => {
       const row = await firstRow<SessionRow>(db, 'SELECT * FROM sessions WHERE session_id = $1', [id]);
       return row ? toSession(row) : undefined;

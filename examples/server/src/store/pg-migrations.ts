@@ -219,6 +219,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX agent_tokens_account ON agent_tokens (account);
   `,
+  // 2: one open session per conversation, kept by the database (two nodes starting one at the
+  // same moment): of open sessions found twice, the older ones are ended first
+  `
+  UPDATE sessions SET state = 'ended', ended_at = COALESCE(ended_at, created_at)
+  WHERE state <> 'ended' AND EXISTS (
+    SELECT 1 FROM sessions newer
+    WHERE newer.client_id = sessions.client_id AND newer.mch_id = sessions.mch_id AND newer.platform_id = sessions.platform_id
+      AND newer.state <> 'ended'
+      AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.row_order > sessions.row_order)));
+  CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
+  `,
 ];
 
 /**

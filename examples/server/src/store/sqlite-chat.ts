@@ -165,7 +165,7 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     setBlacklisted: db.prepare<[number, string]>('UPDATE visitors SET blacklisted = ? WHERE client_id = ?'),
     setBanned: db.prepare<[number, string]>('UPDATE visitors SET banned = ? WHERE client_id = ?'),
     createSession: db.prepare<SessionRow>(
-      `INSERT INTO sessions (session_id, client_id, mch_id, platform_id, state, agent_id, created_at,
+      `INSERT OR IGNORE INTO sessions (session_id, client_id, mch_id, platform_id, state, agent_id, created_at,
          queued_at, accepted_at, ended_at, score, remark)
        VALUES (@session_id, @client_id, @mch_id, @platform_id, @state, @agent_id, @created_at,
          @queued_at, @accepted_at, @ended_at, @score, @remark)`,
@@ -265,9 +265,7 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
       if (flags.blacklisted !== undefined) q.setBlacklisted.run(flags.blacklisted ? 1 : 0, clientId);
       if (flags.banned !== undefined) q.setBanned.run(flags.banned ? 1 : 0, clientId);
     },
-    createSession: (s) => {
-      q.createSession.run(sessionParams(s));
-    },
+    createSession: (s) => q.createSession.run(sessionParams(s)).changes === 1,
     session: (id) => {
       const row = q.session.get(id);
       return row ? toSession(row) : undefined;

@@ -309,7 +309,12 @@ export interface ChatRepo {
   /** Inserts or updates name, avatar, language and lastSeen; the flags of an existing visitor are kept. */
   saveVisitor(visitor: Visitor): void;
   setVisitorFlags(clientId: string, flags: { blacklisted?: boolean; banned?: boolean }): void;
-  createSession(session: ServiceSession): void;
+  /**
+   * Stores a new session; false (nothing stored) when the visitor already has an open (not
+   * ended) session with that merchant's platform: one open session per conversation, even when
+   * two nodes start one at the same moment.
+   */
+  createSession(session: ServiceSession): boolean;
   session(sessionId: string): ServiceSession | undefined;
   latestSession(clientId: string, mchId: string, platformId: string): ServiceSession | undefined;
   updateSession(session: ServiceSession): void;

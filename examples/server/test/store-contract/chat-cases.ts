@@ -53,12 +53,31 @@ export function sessionCases(current: () => Store): void {
 
     it('latestSession is the newest of the visitor on that platform (insertion order breaks ties)', async () => {
       const store = current();
-      await store.chat.createSession(session('s1', 'v1', { createdAt: T0 }));
-      await store.chat.createSession(session('s2', 'v1', { createdAt: T0 + 10 }));
+      await store.chat.createSession(session('s1', 'v1', { createdAt: T0, state: 'ended', endedAt: T0 + 1 }));
+      await store.chat.createSession(session('s2', 'v1', { createdAt: T0 + 10, state: 'ended', endedAt: T0 + 11 }));
       await store.chat.createSession(session('s3', 'v1', { createdAt: T0 + 10 }));
       await store.chat.createSession(session('s4', 'v1', { createdAt: T0 + 99, platformId: 'app' }));
       expect((await store.chat.latestSession('v1', MCH, PLATFORM))?.sessionId).toBe('s3');
       expect(await store.chat.latestSession('v2', MCH, PLATFORM)).toBeUndefined();
+    });
+
+    it('keeps one open session per conversation: a second is refused until the first ended', async () => {
+      const store = current();
+      expect(await store.chat.createSession(session('s1', 'v1', { createdAt: T0 }))).toBe(true);
+      expect(await store.chat.createSession(session('s2', 'v1', { createdAt: T0 + 1 }))).toBe(false);
+      expect(await store.chat.session('s2')).toBeUndefined();
+      // another platform, another visitor: their own conversations
+      expect(await store.chat.createSession(session('s3', 'v1', { createdAt: T0 + 2, platformId: 'app' }))).toBe(true);
+      expect(await store.chat.createSession(session('s4', 'v2', { createdAt: T0 + 3 }))).toBe(true);
+      const first = (await store.chat.session('s1'))!;
+      await store.chat.updateSession({ ...first, state: 'ended', endedAt: T0 + 4 });
+      expect(await store.chat.createSession(session('s5', 'v1', { createdAt: T0 + 5 }))).toBe(true);
+      // two at once (on PostgreSQL from two connections): exactly one is stored
+      const both = await Promise.all([
+        store.chat.createSession(session('s6', 'v9', { createdAt: T0 + 6 })),
+        store.chat.createSession(session('s7', 'v9', { createdAt: T0 + 6 })),
+      ]);
+      expect(both.filter(Boolean)).toHaveLength(1);
     });
 
     it('queue lists queued sessions oldest first; activeSessions an agent’s, by acceptance', async () => {
