@@ -12,7 +12,6 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AgentDirectory } from './agents/directory.js';
 import { AgentLogin } from './agents/login.js';
-import { LoginThrottle } from './agents/throttle.js';
 import { AgentPresence } from './agents/presence.js';
 import { AgentTokens } from './agents/session-tokens.js';
 import { MessageClock } from './chat/clock.js';
@@ -106,7 +105,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
 
   const clock = new MessageClock(await store.chat.maxCreateTime(), options.messageClock);
   const hub = new Hub();
-  const node = await nodeServices(config, hub, onError).catch(async (error: unknown) => {
+  const node = await nodeServices(config, hub, onError, options.now).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
@@ -122,7 +121,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   }
   const agents = new AgentDirectory(config.agents, store);
   const agentTokens = new AgentTokens(store, config.agentSessions.tokenTtlMs);
-  const agentLogin = new AgentLogin(agents, new LoginThrottle(config.loginThrottle, options.now), config.loginThrottle.concurrencyPerAddress, agentTokens);
+  const agentLogin = new AgentLogin(agents, node.loginThrottle, config.loginThrottle.concurrencyPerAddress, agentTokens);
   const ctx: ChatContext = { store, hub, clock, config, agents, groupAlias: await groupAliaser(store) };
   const agentList = await agents.list();
   if (config.seed) await seedDemoData(store, clock, agentList);

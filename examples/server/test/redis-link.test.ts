@@ -13,6 +13,8 @@ import { PRESENCE_TTL_MS, RedisLink } from '../src/cluster/redis-link.js';
 /** A cluster name of this run: other test files' nodes share the Redis. */
 const CLUSTER = `test-${randomUUID()}`;
 import { RedisWindowLimiter } from '../src/cluster/redis-limiter.js';
+import { RedisLoginThrottle } from '../src/cluster/redis-login-throttle.js';
+import { LoginThrottle } from '../src/agents/throttle.js';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -105,5 +107,38 @@ describe.skipIf(missing !== null)('Redis link between nodes', () => {
     expect(await onB.hit('ip:2', now + 5)).toBe(true);
     // after the window, allowed again
     expect(await onA.hit('ip:1', now + 10_001)).toBe(true);
+  });
+
+  it('throttles agent logins once for all nodes, by the same rules as one node', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    let now = 1_000_000;
+    const options = { freeFailures: 3, baseDelayMs: 500, maxDelayMs: 30_000, lockoutAfter: 10, lockoutMs: 900_000 };
+    const prefix = `${CLUSTER}:login`;
+    const onA = new RedisLoginThrottle(a.link.client, prefix, options, () => now);
+    const onB = new RedisLoginThrottle(b.link.client, prefix, options, () => now);
+    const alone = new LoginThrottle(options, () => now);
+    const account = `acct-${randomUUID()}`;
+    // 4 failures spread over two nodes count like 4 on one
+    for (let i = 0; i < 4; i++) {
+      await (i % 2 === 0 ? onA : onB).failed(account, '10.0.0.1');
+      alone.failed(account, '10.0.0.1');
+    }
+    expect(await onB.check(account, '10.0.0.9')).toEqual(alone.check(account, '10.0.0.9'));
+    expect(await onA.check(account, '10.0.0.9')).toEqual({ allowed: false, reason: 'wait', retryAfterMs: 500 });
+    expect(await onA.check(`other-${randomUUID()}`, '10.0.0.1')).toMatchObject({ allowed: false, reason: 'wait' });
+    // two nodes failing at the same moment count two
+    await Promise.all([onA.failed(account, '10.0.0.1'), onB.failed(account, '10.0.0.1')]);
+    for (let i = 0; i < 2; i++) alone.failed(account, '10.0.0.1');
+    now += 10;
+    expect(await onA.check(account, '10.0.0.2')).toEqual(alone.check(account, '10.0.0.2'));
+    // up to the lockout: locked everywhere, even after the longest wait
+    for (let i = 0; i < 4; i++) await onB.failed(account, '10.0.0.1');
+    now += 60_000;
+    expect(await onA.check(account, '10.0.0.3')).toMatchObject({ allowed: false, reason: 'locked' });
+    // a success forgets the account's failures, not the address's
+    await onA.succeeded(account);
+    expect(await onB.check(account, '10.0.0.3')).toEqual({ allowed: true });
+    expect((await onB.check(account, '10.0.0.1')).allowed).toBe(false);
   });
 });

@@ -15,7 +15,7 @@ import type { AgentAccount } from '../config.js';
 import type { AgentDirectory } from './directory.js';
 import { dummyHash, verifyPassword } from './password.js';
 import type { AgentTokens } from './session-tokens.js';
-import type { LoginThrottle } from './throttle.js';
+import type { LoginGate } from './throttle.js';
 
 /** The outcome of a login. */
 export type LoginResult = { ok: true; agent: AgentAccount } | { ok: false; reason: 'unauthorized' | 'too many attempts' };
@@ -26,7 +26,7 @@ export class AgentLogin {
 
   constructor(
     private readonly agents: AgentDirectory,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: LoginGate,
     private readonly concurrencyPerAddress: number,
     private readonly tokens?: AgentTokens,
   ) {}
@@ -36,13 +36,13 @@ export class AgentLogin {
    * like a password: a wrong token counts as a failed login.
    */
   async loginWithToken(account: string, token: unknown, address: string): Promise<LoginResult> {
-    if (!this.throttle.check(account, address).allowed) return { ok: false, reason: 'too many attempts' };
+    if (!(await this.throttle.check(account, address)).allowed) return { ok: false, reason: 'too many attempts' };
     const agent = await this.agents.find(account);
     if (!agent || !(await this.tokens?.verify(account, token))) {
-      this.throttle.failed(account, address);
+      await this.throttle.failed(account, address);
       return { ok: false, reason: 'unauthorized' };
     }
-    this.throttle.succeeded(account);
+    await this.throttle.succeeded(account);
     return { ok: true, agent };
   }
 
@@ -50,7 +50,7 @@ export class AgentLogin {
   async login(account: string, password: string, address: string): Promise<LoginResult> {
     const accountKey = `account:${account.toLowerCase()}`;
     const addressKey = `address:${address}`;
-    const verdict = this.throttle.check(account, address);
+    const verdict = await this.throttle.check(account, address);
     if (!verdict.allowed || this.running(accountKey) >= 1 || this.running(addressKey) >= this.concurrencyPerAddress) {
       return { ok: false, reason: 'too many attempts' };
     }
@@ -60,10 +60,10 @@ export class AgentLogin {
       const agent = await this.agents.find(account);
       const matches = await verifyPassword(password, agent?.passwordHash ?? dummyHash());
       if (!matches || !agent || password === '') {
-        this.throttle.failed(account, address);
+        await this.throttle.failed(account, address);
         return { ok: false, reason: 'unauthorized' };
       }
-      this.throttle.succeeded(account);
+      await this.throttle.succeeded(account);
       return { ok: true, agent };
     } finally {
       this.add(accountKey, -1);

@@ -32,8 +32,34 @@ interface Entry {
 /** Why an attempt may not be tried now. */
 export type ThrottleVerdict = { allowed: true } | { allowed: false; reason: 'locked' | 'wait'; retryAfterMs: number };
 
+/**
+ * What a login asks of the throttle. {@link LoginThrottle} keeps its entries in this process; in
+ * a cluster `RedisLoginThrottle` (`cluster/redis-login-throttle.ts`) keeps them in Redis, so that
+ * an attacker gets one allowance of guesses for the whole cluster, not one per node.
+ */
+export interface LoginGate {
+  /** Whether a login of `account` from `address` may be tried now. */
+  check(account: string, address: string): ThrottleVerdict | Promise<ThrottleVerdict>;
+  /** Counts a failed login against the account and the address. */
+  failed(account: string, address: string): void | Promise<void>;
+  /** A successful login forgets the account's failures (not the address's). */
+  succeeded(account: string): void | Promise<void>;
+}
+
+/** The wait after `failures` failed logins in a row (0 while they are free; the lockout at the end). */
+export function delayAfterFailures(options: ThrottleOptions, failures: number): number {
+  if (failures >= options.lockoutAfter) return options.lockoutMs;
+  if (failures <= options.freeFailures) return 0;
+  return Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (failures - options.freeFailures - 1));
+}
+
+/** The keys a login counts against: its account (case-insensitive) and its address. */
+export function throttleKeys(account: string, address: string): string[] {
+  return [`account:${account.toLowerCase()}`, `address:${address}`];
+}
+
 /** The login throttle. */
-export class LoginThrottle {
+export class LoginThrottle implements LoginGate {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
@@ -75,10 +101,7 @@ export class LoginThrottle {
 
   /** The wait after `failures` failures (ms). */
   delayAfter(failures: number): number {
-    const o = this.options;
-    if (failures >= o.lockoutAfter) return o.lockoutMs;
-    if (failures <= o.freeFailures) return 0;
-    return Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (failures - o.freeFailures - 1));
+    return delayAfterFailures(this.options, failures);
   }
 
   /** Drops forgotten entries. */
@@ -101,6 +124,4 @@ export class LoginThrottle {
   }
 }
 
-function keysOf(account: string, address: string): string[] {
-  return [`account:${account.toLowerCase()}`, `address:${address}`];
-}
+const keysOf = throttleKeys;

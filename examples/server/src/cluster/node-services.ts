@@ -8,7 +8,9 @@
 import type { Redis } from 'ioredis';
 import type { Hub } from '../chat/hub.js';
 import type { ServerConfig } from '../config.js';
+import { LoginThrottle, type LoginGate } from '../agents/throttle.js';
 import { SlidingWindowLimiter, type RateLimiter } from '../socket/rate-limiter.js';
+import { RedisLoginThrottle } from './redis-login-throttle.js';
 import { RedisLink } from './redis-link.js';
 import { RedisWindowLimiter } from './redis-limiter.js';
 
@@ -19,6 +21,8 @@ export type LimiterFactory = (name: string, max: number, windowMs: number) => Ra
 export interface NodeServices {
   /** Rate limits (shared in a cluster). */
   limiter: LimiterFactory;
+  /** The agent login throttle (shared in a cluster). */
+  loginThrottle: LoginGate;
   /** The Redis client for `@fastify/rate-limit`'s shared store, in a cluster. */
   redis: Redis | undefined;
   /** Leaves the cluster. */
@@ -29,13 +33,19 @@ export interface NodeServices {
  * Joins the cluster named by `REDIS_URL` (deliveries and presence through Redis, shared rate
  * limits), or answers the services of a node that runs alone.
  */
-export async function nodeServices(config: ServerConfig, hub: Hub, onError: (error: unknown) => void): Promise<NodeServices> {
+export async function nodeServices(config: ServerConfig, hub: Hub, onError: (error: unknown) => void, now: () => number = Date.now): Promise<NodeServices> {
   if (config.redisUrl === '') {
-    return { limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs), redis: undefined, close: async () => undefined };
+    return {
+      limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs),
+      loginThrottle: new LoginThrottle(config.loginThrottle, now),
+      redis: undefined,
+      close: async () => undefined,
+    };
   }
   const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, cluster: config.clusterName, onError });
   return {
     limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs),
+    loginThrottle: new RedisLoginThrottle(link.client, `${config.clusterName}:login`, config.loginThrottle, now),
     redis: link.client,
     close: () => link.close(),
   };
