@@ -129,6 +129,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
 
   const limiter = node.limiter('socket', config.rate.socketMax, config.rate.socketWindowMs);
   const sessions = new Sessions(ctx, onError);
+  // a dead node's agents expire from presence: queued visitors hear they wait with nobody online
+  node.watchAgents(() => sessions.agentsChanged());
   const agentPresence = new AgentPresence(config.agentSessions.graceMs, { isOnline: (id) => hub.isAgentOnline(id), gone: (id) => sessions.agentGone(id), onError });
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 

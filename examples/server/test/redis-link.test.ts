@@ -79,10 +79,19 @@ describe.skipIf(missing !== null)('Redis link between nodes', () => {
     a.hub.add(peer(agentId, 'agent', []));
     await expect.poll(() => b.hub.onlineAgents()).toContain(agentId);
     expect(await b.hub.isAgentOnline(agentId)).toBe(true);
+    let told = 0;
+    b.link.watchAgents(() => (told += 1));
+    await b.link.refreshPresence(); // the first renewal only notes who is online
+    expect(told).toBe(0);
     // node A is killed: no goodbye, no renewal
     a.link.client.disconnect();
     clock += PRESENCE_TTL_MS + 1;
     expect(await b.hub.onlineAgents()).not.toContain(agentId);
+    // node B's next renewal notices and tells (queued visitors then hear "busy")
+    await b.link.refreshPresence();
+    expect(told).toBe(1);
+    await b.link.refreshPresence();
+    expect(told).toBe(1);
     // a clean leave removes it at once
     const c = await node('c', () => clock);
     const other = `agent:${randomUUID()}`;

@@ -23,6 +23,8 @@ export interface NodeServices {
   limiter: LimiterFactory;
   /** The agent login throttle (shared in a cluster). */
   loginThrottle: LoginGate;
+  /** Calls `watcher` when agents drop out of the cluster's presence by expiry (a dead node). */
+  watchAgents(watcher: () => void): void;
   /** The Redis client for `@fastify/rate-limit`'s shared store, in a cluster. */
   redis: Redis | undefined;
   /** Leaves the cluster. */
@@ -38,6 +40,7 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
     return {
       limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs),
       loginThrottle: new LoginThrottle(config.loginThrottle, now),
+      watchAgents: () => undefined, // alone, every change happens here and is told at once
       redis: undefined,
       close: async () => undefined,
     };
@@ -46,6 +49,7 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
   return {
     limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs),
     loginThrottle: new RedisLoginThrottle(link.client, `${config.clusterName}:login`, config.loginThrottle, now),
+    watchAgents: (watcher) => link.watchAgents(watcher),
     redis: link.client,
     close: () => link.close(),
   };

@@ -63,6 +63,9 @@ export class RedisLink implements ClusterLink {
   private readonly refresh: ReturnType<typeof setInterval>;
   private readonly now: () => number;
   private closed = false;
+  /** The agents online at the last renewal (sorted, joined), to notice one dropping out. */
+  private lastOnline: string | null = null;
+  private readonly watchers: (() => void)[] = [];
   private readonly channel: string;
   private readonly presence: string;
 
@@ -77,7 +80,9 @@ export class RedisLink implements ClusterLink {
     this.now = options.now ?? Date.now;
     this.channel = deliveryChannel(options.cluster);
     this.presence = presenceKey(options.cluster);
-    this.refresh = setInterval(() => this.renew(), PRESENCE_REFRESH_MS);
+    this.refresh = setInterval(() => {
+      this.refreshPresence().catch(this.options.onError);
+    }, PRESENCE_REFRESH_MS);
     this.refresh.unref();
   }
 
@@ -156,12 +161,29 @@ export class RedisLink implements ClusterLink {
     this.hub.deliverHere(delivery.u, delivery.m);
   }
 
-  /** Renews this node's entries and drops everybody's expired ones. */
-  private renew(): void {
+  /**
+   * Calls `watcher` when the cluster's online agents change by expiry (a node died without a
+   * goodbye), so that queued visitors learn they wait with nobody online. Arrivals and clean
+   * leaves are told by the node where they happen.
+   */
+  watchAgents(watcher: () => void): void {
+    this.watchers.push(watcher);
+  }
+
+  /**
+   * Renews this node's entries, drops everybody's expired ones, and tells the watchers when the
+   * set of online agents changed since the last renewal (every {@link PRESENCE_REFRESH_MS}).
+   */
+  async refreshPresence(): Promise<void> {
+    if (this.closed) return;
     const now = this.now();
     const batch = this.client.multi().zremrangebyscore(this.presence, '-inf', now);
     for (const userId of this.here) batch.zadd(this.presence, now + PRESENCE_TTL_MS, this.member(userId));
-    batch.exec().catch(this.options.onError);
+    await batch.exec();
+    const online = (await this.onlineAgents()).sort().join('\n');
+    const changed = this.lastOnline !== null && online !== this.lastOnline;
+    this.lastOnline = online;
+    if (changed) for (const watcher of this.watchers) watcher();
   }
 
   private member(userId: string): string {
