@@ -12,6 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AgentDirectory } from './agents/directory.js';
 import { AgentLogin } from './agents/login.js';
+import { AbsenceSweep } from './agents/absence-sweep.js';
 import { AgentPresence } from './agents/presence.js';
 import { AgentTokens } from './agents/session-tokens.js';
 import { MessageClock } from './chat/clock.js';
@@ -132,6 +133,9 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   // a dead node's agents expire from presence: queued visitors hear they wait with nobody online
   node.watchAgents(() => sessions.agentsChanged());
   const agentPresence = new AgentPresence(config.agentSessions.graceMs, { isOnline: (id) => hub.isAgentOnline(id), gone: (id) => sessions.agentGone(id), onError });
+  // agents serving visitors but online nowhere (a dead node, a restart): their grace period runs here
+  const absences = new AbsenceSweep({ store, hub, presence: agentPresence, claim: (key, ttlMs) => node.claim(key, ttlMs), graceMs: config.agentSessions.graceMs, onError });
+  void absences.sweep();
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
 
   const trustProxy = trustProxyOf(config.trustProxy);
@@ -220,6 +224,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         clearInterval(housekeeping);
         sessions.dispose();
         agentPresence.dispose();
+        absences.dispose();
         await socket.close();
         await app.close();
         await node.close();

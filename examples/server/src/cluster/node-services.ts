@@ -23,6 +23,8 @@ export interface NodeServices {
   limiter: LimiterFactory;
   /** The agent login throttle (shared in a cluster). */
   loginThrottle: LoginGate;
+  /** Takes `key` for `ttlMs` if nobody holds it (in a cluster: no other node); true when taken. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
   /** Calls `watcher` when agents drop out of the cluster's presence by expiry (a dead node). */
   watchAgents(watcher: () => void): void;
   /** The Redis client for `@fastify/rate-limit`'s shared store, in a cluster. */
@@ -41,6 +43,7 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
       limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs),
       loginThrottle: new LoginThrottle(config.loginThrottle, now),
       watchAgents: () => undefined, // alone, every change happens here and is told at once
+      claim: memoryClaims(now),
       redis: undefined,
       close: async () => undefined,
     };
@@ -50,7 +53,20 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
     limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs),
     loginThrottle: new RedisLoginThrottle(link.client, `${config.clusterName}:login`, config.loginThrottle, now),
     watchAgents: (watcher) => link.watchAgents(watcher),
+    claim: async (key, ttlMs) => (await link.client.set(`${config.clusterName}:claim:${key}`, config.nodeId, 'PX', ttlMs, 'NX')) === 'OK',
     redis: link.client,
     close: () => link.close(),
+  };
+}
+
+/** Claims kept in this process (a node alone). */
+function memoryClaims(now: () => number): (key: string, ttlMs: number) => Promise<boolean> {
+  const held = new Map<string, number>();
+  return async (key, ttlMs) => {
+    const t = now();
+    for (const [k, until] of held) if (until <= t) held.delete(k);
+    if (held.has(key)) return false;
+    held.set(key, t + ttlMs);
+    return true;
   };
 }

@@ -256,6 +256,10 @@ export function pgChatRepo(db: Queryable): Async<ChatRepo> {
       (
         await allRows<SessionRow>(db, "SELECT * FROM sessions WHERE state = 'queued' ORDER BY queued_at ASC NULLS FIRST, row_order ASC")
       ).map(toSession),
+    servingAgents: async () =>
+      (await db.query<{ agent_id: string }>(
+        `SELECT DISTINCT agent_id COLLATE "C" AS agent_id FROM sessions WHERE state = 'active' AND agent_id IS NOT NULL ORDER BY 1`,
+      )).rows.map((r) => r.agent_id),
     activeSessions: async (agentId) =>
       (
         await allRows<SessionRow>(

@@ -189,6 +189,9 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     queue: db.prepare<[], SessionRow>(
       "SELECT * FROM sessions WHERE state = 'queued' ORDER BY queued_at ASC, rowid ASC",
     ),
+    servingAgents: db.prepare<[], { agent_id: string }>(
+      "SELECT DISTINCT agent_id FROM sessions WHERE state = 'active' AND agent_id IS NOT NULL ORDER BY agent_id",
+    ),
     activeSessions: db.prepare<[string], SessionRow>(
       "SELECT * FROM sessions WHERE state = 'active' AND agent_id = ? ORDER BY accepted_at ASC, rowid ASC",
     ),
@@ -279,6 +282,7 @@ export function sqliteChatRepo(db: Database.Database): ChatRepo {
     },
     queue: () => q.queue.all().map(toSession),
     activeSessions: (agentId) => q.activeSessions.all(agentId).map(toSession),
+    servingAgents: () => q.servingAgents.all().map((r) => r.agent_id),
     claimQueued: (clientId, agentId, now) => {
       const row = q.claimQueued.get(agentId, now, clientId);
       return row ? toSession(row) : undefined;

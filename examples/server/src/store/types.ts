@@ -322,6 +322,8 @@ export interface ChatRepo {
   queue(): ServiceSession[];
   /** Active sessions of an agent, oldest first. */
   activeSessions(agentId: string): ServiceSession[];
+  /** The agents that serve at least one active session (sorted). */
+  servingAgents(): string[];
   /**
    * Assigns the visitor's queued session to `agentId` atomically (a conditional update, the row
    * locked): of two agents accepting the same visitor at once, exactly one gets the session.

@@ -61,6 +61,16 @@ export function sessionCases(current: () => Store): void {
       expect(await store.chat.latestSession('v2', MCH, PLATFORM)).toBeUndefined();
     });
 
+    it('servingAgents lists the agents of active sessions, once each, sorted', async () => {
+      const store = current();
+      expect(await store.chat.servingAgents()).toEqual([]);
+      await store.chat.createSession(session('s1', 'v1', { state: 'active', agentId: 'agent:b', acceptedAt: T0 }));
+      await store.chat.createSession(session('s2', 'v2', { state: 'active', agentId: 'agent:a', acceptedAt: T0 }));
+      await store.chat.createSession(session('s3', 'v3', { state: 'active', agentId: 'agent:b', acceptedAt: T0 }));
+      await store.chat.createSession(session('s4', 'v4', { state: 'ended', agentId: 'agent:c', acceptedAt: T0, endedAt: T0 + 1 }));
+      expect(await store.chat.servingAgents()).toEqual(['agent:a', 'agent:b']);
+    });
+
     it('keeps one open session per conversation: a second is refused until the first ended', async () => {
       const store = current();
       expect(await store.chat.createSession(session('s1', 'v1', { createdAt: T0 }))).toBe(true);
