@@ -170,7 +170,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),
     // one allowance per client for the whole cluster
-    ...(node.redis ? { redis: node.redis, nameSpace: `${config.clusterName}:http-rate:` } : {}),
+    // Redis down: HTTP goes on (the socket and login limits then count per node)
+    ...(node.redis ? { redis: node.redis, nameSpace: `${config.clusterName}:http-rate:`, skipOnError: true } : {}),
   });
   installSecurityHeaders(app, config);
   await app.register(multipart, { limits: { fileSize: config.upload.maxBytes, files: 1, fields: 10, fieldSize: 1024 } });

@@ -14,6 +14,7 @@ import { PRESENCE_TTL_MS, RedisLink } from '../src/cluster/redis-link.js';
 const CLUSTER = `test-${randomUUID()}`;
 import { RedisWindowLimiter } from '../src/cluster/redis-limiter.js';
 import { RedisLoginThrottle } from '../src/cluster/redis-login-throttle.js';
+import { throttledReporter } from '../src/cluster/node-services.js';
 import { LoginThrottle } from '../src/agents/throttle.js';
 
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -149,5 +150,24 @@ describe.skipIf(missing !== null)('Redis link between nodes', () => {
     await onA.succeeded(account);
     expect(await onB.check(account, '10.0.0.3')).toEqual({ allowed: true });
     expect((await onB.check(account, '10.0.0.1')).allowed).toBe(false);
+  });
+
+  it('keeps limiting in memory while Redis does not answer, and says so once per 10 s', async () => {
+    const a = await node('a');
+    const reports: unknown[] = [];
+    let now = 5_000_000;
+    const report = throttledReporter((e) => reports.push(e), 10_000, () => now);
+    const limiter = new RedisWindowLimiter(a.link.client, `${CLUSTER}:rate:outage`, 2, 10_000, report);
+    const throttle = new RedisLoginThrottle(a.link.client, `${CLUSTER}:login`, { freeFailures: 1, baseDelayMs: 500, maxDelayMs: 30_000, lockoutAfter: 10, lockoutMs: 900_000 }, () => now, report);
+    a.link.client.disconnect(); // Redis gone
+    expect([await limiter.hit('ip:9', now), await limiter.hit('ip:9', now + 1), await limiter.hit('ip:9', now + 2)]).toEqual([true, true, false]);
+    await throttle.failed('mallory', '10.9.9.9');
+    await throttle.failed('mallory', '10.9.9.9');
+    expect(await throttle.check('mallory', '10.9.9.8')).toMatchObject({ allowed: false, reason: 'wait' });
+    expect(reports).toHaveLength(1); // many failures, one report
+    now += 10_000;
+    await limiter.hit('ip:9', now);
+    expect(reports).toHaveLength(2);
+    expect(String((reports[1] as Error).message)).toMatch(/more like it/);
   });
 });

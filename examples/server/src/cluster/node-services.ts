@@ -48,10 +48,12 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
       close: async () => undefined,
     };
   }
-  const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, cluster: config.clusterName, onError });
+  // a Redis outage fails every command: say so once per 10 s, not once per message
+  const redisError = throttledReporter(onError, 10_000, now);
+  const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, cluster: config.clusterName, onError: redisError });
   return {
-    limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs),
-    loginThrottle: new RedisLoginThrottle(link.client, `${config.clusterName}:login`, config.loginThrottle, now),
+    limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs, redisError),
+    loginThrottle: new RedisLoginThrottle(link.client, `${config.clusterName}:login`, config.loginThrottle, now, redisError),
     watchAgents: (watcher) => link.watchAgents(watcher),
     claim: async (key, ttlMs) => (await link.client.set(`${config.clusterName}:claim:${key}`, config.nodeId, 'PX', ttlMs, 'NX')) === 'OK',
     redis: link.client,
@@ -68,5 +70,21 @@ function memoryClaims(now: () => number): (key: string, ttlMs: number) => Promis
     if (held.has(key)) return false;
     held.set(key, t + ttlMs);
     return true;
+  };
+}
+
+/** Reports the first error, then at most one per `everyMs` (with how many were left unsaid). */
+export function throttledReporter(report: (error: unknown) => void, everyMs: number, now: () => number = Date.now): (error: unknown) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let unsaid = 0;
+  return (error) => {
+    const t = now();
+    if (t - last < everyMs) {
+      unsaid += 1;
+      return;
+    }
+    last = t;
+    report(unsaid === 0 ? error : new Error(`${error instanceof Error ? error.message : String(error)} (and ${unsaid} more like it since the last report)`, { cause: error }));
+    unsaid = 0;
   };
 }

@@ -131,8 +131,14 @@ export class RedisLink implements ClusterLink {
 
   /** {@inheritDoc ClusterLink.onlineAgents} */
   async onlineAgents(): Promise<string[]> {
-    const members = await this.client.zrangebyscore(this.presence, this.now(), '+inf');
-    return [...new Set(members.map((m) => m.slice(0, m.lastIndexOf('\n'))))];
+    try {
+      const members = await this.client.zrangebyscore(this.presence, this.now(), '+inf');
+      return [...new Set(members.map((m) => m.slice(0, m.lastIndexOf('\n'))))];
+    } catch (error) {
+      // Redis does not answer: this node's own agents are all it knows of
+      this.options.onError(error);
+      return [...this.here];
+    }
   }
 
   /** Leaves the cluster: this node's presence entries go at once, then both connections close. */
