@@ -78,6 +78,8 @@ export interface SocketEndpoint {
 export const MAX_PENDING_FRAMES = 256;
 /** See {@link MAX_PENDING_FRAMES}. */
 export const RESUME_PENDING_FRAMES = 64;
+/** The close code of a connection whose frame the server could not handle (its store failed). */
+export const SERVER_ERROR_CLOSE = 1011;
 
 interface Live {
   peer: Peer;
@@ -306,7 +308,13 @@ export function attachSocketServer(server: Server, deps: SocketDeps): SocketEndp
     if (entry.pending === MAX_PENDING_FRAMES) entry.ws.pause();
     entry.work = entry.work
       .then(work)
-      .catch(deps.onError)
+      .catch((error: unknown) => {
+        // the store failed (the database away, say): nothing of this frame may be half done
+        // without the client knowing; closing with 1011 makes it reconnect, gap-fill, and resend
+        // what was not acknowledged (the fp keeps that exactly once)
+        deps.onError(error);
+        if (entry.ws.readyState === WebSocket.OPEN) entry.ws.close(SERVER_ERROR_CLOSE, 'server error');
+      })
       .finally(() => {
         entry.pending -= 1;
         if (entry.pending === RESUME_PENDING_FRAMES && entry.ws.isPaused) entry.ws.resume();
