@@ -4,6 +4,7 @@
  * ends with it sent once and shown once. No user action.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { MessageRecord } from '../../examples/server/src/store/types.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
 import { Clients, connectedAgent, connectedVisitor, recordingWebSocket, waitUntil } from './harness.js';
 
@@ -26,7 +27,7 @@ describe('a store failure while a text is stored', () => {
     const v = visitor.client;
 
     // the database fails once, on this text only
-    const chat = server.store.chat as { insertMessage: (m: { dataContent: string }) => Promise<boolean> };
+    const chat = server.store.chat as { insertMessage: (m: MessageRecord) => Promise<boolean> };
     const insert = chat.insertMessage;
     let failures = 0;
     chat.insertMessage = async (m) => {
