@@ -52,7 +52,7 @@ async function run(label, aesSwitch, encode) {
   let emitted = 0;
   client.on('socket message', () => emitted++);
   // Drive the client's frame handler through its connection.
-  const conn = client['engine'].link.connection; // internal: only the client's own work counts
+  const conn = client['engine'].socketStack.link.connection; // internal: only the client's own work counts
   const t0 = performance.now();
   for (const data of frames) conn.emit('frame', { data });
   const ms = performance.now() - t0;

@@ -122,23 +122,23 @@ export class ImClient extends EventEmitter<ImClientEvents> {
       ...{ state: this.state, createId: randomUuid, clientEvents: this },
     });
     this.history = this.engine.history;
-    this.connectionStore = this.engine.link.connection.store;
+    this.connectionStore = this.engine.connectionStore;
   }
 
   /** The connection state (in a follower tab: the leader tab's). */
-  get connectionState(): ConnectionState { return this.engine.tabs.state; }
+  get connectionState(): ConnectionState { return this.engine.connectionState; }
   /** This tab's role: `leader` (owns the visitor's socket), `follower` (uses the leader's) or `solo`. */
-  get tabRole(): TabRole { return this.engine.tabs.role; }
+  get tabRole(): TabRole { return this.engine.tabRole; }
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
-  get online(): boolean { return this.engine.link.connection.online; }
+  get online(): boolean { return this.engine.connectionStore.getState().online; }
   /** The user id the server gave (`to` of the welcome), once known. */
   get userId(): string | undefined { return this.engine.router.userId; }
   /** This client's id (the uuid kept in storage, the `u` of the connect payload). */
   get clientId(): string { return this.state.getState().uuid; }
   /** True once the start-up key exchange succeeded. */
-  get ready(): boolean { return this.engine.link.keys.keys !== null; }
+  get ready(): boolean { return this.engine.keys.keys !== null; }
   /** The AES switch (frames are encrypted when on); false until started. */
-  get aesSwitch(): boolean { return this.engine.link.keys.keys?.aesSwitch ?? false; }
+  get aesSwitch(): boolean { return this.engine.keys.keys?.aesSwitch ?? false; }
 
   /** The connect data (`d` of the connect payload). */
   getConnectData(): Readonly<Record<string, unknown>> { return this.connectData; }
@@ -157,11 +157,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   start(): Promise<StartupResult> {
     if (this.destroyed) return Promise.reject(new ImError('destroyed', 'The client was destroyed.'));
-    return this.engine.link.keys.load(
+    return this.engine.keys.load(
       () => {
         this.visibility.start();
         const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
-        return Promise.all([language, this.engine.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
+        // the socket code loads alongside the keys: a connect follows start-up
+        const socket = this.engine.loadSocket().catch((e: unknown) => this.reportError(asError(e), 'start'));
+        return Promise.all([language, socket, this.engine.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
       },
       (errors) => errors.forEach((error) => this.reportError(error, 'start')),
     );

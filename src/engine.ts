@@ -7,11 +7,13 @@
  */
 import type { ClientContext } from './client-context.js';
 import { asError } from './errors.js';
+import type { ConnectionState } from './events.js';
 import { InboundRouter } from './inbound.js';
 import { IdentityKeeper, type IdentityDeps } from './identity.js';
+import { KeyRing } from './key-ring.js';
 import { HistoryPager } from './messages/history.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
-import { attachTabs, type TabEvents, type TabLink } from './tabs/tab-link.js';
+import type { TabEvents, TabRole } from './tabs/tab-link.js';
 import { INITIAL_SESSION, type SessionState } from './session.js';
 import { DEFAULT_OUTBOX_FILE_CAP, type DocumentLike, type ImClientOptions, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
@@ -19,10 +21,12 @@ import type { FileSender } from './outbox/file-sender.js';
 import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
 import { MessageSender, type SenderSocket } from './outbox/sender.js';
 import { resolveOutboxStorage } from './outbox/storage.js';
-import { globalWebSocket } from './platform.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
-import { documentVisible, PageLifecycle } from './socket/lifecycle.js';
-import { SocketLink } from './socket/link.js';
+import { createConnectionStore, type ConnectionSnapshot } from './socket/connection-snapshot.js';
+import { watchNetwork } from './socket/network-watch.js';
+import type { SocketStack } from './socket/stack.js';
+import type { Store } from './state/store.js';
+import type { Disposer } from './timers.js';
 import type { UploadedFile } from './upload/types.js';
 
 /** What the engine needs besides the client context. @internal */
@@ -43,10 +47,17 @@ export interface EngineHooks {
   createId(): string;
 }
 
-/** The socket link, the senders, the router and the history of one client. @internal */
+/**
+ * The senders, the router, the history and the socket stack of one client. The socket stack
+ * (connection, tab link, page lifecycle) loads with the first {@link Engine.loadSocket} (the
+ * client's `start()`, or a `connect()`); until then the socket is closed and nothing is sent.
+ * @internal
+ */
 export class Engine {
-  /** Connection, key session, close codes. */
-  readonly link: SocketLink;
+  /** The key session (filled by start-up). */
+  readonly keys: KeyRing;
+  /** The connection snapshot (state, online, attempts, user id), from construction on. */
+  readonly connectionStore: Store<ConnectionSnapshot>;
   /** Texts and control messages; the outbox. */
   readonly sender: MessageSender;
   /** Incoming frames to the managers. */
@@ -55,10 +66,11 @@ export class Engine {
   readonly history: HistoryPager;
   /** The client id's secret and refused identities (protocol §3a). */
   readonly identity: IdentityKeeper;
-  /** One socket per visitor per browser: the own socket, or the leader tab's (docs/tabs.md). */
-  readonly tabs: TabLink;
-  /** Page lifecycle and liveness: reconnect on return, close for the back/forward cache. */
-  private readonly lifecycle: PageLifecycle;
+  /** The socket link, the tab link and the page lifecycle, once loaded. */
+  private stack: SocketStack | null = null;
+  private loadingStack: Promise<SocketStack> | null = null;
+  /** Follows the window's network events until the socket stack takes over. */
+  private stopNetworkWatch: Disposer;
   private readonly durable: DurableOutbox;
   /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
   private catchUpOnWelcome = false;
@@ -74,6 +86,8 @@ export class Engine {
   private files: FileSender | null = null;
   private loadingFiles: Promise<FileSender> | null = null;
   private destroyed = false;
+  private readonly hooks: EngineHooks;
+  private readonly options: ImClientOptions;
 
   /**
    * @param ctx - the client context
@@ -85,24 +99,15 @@ export class Engine {
     options: ImClientOptions,
     hooks: EngineHooks,
   ) {
-    const WebSocket = options.WebSocket ?? globalWebSocket();
     const identity = (this.identity = new IdentityKeeper({
       state: hooks.state,
       createId: hooks.createId,
       onReset: () => this.forgetConversation(),
       onGiveUp: (error) => ctx.reportError(error, 'connect'),
     }));
-    this.link = new SocketLink({
-      ...options,
-      ...ctx,
-      WebSocket,
-      network: hooks.network,
-      start: hooks.start,
-      isVisible: () => documentVisible(hooks.document),
-      withIdentity: (data) => identity.connectData(data),
-      onWelcome: (message) => this.onWelcome(message),
-      identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
-    });
+    this.keys = new KeyRing({ api: ctx.api, clock: ctx.clock, timers: ctx.timers });
+    const store = (this.connectionStore = createConnectionStore(hooks.network?.navigator?.onLine !== false));
+    this.stopNetworkWatch = watchNetwork(hooks.network, store, (online) => ctx.events.emit('network', { online }));
     const durable = new DurableOutbox({
       storage: resolveOutboxStorage(options.outboxStorage),
       scope: () => outboxScope(ctx.clientId(), ctx.connectData()),
@@ -113,23 +118,23 @@ export class Engine {
     // The sender writes through the tab link: the own socket, or the leader tab's in a follower.
     const socket: SenderSocket = {
       get isOpen() {
-        return tabs().isOpen;
+        return stack()?.tabs.isOpen ?? false;
       },
       get gaveUp() {
-        return tabs().role !== 'follower' && link.gaveUp;
+        const own = stack();
+        return own !== null && own.tabs.role !== 'follower' && own.link.gaveUp;
       },
-      encode: (message) => link.encode(message),
-      send: (message) => tabs().send(message),
+      encode: (message) => this.keys.encode(message),
+      send: (message) => stack()?.tabs.send(message) ?? false,
     };
-    const link = this.link;
-    const tabs = (): TabLink => this.tabs;
+    const stack = (): SocketStack | null => this.stack;
     this.sender = new MessageSender({ ...ctx, socket, durable });
     this.durable = durable;
     this.router = new InboundRouter({
       ...ctx,
       outbox: this.sender.outbox,
       receipts: hooks.receipts,
-      decode: (data) => this.link.decode(data),
+      decode: (data) => this.requireStack().link.decode(data),
       markFailed: (fp, reason) => this.sender.markFailed(fp, reason),
     });
     this.history = new HistoryPager({
@@ -139,78 +144,76 @@ export class Engine {
       ready: () => this.visitorCallsReady(),
     });
 
-    const { connection } = this.link;
-    const { events } = ctx;
-    this.tabs = attachTabs(
-      {
-        connection,
-        events: hooks.clientEvents,
-        scope: () => ({ clientId: ctx.clientId(), connectData: ctx.connectData() }),
-        writeOwn: (message) => link.send(message),
-        deliver: (message, encrypted) => {
-          if (message.type === MessageType.Welcome) identity.onFrame(message); // the leader's claim, kept here too
-          this.router.handleMessage(message, encrypted);
-        },
-        loggedIn: (reconnected) => this.onOpen(reconnected),
-        catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
-        keySession: () => link.keys.token,
-        adoptUserId: (userId) => {
-          this.router.adoptUserId(userId);
-          connection.store.setState({ userId });
-        },
-        stateChanged: (change) => {
-          events.emit('state', change);
-          const following = this.tabs?.role === 'follower';
-          if (following) connection.store.setState({ state: change.newState, loggedIn: change.newState === 'open', failed: change.newState === 'failed' });
-          // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
-          if (change.newState === 'failed' && !following && connection.halted) {
-            this.sender.failPending('network');
-            this.releaseWaiters();
-          }
-        },
-        lifecycle: hooks.document,
-        timers: ctx.timers,
-        reportError: (error) => ctx.reportError(error, 'socket'),
+    this.hooks = hooks;
+    this.options = options;
+  }
+
+  /** The effective connection state (in a follower tab the leader's); `connecting` while the socket code loads for a connect. */
+  get connectionState(): ConnectionState {
+    return this.stack?.tabs.state ?? (this.connectWanted ? 'connecting' : 'closed');
+  }
+
+  /** This tab's role (`solo` until the socket stack has loaded). */
+  get tabRole(): TabRole {
+    return this.stack?.tabs.role ?? 'solo';
+  }
+
+  /** The socket stack, once loaded (for tests and benches that drive the connection). */
+  get socketStack(): SocketStack | null {
+    return this.stack;
+  }
+
+  /**
+   * Loads the socket stack (connection, tab link, page lifecycle) once: the client's `start()`
+   * and `connect()` call it. Resolves with the stack; a failed load (e.g. a chunk the network
+   * lost) rejects and may be tried again.
+   */
+  loadSocket(): Promise<SocketStack> {
+    this.loadingStack ??= import('./socket/stack.js').then(
+      ({ createSocketStack }) => this.stack ?? this.buildStack(createSocketStack),
+      (e: unknown) => {
+        this.loadingStack = null;
+        throw asError(e);
       },
-      options.tabs,
-      hooks.network !== null,
     );
-    connection.on('frame', ({ data }) => this.router.handleFrame(data));
-    connection.on('error', ({ error, source }) => ctx.reportError(error, source));
-    connection.on('network', ({ online }) => events.emit('network', { online }));
-    const { heartbeatInterval, livenessTimeout } = ctx.limits;
-    this.lifecycle = new PageLifecycle({ window: hooks.network, document: hooks.document, timers: ctx.timers, connection, heartbeatInterval, livenessTimeout });
+    return this.loadingStack;
   }
 
   /** The key session of HTTP calls: in a follower tab the leader's (bound to the identity by its socket). */
   httpSession(): { saltKey?: string; userKey?: string } {
-    const own = this.link.keys.token;
-    return this.tabs?.sharedKeySession ?? { saltKey: own?.saltKey, userKey: own?.userKey };
+    const own = this.keys.token;
+    return this.stack?.tabs.sharedKeySession ?? { saltKey: own?.saltKey, userKey: own?.userKey };
   }
 
   /** Sends a message now if a socket (the own one or the leader tab's) is open; false otherwise. */
   sendNow(message: ChatMessage): boolean {
-    return this.tabs.isOpen && this.tabs.send(message);
+    const tabs = this.stack?.tabs;
+    return tabs !== undefined && tabs.isOpen && tabs.send(message);
   }
 
   /** Opens the socket: this tab's own, or the leader tab's when another tab leads. */
   connect(): void {
     this.connectWanted = true;
     this.restore().catch((e: unknown) => this.ctx.reportError(asError(e), 'send'));
-    this.link.closeCodes.reset();
-    this.tabs.connect();
+    this.withStack((stack) => {
+      if (!this.connectWanted) return; // disconnected while the socket code loaded
+      stack.link.closeCodes.reset();
+      stack.tabs.connect();
+    });
   }
 
   /** Closes the socket without reconnecting; visitor calls stop waiting for a welcome. */
   disconnect(): void {
     this.connectWanted = false;
-    this.tabs.disconnect();
+    this.stack?.tabs.disconnect();
     this.releaseWaiters();
   }
 
   /** Tries now with a fresh backoff (a user action); a follower tab leaves that to the leader. */
   reconnectNow(): void {
-    if (this.tabs.role !== 'follower') this.link.reconnectNow();
+    this.withStack((stack) => {
+      if (stack.tabs.role !== 'follower') stack.link.reconnectNow();
+    });
   }
 
   /**
@@ -252,7 +255,7 @@ export class Engine {
     if (this.files?.has(fp)) return this.files.retry(fp);
     const held = this.ctx.messages.get(fp);
     if (held?.failReason === 'too-large-to-keep') return held; // the bytes are gone: the file must be picked again
-    if (!this.tabs.isOpen) this.reconnectNow(); // a retry is a reason to try the network again, now
+    if (!(this.stack?.tabs.isOpen ?? false)) this.reconnectNow(); // a retry is a reason to try the network again, now
     return this.sender.retry(fp);
   }
 
@@ -260,10 +263,55 @@ export class Engine {
   destroy(): void {
     this.destroyed = true;
     this.releaseWaiters();
-    this.lifecycle.destroy();
-    this.tabs.destroy();
-    this.link.connection.destroy();
+    this.stopNetworkWatch();
+    this.stack?.destroy();
     this.files?.dispose();
+  }
+
+  /** Runs `use` with the socket stack: now when loaded, else once loaded (not after destroy). */
+  private withStack(use: (stack: SocketStack) => void): void {
+    if (this.stack) return use(this.stack);
+    this.loadSocket().then(
+      (stack) => {
+        if (!this.destroyed) use(stack);
+      },
+      (e: unknown) => this.ctx.reportError(asError(e), 'connect'),
+    );
+  }
+
+  private requireStack(): SocketStack {
+    if (!this.stack) throw new Error('The socket code has not loaded.');
+    return this.stack;
+  }
+
+  private buildStack(create: typeof import('./socket/stack.js').createSocketStack): SocketStack {
+    const { ctx, hooks, identity } = this;
+    this.stopNetworkWatch(); // the connection follows the network from now on
+    const stack = create({
+      ...{ ctx, options: this.options, network: hooks.network, document: hooks.document, clientEvents: hooks.clientEvents },
+      ...{ keys: this.keys, store: this.connectionStore, start: hooks.start },
+      withIdentity: (data) => identity.connectData(data),
+      identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
+      onWelcome: (message) => this.onWelcome(message),
+      deliver: (message, encrypted) => {
+        if (message.type === MessageType.Welcome) identity.onFrame(message); // the leader's claim, kept here too
+        this.router.handleMessage(message, encrypted);
+      },
+      frame: (data) => this.router.handleFrame(data),
+      loggedIn: (reconnected) => this.onOpen(reconnected),
+      catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
+      adoptUserId: (userId) => {
+        this.router.adoptUserId(userId);
+        this.connectionStore.setState({ userId });
+      },
+      halted: () => {
+        this.sender.failPending('network');
+        this.releaseWaiters();
+      },
+    });
+    this.stack = stack;
+    if (this.destroyed) stack.destroy();
+    return stack;
   }
 
   private fileSender(): Promise<FileSender> {
@@ -283,23 +331,23 @@ export class Engine {
     // catch-up waits for the welcome: only an accepted connect binds the key session to this
     // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
     // a follower is in once the leader's socket is open (its key session is then shared)
-    if (this.tabs.role === 'follower') this.releaseWaiters();
+    if (this.tabRole === 'follower') this.releaseWaiters();
     const catchUp = reconnected && this.ctx.connectData().role !== 'agent';
     // A follower tab uses the leader's socket, welcomed long ago, and its bound key session.
-    if (catchUp && this.tabs.role === 'follower') this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
+    if (catchUp && this.tabRole === 'follower') this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
     else this.catchUpOnWelcome = catchUp;
   }
 
   /** Resolves once a welcome has bound the current key session to this visitor. */
   private welcomed(): Promise<void> {
-    const token = this.link.keys.token;
+    const token = this.keys.token;
     if (token !== null && this.welcomedSalt === token.saltKey) return Promise.resolve();
     return new Promise((resolve) => this.welcomeWaiters.push(resolve));
   }
 
   private onWelcome(message: ChatMessage): void {
-    this.welcomedSalt = this.link.keys.token?.saltKey;
-    if (typeof message.to === 'string' && message.to !== '') this.link.connection.store.setState({ userId: message.to });
+    this.welcomedSalt = this.keys.token?.saltKey;
+    if (typeof message.to === 'string' && message.to !== '') this.connectionStore.setState({ userId: message.to });
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
     this.identity.onFrame(message);
     if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
@@ -318,10 +366,10 @@ export class Engine {
     await Promise.resolve();
     if (this.ctx.connectData().role === 'agent') return;
     // a follower tab calls with the leader's key session, bound by the leader's socket
-    if (this.tabs.role === 'follower' && this.tabs.sharedKeySession) return;
-    const token = this.link.keys.token;
+    if (this.tabRole === 'follower' && this.stack?.tabs.sharedKeySession) return;
+    const token = this.keys.token;
     if (token !== null && this.welcomedSalt === token.saltKey) return;
-    if (!this.connectWanted || this.link.connection.halted || this.destroyed) return;
+    if (!this.connectWanted || (this.stack?.link.connection.halted ?? false) || this.destroyed) return;
     await new Promise<void>((resolve) => this.welcomeWaiters.push(resolve));
   }
 
@@ -338,7 +386,7 @@ export class Engine {
     this.ctx.session.setState({ ...INITIAL_SESSION });
     this.router.userId = undefined;
     this.router.highestSeq = undefined;
-    this.link.keys.forget(); // a fresh key session for the fresh identity
+    this.keys.forget(); // a fresh key session for the fresh identity
     this.ctx.notify('identityReset', 'warning');
   }
 }

@@ -49,6 +49,13 @@ export interface ConnectionOptions {
   heartbeat: () => string | null;
   /** Largest frame {@link Connection.send} accepts, in UTF-8 bytes (default 64 KiB). */
   maxFrameSize?: number;
+  /**
+   * The snapshot store to write (default: a new one). A client creates it before its socket code
+   * loads, so that a UI can subscribe at once.
+   */
+  store?: Store<ConnectionSnapshot>;
+  /** Whether the network is up at the start (default: the window's `navigator.onLine`). */
+  online?: boolean;
 }
 
 /** Where a {@link Connection} error comes from: building the URL or opening, or the open socket. */
@@ -135,8 +142,9 @@ export class Connection extends EventEmitter<ConnectionEvents> {
     this.maxFrameSize = options.maxFrameSize ?? DEFAULT_LIMITS.maxFrameSize;
     this.reconnects = new ReconnectSchedule(options.timers, this.disposables, options.reconnectPolicy);
     const network = options.network ?? null;
-    this.isOnline = network?.navigator?.onLine !== false;
-    this.store = createConnectionStore(this.isOnline);
+    this.isOnline = options.online ?? network?.navigator?.onLine !== false;
+    this.store = options.store ?? createConnectionStore(this.isOnline);
+    if (this.store.getState().online !== this.isOnline) this.store.setState({ online: this.isOnline });
     this.slot = new SocketSlot(
       {
         open: (socket) => this.handleOpen(socket),

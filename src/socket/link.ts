@@ -5,18 +5,26 @@
  */
 import type { ClientContext } from '../client-context.js';
 import { ImError } from '../errors.js';
-import { KeyRing } from '../key-ring.js';
+import type { KeyRing } from '../key-ring.js';
 import { MessageType, type ChatMessage } from '../messages/types.js';
 import type { ImClientOptions, WebSocketConstructor } from '../options.js';
+import type { Store } from '../state/store.js';
 import { CLOSE_BANNED, CloseCodeHandler, type CloseCodeDeps } from './close-codes.js';
+import type { ConnectionSnapshot } from './connection-snapshot.js';
 import { Connection, type NetworkTarget } from './connection.js';
 import { DefaultReconnectPolicy } from './reconnect-policy.js';
 
 /** What the link needs from the client. @internal */
-export type SocketLinkOptions = Pick<ClientContext, 'api' | 'clock' | 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData'> &
+export type SocketLinkOptions = Pick<ClientContext, 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData'> &
   Pick<ImClientOptions, 'socketKey' | 'socketUrl' | 'reconnectPolicy'> & {
     WebSocket: WebSocketConstructor;
     network: NetworkTarget | null;
+    /** The key session (the client holds it from its construction: start-up fills it). */
+    keys: KeyRing;
+    /** The connection snapshot store the client created before this code loaded. */
+    store?: Store<ConnectionSnapshot>;
+    /** Whether the network is up now (default: the window's `navigator.onLine`). */
+    online?: boolean;
     /** Runs start-up (the key exchange) if it has not run. */
     start(): Promise<unknown>;
     /** Adds what proves the identity to the connect data (`d.clientSecret`, protocol §3a). */
@@ -47,7 +55,7 @@ export class SocketLink {
   /** @param o - transports, limits and the client's identity */
   constructor(private readonly o: SocketLinkOptions) {
     const { limits } = o;
-    this.keys = new KeyRing({ api: o.api, clock: o.clock, timers: o.timers });
+    this.keys = o.keys;
     this.closeCodes = new CloseCodeHandler({ forgetKeys: () => this.keys.forget(), ...o.identity });
     this.connection = new Connection({
       createUrl: () => this.createUrl(),
@@ -64,6 +72,8 @@ export class SocketLink {
       network: o.network,
       heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() ?? o.clientId() }),
       maxFrameSize: limits.maxFrameSize,
+      ...(o.store ? { store: o.store } : {}),
+      ...(o.online === undefined ? {} : { online: o.online }),
     });
     this.connection.on('close', ({ code }) => this.closeCodes.handleClose(code));
     this.connection.on('network', ({ online }) => {
