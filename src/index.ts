@@ -1,8 +1,9 @@
 /**
  * `@kefu-im/sdk`: a headless, framework-agnostic customer-service chat client.
  *
- * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}. Two more entry
- * points: `@kefu-im/sdk/embed` (deep links, open-app, launch message, layout) and
+ * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}. More entry
+ * points: `@kefu-im/sdk/format` (a message's display tokens and times), `@kefu-im/sdk/embed`
+ * (deep links, open-app, launch message, layout), `@kefu-im/sdk/agent` (the agent desk) and
  * `@kefu-im/sdk/protocol` (crypto, connect parameters and the frame codec, for bots, servers and tests).
  * @packageDocumentation
  */
@@ -147,12 +148,8 @@ export type { OutboxRecord, OutboxStorage, PendingFile } from './outbox/storage.
 export type { FileKind } from './outbox/file-message.js';
 export { HistoryPager } from './messages/history.js';
 export type { PagingSnapshot } from './messages/history.js';
-export { formatDateTime, formatReceiptTime, toMillis } from './messages/time.js';
+export { toMillis } from './messages/time.js';
 export type { TimeInput } from './messages/time.js';
-export { EMOJI_NAMES, EMOJI_SIZE, emojiIndex, emojiToken, parseEmoji } from './messages/emoji.js';
-export type { EmojiName, EmojiToken, EmojiTokenItem, TextToken } from './messages/emoji.js';
-export { isSafeUrl, linkify, messageTokens } from './messages/linkify.js';
-export type { ContentToken, LinkToken, LinkTokenItem } from './messages/linkify.js';
 export {
   isChatType,
   messageTimeMs,

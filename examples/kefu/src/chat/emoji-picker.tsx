@@ -2,7 +2,7 @@
  * The emoji picker (spec §3): a grid of the 99 faces, loaded when first opened.
  * @module
  */
-import { EMOJI_NAMES, emojiToken } from '@kefu-im/sdk';
+import { EMOJI_NAMES, emojiToken } from '@kefu-im/sdk/format';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { EmojiFace } from './emoji.js';
 

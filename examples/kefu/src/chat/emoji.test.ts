@@ -1,4 +1,4 @@
-import { EMOJI_NAMES } from '@kefu-im/sdk';
+import { EMOJI_NAMES } from '@kefu-im/sdk/format';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';

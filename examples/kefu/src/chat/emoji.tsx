@@ -3,7 +3,7 @@
  * `emoji-picker.tsx`, loaded when first opened.
  * @module
  */
-import { EMOJI_SIZE } from '@kefu-im/sdk';
+import { EMOJI_SIZE } from '@kefu-im/sdk/format';
 import { lazy, memo, Suspense, type ReactElement } from 'react';
 
 /**

@@ -5,7 +5,8 @@
  * it scrolls into view (spec §4 "Read on scroll").
  * @module
  */
-import { formatReceiptTime, MessageType, type I18nKey, type StoredMessage } from '@kefu-im/sdk';
+import { MessageType, type I18nKey, type StoredMessage } from '@kefu-im/sdk';
+import { formatReceiptTime } from '@kefu-im/sdk/format';
 import { useI18n, useImClient, useReadOnScroll, useSend } from '@kefu-im/react';
 import { lazy, memo, Suspense, useRef, type ReactElement } from 'react';
 import { useChat } from './conversation.js';

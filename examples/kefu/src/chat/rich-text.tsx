@@ -5,7 +5,8 @@
  * a `javascript:` link.
  * @module
  */
-import { messageTokens, type ChatMessage } from '@kefu-im/sdk';
+import type { ChatMessage } from '@kefu-im/sdk';
+import { messageTokens } from '@kefu-im/sdk/format';
 import { Fragment, useMemo, type ReactElement } from 'react';
 import { EmojiFace } from './emoji.js';
 

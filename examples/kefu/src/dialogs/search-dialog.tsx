@@ -3,7 +3,8 @@
  * the list) and in the merchant's questions (`questionLike`; choosing one asks it).
  * @module
  */
-import { formatDateTime, MessageType, type StoredMessage, type SuggestedQuestion } from '@kefu-im/sdk';
+import { MessageType, type StoredMessage, type SuggestedQuestion } from '@kefu-im/sdk';
+import { formatDateTime } from '@kefu-im/sdk/format';
 import { useI18n, useImClient, useMessages } from '@kefu-im/react';
 import { useEffect, useId, useMemo, useState, type ReactElement } from 'react';
 import { useChat } from '../chat/conversation.js';

@@ -1,0 +1,11 @@
+/**
+ * `@kefu-im/sdk/format`: what a UI needs to show a message, kept out of the headless client's
+ * start-up: its display tokens (text, the 99 `face[name]` emoji, links whose `href` passed
+ * {@link isSafeUrl}; never HTML) and its times (`HH:mm:ss` today, the full date otherwise).
+ * @packageDocumentation
+ */
+export { EMOJI_NAMES, EMOJI_SIZE, emojiIndex, emojiToken, parseEmoji } from './messages/emoji.js';
+export type { EmojiName, EmojiToken, EmojiTokenItem, TextToken } from './messages/emoji.js';
+export { isSafeUrl, linkify, messageTokens } from './messages/linkify.js';
+export type { ContentToken, LinkToken, LinkTokenItem } from './messages/linkify.js';
+export { formatDateTime, formatReceiptTime } from './messages/time.js';
