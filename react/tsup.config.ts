@@ -11,5 +11,5 @@ export default defineConfig({
   clean: true,
   treeshake: true,
   tsconfig: 'tsconfig.json',
-  external: ['react', 'react-dom', 'react/jsx-runtime', '@kefu-im/sdk', '@kefu-im/sdk/agent', '@kefu-im/sdk/format'],
+  external: ['react', 'react-dom', 'react/jsx-runtime', '@kefu-im/sdk', '@kefu-im/sdk/agent', '@kefu-im/sdk/format', '@kefu-im/sdk/upload'],
 });

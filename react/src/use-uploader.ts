@@ -2,7 +2,8 @@
  * `useUploader`: an upload queue bound to the client, with its items, progress and actions.
  * @module
  */
-import type { AddFilesResult, UploadedFile, Uploader, UploaderOptions, UploadItem, UploadSource } from '@kefu-im/sdk';
+import type { UploadedFile, UploadItem, UploadSource } from '@kefu-im/sdk';
+import { createUploader, type AddFilesResult, type Uploader, type UploaderOptions } from '@kefu-im/sdk/upload';
 import { useEffect, useMemo, useRef } from 'react';
 import { useImClient } from './context.js';
 import { useOwned } from './owned.js';
@@ -42,7 +43,7 @@ function destroyUploader(uploader: Uploader): void {
 }
 
 /**
- * Creates an upload queue with `client.createUploader(options)` (spec §5 limits: `maxCount` and
+ * Creates an upload queue with `createUploader(client, options)` from `@kefu-im/sdk/upload` (spec §5 limits: `maxCount` and
  * `maxSize` unlimited by default, `accept` images by default; chunked above the client's chunk
  * size) and destroys it on unmount, cancelling what is still uploading. The limits are read once:
  * give the component a new `key` to change them. The callbacks may change on every render.
@@ -57,7 +58,7 @@ function destroyUploader(uploader: Uploader): void {
 export function useUploader(options: UseUploaderOptions = {}): UseUploaderResult {
   const client = useImClient();
   const { onUploaded, onFailed, ...limits } = options;
-  const uploader = useOwned<Uploader>(() => client.createUploader(limits), destroyUploader, client);
+  const uploader = useOwned<Uploader>(() => createUploader(client, limits), destroyUploader, client);
   const callbacks = useRef({ onUploaded, onFailed });
   useEffect(() => {
     callbacks.current = { onUploaded, onFailed };

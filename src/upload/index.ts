@@ -1,7 +1,11 @@
 /**
- * Uploads: the upload queue, chunked upload and the complaint attachment limits.
- * @module
+ * `@kefu-im/sdk/upload`: the upload queue ({@link Uploader}, or {@link createUploader} bound to a
+ * client), chunked uploads, file-type checks and the complaint attachment limits. Kept out of the
+ * headless client's start-up: a visitor may never send a file. (The client's own `sendFile` of a
+ * picked file loads what it needs on first use.)
+ * @packageDocumentation
  */
+export { createUploader } from './create-uploader.js';
 export { Uploader } from './uploader.js';
 export type {
   AddFilesResult,

@@ -16,7 +16,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { memoryStorage, uploadChunked, type StoredMessage } from '../../src/index.js';
+import { memoryStorage, type StoredMessage } from '../../src/index.js';
+import { uploadChunked } from '../../src/upload/index.js';
 import { AgentDesk, agentConnectData } from '../../src/agent/index.js';
 import { Clients, DEMO, download, open, waitUntil, type Recorded } from './harness.js';
 import { clusterPrerequisites, endpointsOf, startCluster, type Cluster } from './cluster-harness.js';

@@ -7,10 +7,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkComplaintAttachments, uploadChunked } from '../../src/upload/index.js';
 import {
-  checkComplaintAttachments,
   isCancelledError,
-  uploadChunked,
   type ChunkInitQuery,
   type ChunkInitResult,
   type ChunkRef,

@@ -4,7 +4,8 @@
  * as they are chosen; on submit the complaint is sent with `createMsg` type 400.
  * @module
  */
-import { checkComplaintAttachments, MessageType, type UploadItem } from '@kefu-im/sdk';
+import { MessageType, type UploadItem } from '@kefu-im/sdk';
+import { checkComplaintAttachments } from '@kefu-im/sdk/upload';
 import { useI18n, useImClient, useUploader } from '@kefu-im/react';
 import { useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useChat } from '../chat/conversation.js';
