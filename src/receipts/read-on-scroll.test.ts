@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { ChatMessage } from '../messages/types.js';
-import { observeReadOnScroll, shouldMarkReadOnScroll } from './read-on-scroll.js';
+import { loadObserver, observeReadOnScroll, shouldMarkReadOnScroll } from './read-on-scroll.js';
 import type { IntersectionEntryLike, IntersectionObserverConstructorLike, IntersectionObserverLike } from './read-on-scroll.js';
 
 const SELF = 'visitor-1';
@@ -41,6 +41,50 @@ function msg(overrides: Partial<ChatMessage> = {}): ChatMessage {
 afterEach(() => {
   FakeObserver.instances = [];
   vi.unstubAllGlobals();
+});
+
+describe('the observing code loads on first use', () => {
+  it('a first call watches the element once the code has loaded', async () => {
+    vi.resetModules(); // a fresh module: nothing has loaded the observing half yet
+    const fresh = await import('./read-on-scroll.js');
+    const el = document.createElement('div');
+    const onRead = vi.fn();
+    fresh.observeReadOnScroll(el, msg(), { selfId: SELF, onRead, IntersectionObserver: FakeObserver });
+    expect(FakeObserver.instances).toHaveLength(0);
+    await vi.waitFor(() => expect(FakeObserver.instances[0]?.observed.has(el)).toBe(true));
+    FakeObserver.scroll(el, true);
+    expect(onRead).toHaveBeenCalledTimes(1);
+  });
+
+  it('a disposer called before the load leaves nothing observed', async () => {
+    vi.resetModules();
+    const fresh = await import('./read-on-scroll.js');
+    const dispose = fresh.observeReadOnScroll(document.createElement('div'), msg(), { selfId: SELF, onRead: vi.fn(), IntersectionObserver: FakeObserver });
+    dispose();
+    await fresh.loadObserver();
+    await Promise.resolve();
+    expect(FakeObserver.instances).toHaveLength(0);
+  });
+
+  it('a failed load goes to onError, and the next call tries again', async () => {
+    vi.resetModules();
+    vi.doMock('./read-on-scroll-observer.js', () => {
+      throw new Error('chunk lost');
+    });
+    const fresh = await import('./read-on-scroll.js');
+    const onError = vi.fn();
+    fresh.observeReadOnScroll(document.createElement('div'), msg(), { selfId: SELF, onRead: vi.fn(), onError, IntersectionObserver: FakeObserver });
+    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(1));
+    vi.doUnmock('./read-on-scroll-observer.js');
+    const el = document.createElement('div');
+    fresh.observeReadOnScroll(el, msg(), { selfId: SELF, onRead: vi.fn(), IntersectionObserver: FakeObserver });
+    await vi.waitFor(() => expect(FakeObserver.instances.some((o) => o.observed.has(el))).toBe(true));
+  });
+});
+
+// The rules below run with the observing code loaded (synchronous from then on).
+beforeAll(async () => {
+  await loadObserver(); // (a function returned from beforeAll would be taken for its teardown)
 });
 
 describe('read on scroll fires only if the message is not yet read, not from a robot and not a group message', () => {

@@ -72,7 +72,9 @@ export function shouldMarkReadOnScroll(message: ChatMessage, selfId: string | un
 /**
  * Watches an element that displays a message; when it scrolls into view and
  * {@link shouldMarkReadOnScroll} holds, calls `onRead` once and stops observing.
- * Without an `IntersectionObserver` it does nothing.
+ * Without an `IntersectionObserver` it does nothing. The options are checked at once; the
+ * observing code loads with the first call (the first element then starts being watched a moment
+ * later, the next ones at once); a failed load goes to `onError`.
  * @param element - the element that displays the message
  * @param message - the message
  * @param options - user id, callback and observer settings
@@ -92,29 +94,34 @@ export function observeReadOnScroll(element: Element, message: ChatMessage, opti
   if (typeof Observer !== 'function' || !element || !shouldMarkReadOnScroll(message, options.selfId)) {
     return () => undefined;
   }
+  // The observing half loads on first use (a page may never show a received message).
+  if (observeInView) return observeInView(element, message, options, Observer, threshold);
   let stopped = false;
-  let observer: IntersectionObserverLike | null = null;
-  const stop = (): void => {
-    if (stopped) return;
+  let stopLoaded: (() => void) | null = null;
+  loadObserver().then(
+    (observe) => {
+      if (!stopped) stopLoaded = observe(element, message, options, Observer, threshold);
+    },
+    (error: unknown) => options.onError?.(error),
+  );
+  return () => {
     stopped = true;
-    observer?.unobserve(element);
-    observer?.disconnect();
-    observer = null;
+    stopLoaded?.();
   };
-  const init: { threshold: number; root?: Element | Document | null; rootMargin?: string } = { threshold };
-  if (options.root !== undefined) init.root = options.root;
-  if (options.rootMargin !== undefined) init.rootMargin = options.rootMargin;
-  observer = new Observer((entries) => {
-    if (stopped) return;
-    if (!entries.some((e) => e.isIntersecting && e.target === element)) return;
-    stop();
-    if (!shouldMarkReadOnScroll(message, options.selfId)) return;
-    try {
-      options.onRead(message);
-    } catch (error) {
-      options.onError?.(error);
-    }
-  }, init);
-  observer.observe(element);
-  return stop;
+}
+
+type ObserveInView = typeof import('./read-on-scroll-observer.js').observeInView;
+let observeInView: ObserveInView | null = null;
+let loading: Promise<ObserveInView> | null = null;
+
+/** Loads the observing half of {@link observeReadOnScroll} once (again after a failed load). @internal */
+export function loadObserver(): Promise<ObserveInView> {
+  loading ??= import('./read-on-scroll-observer.js').then(
+    (m) => (observeInView = m.observeInView),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
 }
