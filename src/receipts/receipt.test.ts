@@ -73,7 +73,7 @@ describe('cm accepts ms numbers, numeric strings and yyyy-mm-dd hh:mm:ss date st
     expect(toMillis('2024-03-05T07:08:09Z')).toBe(Date.UTC(2024, 2, 5, 7, 8, 9));
   });
   it('returns undefined for values that are not times', () => {
-    for (const bad of [undefined, null, '', 'soon', Number.NaN, Infinity, {}, []]) expect(toMillis(bad)).toBeUndefined();
+    for (const bad of [undefined, null, '', 'soon', Number.NaN, Infinity, {}, []]) expect(toMillis(bad as never)).toBeUndefined();
   });
   it('messageTime prefers times, then createTime', () => {
     expect(messageTime({ type: 100, times: 5, createTime: 9 })).toBe(5);

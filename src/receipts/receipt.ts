@@ -5,6 +5,7 @@
  */
 import { MessageType } from '../messages/types.js';
 import type { ChatMessage } from '../messages/types.js';
+import { toMillis } from '../messages/time.js';
 
 /**
  * Message types that are acknowledged with a read receipt: text, image, file, video and
@@ -19,30 +20,8 @@ export const RECEIPTABLE_TYPES: ReadonlySet<number> = new Set<number>([
   MessageType.RobotText,
 ]);
 
-const DATE_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}))?)?$/;
-
-/**
- * Converts a message timestamp to ms since the epoch. Accepts ms numbers, numeric strings and
- * date strings `yyyy-mm-dd hh:mm:ss` (read in local time, as they are displayed); other date
- * strings go through `Date.parse`.
- * @param value - a `times` or `createTime` value
- * @returns ms since the epoch, or `undefined` when the value is missing or not a time
- */
-export function toMillis(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (text === '') return undefined;
-  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
-  const m = DATE_TIME.exec(text);
-  if (m) {
-    const [, y, mo, d, h, mi, s] = m;
-    const ms = new Date(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0)).getTime();
-    return Number.isFinite(ms) ? ms : undefined;
-  }
-  const parsed = Date.parse(text);
-  return Number.isFinite(parsed) ? parsed : undefined;
-}
+// The SDK's one time parser (was a second, looser copy here).
+export { toMillis } from '../messages/time.js';
 
 /**
  * The time of a message in ms: `times`, else `createTime`.
