@@ -35,7 +35,6 @@ import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
-import { Uploader, type UploaderOptions } from './upload/uploader.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
@@ -132,7 +131,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   /** False while the browser reports being offline (window `offline` event or `navigator.onLine`). */
   get online(): boolean { return this.engine.connectionStore.getState().online; }
   /** The user id the server gave (`to` of the welcome), once known. */
-  get userId(): string | undefined { return this.engine.router.userId; }
+  get userId(): string | undefined { return this.engine.userId; }
   /** This client's id (the uuid kept in storage, the `u` of the connect payload). */
   get clientId(): string { return this.state.getState().uuid; }
   /** True once the start-up key exchange succeeded. */
@@ -286,14 +285,6 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param params - `{name}` interpolation values
    */
   t(key: I18nKey, params?: Record<string, string | number>): string { return this.i18n.t(key, params); }
-
-  /**
-   * Creates an upload queue bound to this client's upload endpoints and limits.
-   * @param options - count, size and type limits (spec §5: default unlimited count and size, images only)
-   */
-  createUploader(options: Partial<Omit<UploaderOptions, 'transport'>> = {}): Uploader {
-    return new Uploader({ chunkSize: this.limits.chunkSize, translate: (key: I18nKey) => this.i18n.t(key), ...options, transport: this.api });
-  }
 
   /** Stops everything: no reconnect, every timer and listener cleared. The client cannot be reused. */
   destroy(): void {

@@ -8,8 +8,7 @@
 import type { ClientContext } from './client-context.js';
 import { asError } from './errors.js';
 import type { ConnectionState } from './events.js';
-import { InboundRouter } from './inbound.js';
-import { IdentityKeeper, type IdentityDeps } from './identity.js';
+import type { IdentityDeps } from './identity.js';
 import { KeyRing } from './key-ring.js';
 import { HistoryPager } from './messages/history.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
@@ -48,8 +47,8 @@ export interface EngineHooks {
 }
 
 /**
- * The senders, the router, the history and the socket stack of one client. The socket stack
- * (connection, tab link, page lifecycle) loads with the first {@link Engine.loadSocket} (the
+ * The senders, the history and the socket stack of one client. The socket stack (connection,
+ * inbound router, tab link, page lifecycle) loads with the first {@link Engine.loadSocket} (the
  * client's `start()`, or a `connect()`); until then the socket is closed and nothing is sent.
  * @internal
  */
@@ -60,12 +59,8 @@ export class Engine {
   readonly connectionStore: Store<ConnectionSnapshot>;
   /** Texts and control messages; the outbox. */
   readonly sender: MessageSender;
-  /** Incoming frames to the managers. */
-  readonly router: InboundRouter;
   /** Older pages and missed messages. */
   readonly history: HistoryPager;
-  /** The client id's secret and refused identities (protocol §3a). */
-  readonly identity: IdentityKeeper;
   /** The socket link, the tab link and the page lifecycle, once loaded. */
   private stack: SocketStack | null = null;
   private loadingStack: Promise<SocketStack> | null = null;
@@ -99,12 +94,6 @@ export class Engine {
     options: ImClientOptions,
     hooks: EngineHooks,
   ) {
-    const identity = (this.identity = new IdentityKeeper({
-      state: hooks.state,
-      createId: hooks.createId,
-      onReset: () => this.forgetConversation(),
-      onGiveUp: (error) => ctx.reportError(error, 'connect'),
-    }));
     this.keys = new KeyRing({ api: ctx.api, clock: ctx.clock, timers: ctx.timers });
     const store = (this.connectionStore = createConnectionStore(hooks.network?.navigator?.onLine !== false));
     this.stopNetworkWatch = watchNetwork(hooks.network, store, (online) => ctx.events.emit('network', { online }));
@@ -130,18 +119,12 @@ export class Engine {
     const stack = (): SocketStack | null => this.stack;
     this.sender = new MessageSender({ ...ctx, socket, durable });
     this.durable = durable;
-    this.router = new InboundRouter({
-      ...ctx,
-      outbox: this.sender.outbox,
-      receipts: hooks.receipts,
-      decode: (data) => this.requireStack().link.decode(data),
-      markFailed: (fp, reason) => this.sender.markFailed(fp, reason),
-    });
     this.history = new HistoryPager({
       ...ctx,
-      route: (message) => this.router.route(message),
-      seenSeq: () => this.router.highestSeq,
-      ready: () => this.visitorCallsReady(),
+      // missed messages are routed like live ones: the router is part of the socket code
+      route: (message) => this.requireStack().router.route(message),
+      seenSeq: () => this.stack?.router.highestSeq,
+      ready: () => this.loadSocket().then(() => this.visitorCallsReady()),
     });
 
     this.hooks = hooks;
@@ -156,6 +139,11 @@ export class Engine {
   /** This tab's role (`solo` until the socket stack has loaded). */
   get tabRole(): TabRole {
     return this.stack?.tabs.role ?? 'solo';
+  }
+
+  /** The user id the server gave (`to` of the welcome), once known. */
+  get userId(): string | undefined {
+    return this.stack?.router.userId;
   }
 
   /** The socket stack, once loaded (for tests and benches that drive the connection). */
@@ -285,25 +273,16 @@ export class Engine {
   }
 
   private buildStack(create: typeof import('./socket/stack.js').createSocketStack): SocketStack {
-    const { ctx, hooks, identity } = this;
+    const { ctx, hooks } = this;
     this.stopNetworkWatch(); // the connection follows the network from now on
     const stack = create({
       ...{ ctx, options: this.options, network: hooks.network, document: hooks.document, clientEvents: hooks.clientEvents },
       ...{ keys: this.keys, store: this.connectionStore, start: hooks.start },
-      withIdentity: (data) => identity.connectData(data),
-      identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
+      ...{ outbox: this.sender.outbox, receipts: hooks.receipts, markFailed: (fp, reason) => this.sender.markFailed(fp, reason) },
+      ...{ state: hooks.state, createId: hooks.createId, identityReset: () => this.forgetConversation() },
       onWelcome: (message) => this.onWelcome(message),
-      deliver: (message, encrypted) => {
-        if (message.type === MessageType.Welcome) identity.onFrame(message); // the leader's claim, kept here too
-        this.router.handleMessage(message, encrypted);
-      },
-      frame: (data) => this.router.handleFrame(data),
       loggedIn: (reconnected) => this.onOpen(reconnected),
       catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
-      adoptUserId: (userId) => {
-        this.router.adoptUserId(userId);
-        this.connectionStore.setState({ userId });
-      },
       halted: () => {
         this.sender.failPending('network');
         this.releaseWaiters();
@@ -349,7 +328,6 @@ export class Engine {
     this.welcomedSalt = this.keys.token?.saltKey;
     if (typeof message.to === 'string' && message.to !== '') this.connectionStore.setState({ userId: message.to });
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
-    this.identity.onFrame(message);
     if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
     this.catchUpOnWelcome = false;
   }
@@ -384,8 +362,11 @@ export class Engine {
     this.ctx.messages.clear();
     this.history.reset();
     this.ctx.session.setState({ ...INITIAL_SESSION });
-    this.router.userId = undefined;
-    this.router.highestSeq = undefined;
+    const router = this.stack?.router;
+    if (router) {
+      router.userId = undefined;
+      router.highestSeq = undefined;
+    }
     this.keys.forget(); // a fresh key session for the fresh identity
     this.ctx.notify('identityReset', 'warning');
   }

@@ -1,6 +1,7 @@
 /**
- * The socket half of a client's engine: the socket link (connection, close codes), the tab link
- * (one socket per visitor per browser) and the page lifecycle, wired to the engine. It is loaded
+ * The socket half of a client's engine: the socket link (connection, close codes), the identity's
+ * claim (protocol §3a), the inbound router, the tab link (one socket per visitor per browser) and
+ * the page lifecycle, wired to the engine. It is loaded
  * with the client's first `start()` or `connect()` (a dynamic `import()`), so that a page pays for
  * it only once it goes online; the key ring, the connection snapshot and the network flag are the
  * engine's from its construction and handed over here.
@@ -8,10 +9,14 @@
  * @internal
  */
 import type { ClientContext } from '../client-context.js';
+import { IdentityKeeper, type IdentityDeps } from '../identity.js';
+import { InboundRouter } from '../inbound.js';
 import type { ConnectionState } from '../events.js';
 import type { KeyRing } from '../key-ring.js';
-import type { ChatMessage } from '../messages/types.js';
+import { MessageType, type ChatMessage, type FailReason } from '../messages/types.js';
 import type { DocumentLike, ImClientOptions, WindowLike } from '../options.js';
+import type { Outbox } from '../outbox/outbox.js';
+import type { ReceiptManager } from '../receipts/receipt-manager.js';
 import { globalWebSocket } from '../platform.js';
 import type { Store } from '../state/store.js';
 import { attachTabs, type TabEvents, type TabLink } from '../tabs/tab-link.js';
@@ -37,22 +42,24 @@ export interface SocketStackDeps {
   store: Store<ConnectionSnapshot>;
   /** Runs start-up (the key exchange) if it has not run. */
   start(): Promise<unknown>;
-  /** Adds what proves the identity to the connect data (protocol §3a). */
-  withIdentity(data: Readonly<Record<string, unknown>>): Record<string, unknown>;
-  /** Close-code rules of the identity (4004). */
-  identity: { identityRefused(): void; identityGivenUp(): boolean };
+  /** The persisted client state holding the client id and its secret (protocol §3a). */
+  state: IdentityDeps['state'];
+  /** Makes a new client id. */
+  createId(): string;
+  /** A refused identity (4004) was replaced by a new one: forget its conversation. */
+  identityReset(): void;
   /** Every welcome (type 60): the connect was accepted. */
   onWelcome(message: ChatMessage): void;
-  /** A decoded message from the leader tab's socket (a follower), and a welcome's claim. */
-  deliver(message: ChatMessage, encrypted: boolean): void;
-  /** A raw frame from the own socket. */
-  frame(data: unknown): void;
+  /** The outbox (an echo acknowledges its message). */
+  outbox: Outbox;
+  /** The read receipts incoming messages go to. */
+  receipts: ReceiptManager;
+  /** A refused message fails. */
+  markFailed(fp: string, reason: FailReason): void;
   /** A socket this tab uses opened. */
   loggedIn(reconnected: boolean): void;
   /** The service state, for a tab that joins later. */
   catchUpMessage(): ChatMessage | null;
-  /** Follower: the user id the server gave the leader. */
-  adoptUserId(userId: string): void;
   /** No attempt to connect is coming (a terminal close, a policy that gave up). */
   halted(): void;
 }
@@ -63,6 +70,8 @@ export interface SocketStack {
   readonly link: SocketLink;
   /** The own socket, or the leader tab's (docs/tabs.md). */
   readonly tabs: TabLink;
+  /** Incoming frames to the managers. */
+  readonly router: InboundRouter;
   /** Stops the connection, the tab link and the lifecycle listeners. */
   destroy(): void;
 }
@@ -74,6 +83,12 @@ export interface SocketStack {
  */
 export function createSocketStack(deps: SocketStackDeps): SocketStack {
   const { ctx, options, network, document } = deps;
+  const identity = new IdentityKeeper({
+    state: deps.state,
+    createId: deps.createId,
+    onReset: () => deps.identityReset(),
+    onGiveUp: (error) => ctx.reportError(error, 'connect'),
+  });
   const link = new SocketLink({
     ...options,
     ...ctx,
@@ -84,11 +99,21 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     online: deps.store.getState().online,
     start: deps.start,
     isVisible: () => documentVisible(document),
-    withIdentity: deps.withIdentity,
-    onWelcome: deps.onWelcome,
-    identity: deps.identity,
+    withIdentity: (data) => identity.connectData(data),
+    onWelcome: (message) => {
+      deps.onWelcome(message);
+      identity.onFrame(message); // the welcome's claim (protocol §3a)
+    },
+    identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
   });
   const { connection } = link;
+  const router = new InboundRouter({
+    ...ctx,
+    outbox: deps.outbox,
+    receipts: deps.receipts,
+    decode: (data) => link.decode(data),
+    markFailed: deps.markFailed,
+  });
   let tabs: TabLink | undefined; // undefined while attachTabs runs
   const stateChanged = (change: { newState: ConnectionState; oldState: ConnectionState }): void => {
     ctx.events.emit('state', change);
@@ -103,11 +128,17 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       events: deps.clientEvents,
       scope: () => ({ clientId: ctx.clientId(), connectData: ctx.connectData() }),
       writeOwn: (message) => link.send(message),
-      deliver: deps.deliver,
+      deliver: (message, encrypted) => {
+        if (message.type === MessageType.Welcome) identity.onFrame(message); // the leader's claim, kept here too
+        router.handleMessage(message, encrypted);
+      },
       loggedIn: deps.loggedIn,
       catchUpMessage: deps.catchUpMessage,
       keySession: () => link.keys.token,
-      adoptUserId: deps.adoptUserId,
+      adoptUserId: (userId) => {
+        router.adoptUserId(userId);
+        connection.store.setState({ userId });
+      },
       stateChanged,
       lifecycle: document,
       timers: ctx.timers,
@@ -116,7 +147,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     options.tabs,
     network !== null,
   );
-  connection.on('frame', ({ data }) => deps.frame(data));
+  connection.on('frame', ({ data }) => router.handleFrame(data));
   connection.on('error', ({ error, source }) => ctx.reportError(error, source));
   connection.on('network', ({ online }) => ctx.events.emit('network', { online }));
   const { heartbeatInterval, livenessTimeout } = ctx.limits;
@@ -125,6 +156,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
   return {
     link,
     tabs: attached,
+    router,
     destroy() {
       lifecycle.destroy();
       attached.destroy();
