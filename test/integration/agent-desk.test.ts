@@ -118,7 +118,11 @@ describe('agent desk: catch-up, kept login, whole history', () => {
     const after = visitor.client.sendText('back again');
     await frame(agent, (m) => m.fp === after.fp);
     await waitUntil(() => expect(conversationAt(agent, id).filter((m) => m.fp === after.fp)).toHaveLength(1));
-    expect(agent.errors).toEqual([]);
+    // A reconnect attempt made while the network was cut fails as it should (a `connect` error
+    // with the cut's own message, when the machine is slow enough for an attempt to fall in the
+    // cut); nothing else may fail.
+    const cutFailures = (e: { error: Error; source: string }): boolean => e.source === 'connect' && e.error.message.includes('(test: the agent is offline)');
+    expect(agent.errors.filter((e) => !cutFailures(e))).toEqual([]);
   });
 
   it('keeps the login across a restart as a session token (never the password) and restores the open conversations with their whole history', async () => {
