@@ -4,8 +4,9 @@
  * while a page shows it and destroyed shortly after the last page lets go of it.
  * @module
  */
-import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
+import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
 import { agentConnectData } from '@kefu-im/sdk/agent';
+import { appTexts, type AppTextCatalogue } from '../env/app-texts.js';
 
 /** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
 export const CLOSE_UNAUTHORIZED = 4001;
@@ -72,16 +73,35 @@ export class AppRuntime {
   readonly config: PublicConfig;
   /** App-level texts (titles and pages shown outside a conversation). */
   readonly i18n: I18n;
+  private readonly texts: AppTextCatalogue;
   private readonly entries = new Map<string, Entry>();
   private readonly fatalListeners = new Set<FatalListener>();
 
   /**
    * @param config - the server's public configuration
-   * @param language - the initial interface language
+   * @param language - the initial interface language (its texts are loaded by {@link AppRuntime.setLanguage})
+   * @param texts - the app's own texts (the page's catalogue by default; injected in tests)
    */
-  constructor(config: PublicConfig, language?: string) {
+  constructor(config: PublicConfig, language?: string, texts: AppTextCatalogue = appTexts) {
     this.config = config;
     this.i18n = new I18n(language);
+    this.texts = texts;
+  }
+
+  /**
+   * Switches the interface language of the app and, when given, of a chat client. The app's own
+   * texts of the language are loaded first, so that no view renders the new language with zh
+   * labels; when they cannot be fetched the language is switched all the same and its app
+   * labels stay zh (reported by the catalogue), rather than the page waiting or going blank.
+   * @param language - a language code (unknown codes give zh)
+   * @param client - a conversation's client to switch too
+   * @returns the app's language now
+   * @throws Error (rejects) when the SDK texts cannot be loaded (the languages then stay as they were)
+   */
+  async setLanguage(language: string, client?: ImClient): Promise<Language> {
+    await this.texts.load(language);
+    const [current] = await Promise.all([this.i18n.setLanguage(language), client?.setLanguage(language)]);
+    return current;
   }
 
   /**
