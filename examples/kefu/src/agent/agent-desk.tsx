@@ -13,6 +13,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement }
 import { appText } from '../env/app-texts.js';
 import { LANGUAGE_NAMES } from '../env/language-names.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
+import { createAgentClient } from './agent-client.js';
 import { AgentWorkspace } from './agent-workspace.js';
 
 /** The agent desk. */
@@ -29,7 +30,7 @@ export default function AgentDesk(): ReactElement {
   const ids = { account: useId(), password: useId(), error: useId(), language: useId() };
 
   function open(name: string, credential: { password: string } | { token: string }): { client: ImClient; desk: Desk } {
-    const created = runtime.createAgentClient(name, credential);
+    const created = createAgentClient(runtime, name, credential);
     return { client: created, desk: new Desk(created, { storage }) };
   }
 

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { APP_TEXT_TRANSLATIONS } from '../env/app-text-translations.js';
 import { AppTextCatalogue, type AppTextTranslations } from '../env/app-texts.js';
 import { conversationKey, conversationOfPath } from './prepare.js';
-import { agentRefusals, AppRuntime, appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
+import { agentRefusals } from '../agent/agent-client.js';
+import { AppRuntime, appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
 
 const ctx = (attempt: number, closeCode?: number) => ({ attempt, elapsedMs: 0, reason: 'close', visible: true, online: true, ...(closeCode ? { closeCode } : {}) });
 

@@ -4,8 +4,7 @@
  * while a page shows it and destroyed shortly after the last page lets go of it.
  * @module
  */
-import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
-import { agentConnectData } from '@kefu-im/sdk/agent';
+import { DefaultReconnectPolicy, I18n, ImClient, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
 import { appTexts, type AppTextCatalogue } from '../env/app-texts.js';
 
 /** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
@@ -42,17 +41,6 @@ export function appReconnectPolicy(
     }
     return special ?? slow.nextRetryDelayInMs(ctx);
   };
-}
-
-/**
- * An agent's 4001: the first one may be an expired key session (the SDK exchanges keys again), so
- * it is retried at once; a second in a row, with fresh keys, is refused credentials (a wrong
- * password, an expired or revoked session token, a throttled account) and ends the client. Any
- * other close takes the normal, never-ending backoff: a server away for minutes is waited for.
- */
-export function agentRefusals(ctx: ReconnectContext): number | null | undefined {
-  if (ctx.closeCode !== CLOSE_UNAUTHORIZED) return undefined;
-  return ctx.attempt >= 2 ? null : 0;
 }
 
 /** Listener of fatal closes. */
@@ -129,7 +117,7 @@ export class AppRuntime {
    * Creates a client of this server in the current language, with the app's reconnect policy.
    * @param extra - options that differ (connect data, storage)
    * @param fatalCodes - close codes that end the client (default: banned)
-   * @param refusals - a say on each retry before the policy (see {@link agentRefusals})
+   * @param refusals - a say on each retry before the policy (an agent's: `agentRefusals`)
    */
   create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CLOSE_BANNED], refusals?: (ctx: ReconnectContext) => number | null | undefined): ImClient {
     const { baseUrl, socketUrl, socketKey } = this.config;
@@ -145,16 +133,6 @@ export class AppRuntime {
     );
     created = new ImClient({ baseUrl, socketUrl, socketKey, language: this.i18n.language, reconnectPolicy, ...extra });
     return created;
-  }
-
-  /**
-   * Creates an agent's client: connect data `{ role: 'agent', account, password }` at a login, or
-   * `{ role: 'agent', account, token }` with the session token kept from an earlier login (the
-   * password is never stored; the SDK's agent desk swaps it for the token at the welcome). Storage
-   * is memory only: nothing of the visitor's is shared.
-   */
-  createAgentClient(account: string, credential: { password: string } | { token: string }): ImClient {
-    return this.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential) }, [CLOSE_BANNED], agentRefusals);
   }
 
   /** Whether `client` is one of the conversation clients (not an agent's). */
