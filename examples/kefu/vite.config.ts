@@ -47,6 +47,8 @@ export default defineConfig({
       { find: /^@kefu-im\/sdk\/agent$/, replacement: here('../../src/agent/index.ts') },
       { find: /^@kefu-im\/sdk$/, replacement: here('../../src/index.ts') },
       { find: /^@kefu-im\/react$/, replacement: here('../../react/src/index.ts') },
+      // React 19 has useSyncExternalStore: wouter's shim for older Reacts is left out
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: here('src/build/use-sync-external-store-shim.ts') },
     ],
   },
   build: {
