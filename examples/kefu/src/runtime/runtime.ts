@@ -84,7 +84,7 @@ export class AppRuntime {
    * @param language - a language code (unknown codes give zh)
    * @param client - a conversation's client to switch too
    * @returns the app's language now
-   * @throws Error (rejects) when the SDK texts cannot be loaded (the languages then stay as they were)
+   * @throws Error (rejects) when the SDK texts cannot be loaded (a language whose SDK texts failed stays as it was)
    */
   async setLanguage(language: string, client?: ImClient): Promise<Language> {
     await this.texts.load(language);
