@@ -49,12 +49,19 @@ export default defineConfig({
       { find: /^@kefu-im\/sdk\/upload$/, replacement: here('../../src/upload/index.ts') },
       { find: /^@kefu-im\/sdk$/, replacement: here('../../src/index.ts') },
       { find: /^@kefu-im\/react$/, replacement: here('../../react/src/index.ts') },
+      // React 19 has useSyncExternalStore: wouter's shim for older Reacts is left out
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: here('src/build/use-sync-external-store-shim.ts') },
     ],
   },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2020',
+    // es2020 has no class fields, so they are lowered; by default into defineProperty calls
+    // through a helper. Assigning them (`this.x = v`) is smaller and the same here, as no class
+    // field shadows an accessor of its base (the bases: Error, EventEmitter, Subscribable, React's
+    // Component; the bundled libraries declare no accessors).
+    rolldownOptions: { transform: { assumptions: { setPublicClassFields: true } } },
     sourcemap: false,
     reportCompressedSize: false,
   },

@@ -13,6 +13,7 @@ import { zh } from '../../src/i18n/index.js';
 import { loadCatalogue } from '../../src/i18n/i18n.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
 import { appText } from '../../examples/kefu/src/env/app-texts.js';
 import { axeSource, DEMO, E2E_TIMEOUT, entryPath, phoneContext, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
@@ -115,9 +116,25 @@ describe('the language switcher (ten languages, remembered) and the translate ac
     await answer.locator('.translation').getByText(/^\[en\] /).waitFor();
     expect(translations.at(-1)?.target).toBe('en');
 
+    // issue 13: the app's own English labels load on demand, yet before the first paint: every
+    // label the menu button ever shows after the reload is English (no flash of Chinese), even
+    // when their chunk is the last file to arrive
+    await page.route('**/assets/app-text-translations-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      Reflect.set(window, '__moreLabels', seen);
+      new MutationObserver(() => {
+        const label = document.querySelector('button[aria-haspopup="menu"]')?.getAttribute('aria-label');
+        if (label && seen.at(-1) !== label) seen.push(label);
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    });
     await page.reload();
     await page.getByLabel(enTexts.inputPlaceholder).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.evaluate(() => Reflect.get(window, '__moreLabels') as string[])).toEqual([APP_TEXT_TRANSLATIONS.en.more]);
     await context.close();
   }, E2E_TIMEOUT);
 });

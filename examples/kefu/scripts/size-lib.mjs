@@ -1,13 +1,13 @@
 // Measures the app's initial JavaScript on the production build: the entry script of
 // dist/index.html and every chunk it imports statically (what the browser must load before the
-// app starts), minified and gzipped. Lazy chunks (dialogs, the agent desk, catalogues) are
-// counted apart.
+// app starts), minified and gzipped. Lazy chunks (dialogs, the agent desk, catalogues, the app
+// texts of languages other than zh, the upload tray, the open-app actions) are counted apart.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Budget of the app's initial JavaScript, bytes min+gzip (issue 5). */
-export const APP_BUDGET_BYTES = 150 * 1024;
+/** Budget of the app's initial JavaScript, bytes min+gzip (issue 13; it was 150 kB in issue 5). */
+export const APP_BUDGET_BYTES = 120 * 1024;
 
 const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w*${}\s,]*?\s*from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g;
 

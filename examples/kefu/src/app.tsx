@@ -4,7 +4,7 @@
  * @module
  */
 import { installJumpFunctions, postLaunch } from '@kefu-im/sdk/embed';
-import { lazy, Suspense, useEffect, useLayoutEffect, type ReactElement } from 'react';
+import { lazy, useEffect, useLayoutEffect, type ReactElement } from 'react';
 import { Redirect, Route, Switch, useLocation, useParams } from 'wouter';
 import { installOpenAppHelpers, openAppEnv } from './runtime/open-app.js';
 import { RuntimeContext, useAppTexts, useRuntime } from './runtime/context.js';
@@ -13,6 +13,7 @@ import { ConversationPage, Loading } from './routes/conversation-page.js';
 import { RedirectPage } from './routes/redirect-page.js';
 import { StatusPage } from './routes/status-page.js';
 import { routeTitleText } from './routes/titles.js';
+import { LazyPart } from './ui/lazy-part.js';
 import { ToastProvider } from './ui/toaster.js';
 
 const AgentDesk = lazy(() => import('./agent/agent-desk.js'));
@@ -89,9 +90,9 @@ export function App({ runtime }: { runtime: AppRuntime }): ReactElement {
             <StatusPage code="401" />
           </Route>
           <Route path="/agent">
-            <Suspense fallback={<Loading />}>
+            <LazyPart loading={<Loading />} failed={<StatusPage code="network" />}>
               <AgentDesk />
-            </Suspense>
+            </LazyPart>
           </Route>
           <Route>
             <Redirect to="/404" replace />

@@ -8,6 +8,7 @@ import { applyLayout } from '@kefu-im/sdk/embed';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
+import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
 import { conversationKey, conversationOfPath } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
@@ -36,14 +37,18 @@ async function boot(): Promise<void> {
   applyLayout(window);
   const root = document.getElementById('root');
   if (!root) return;
+  const language = storedLanguage();
+  // The app texts of a returning visitor's language are fetched while the configuration is read.
+  if (language) void appTexts.load(language);
   let runtime: AppRuntime;
   try {
-    runtime = new AppRuntime(await loadPublicConfig(serverOrigin(window.location.origin)), storedLanguage());
+    runtime = new AppRuntime(await loadPublicConfig(serverOrigin(window.location.origin)), language);
   } catch {
     showFailure(root);
     return;
   }
-  await runtime.i18n.setLanguage(runtime.i18n.language).catch(() => undefined);
+  // The language's texts (the SDK's and the app's own) before the first paint: no zh flash.
+  await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
   const spec = conversationOfPath(window.location.pathname);
   // Server time, then the keys and the AES switch (client.start), then mount.
   if (spec) await runtime.acquire(conversationKey(spec)).start().catch(() => undefined);

@@ -7,11 +7,12 @@
 import type { AgentSession, StoredMessage } from '@kefu-im/sdk';
 import type { AgentDesk } from '@kefu-im/sdk/agent';
 import { useAgentHistory, useConnection, useI18n } from '@kefu-im/react';
-import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactElement } from 'react';
+import { lazy, useCallback, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Composer } from '../chat/composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo } from '../chat/conversation.js';
 import { MessageList, type MessageListHandle } from '../chat/message-list.js';
 import { readEntryQuery } from '../env/entry.js';
+import { LazyPart } from '../ui/lazy-part.js';
 
 const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));
 
@@ -59,9 +60,9 @@ export function AgentChat({ session, desk }: { session: AgentSession; desk: Agen
         <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={session.name} />
         <Composer />
         {preview && (
-          <Suspense fallback={null}>
+          <LazyPart onFailure={() => setPreview(null)}>
             <ImagePreview data={preview} onClose={() => setPreview(null)} />
-          </Suspense>
+          </LazyPart>
         )}
       </div>
     </ChatContext.Provider>

@@ -10,8 +10,10 @@ import { resolveStorage, SUPPORTED_LANGUAGES, type ImClient } from '@kefu-im/sdk
 import { AgentDesk as Desk, clearAgentLogin, readAgentLogin } from '@kefu-im/sdk/agent';
 import { ImProvider } from '@kefu-im/react';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { appText, LANGUAGE_NAMES } from '../env/app-texts.js';
+import { appText } from '../env/app-texts.js';
+import { LANGUAGE_NAMES } from '../env/language-names.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
+import { createAgentClient } from './agent-client.js';
 import { AgentWorkspace } from './agent-workspace.js';
 
 /** The agent desk. */
@@ -28,7 +30,7 @@ export default function AgentDesk(): ReactElement {
   const ids = { account: useId(), password: useId(), error: useId(), language: useId() };
 
   function open(name: string, credential: { password: string } | { token: string }): { client: ImClient; desk: Desk } {
-    const created = runtime.createAgentClient(name, credential);
+    const created = createAgentClient(runtime, name, credential);
     return { client: created, desk: new Desk(created, { storage }) };
   }
 
@@ -97,7 +99,7 @@ export default function AgentDesk(): ReactElement {
         <label className="field-label" htmlFor={ids.language}>
           {appText(language, 'language')}
         </label>
-        <select id={ids.language} className="field" value={language} onChange={(e) => void runtime.i18n.setLanguage(e.target.value).catch(() => undefined)}>
+        <select id={ids.language} className="field" value={language} onChange={(e) => void runtime.setLanguage(e.target.value).catch(() => undefined)}>
           {SUPPORTED_LANGUAGES.map((lang) => (
             <option key={lang} value={lang} lang={lang}>
               {LANGUAGE_NAMES[lang]}

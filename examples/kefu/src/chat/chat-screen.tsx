@@ -5,8 +5,9 @@
  */
 import type { StoredMessage } from '@kefu-im/sdk';
 import { useConnection, useI18n, useImClient, useImEvent, useMessages, useNotices, useSession } from '@kefu-im/react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
+import { lazy, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
 import { useLocation } from 'wouter';
+import { LazyPart } from '../ui/lazy-part.js';
 import { useToast } from '../ui/toaster.js';
 import type { ChatDialogProps } from '../dialogs/types.js';
 import { appText } from '../env/app-texts.js';
@@ -101,6 +102,11 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
     markedEnd.current = true;
     setEndedAfter((set) => (set.has(lastFp) ? set : new Set(set).add(lastFp)));
   }, [status, lastFp]);
+  // a dialog whose code cannot be fetched closes and says so (the chat stays usable)
+  const onDialogFailure = useCallback(() => {
+    setDialog(null);
+    toast(t('networkError'), 'error');
+  }, [toast, t]);
   const onRated = useCallback(() => {
     const id = client.session.getState().sessionId;
     if (id) rated.current.add(id);
@@ -115,9 +121,9 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
         <ConnectionBanner />
         {info.notice && <p className="group-notice">{info.notice}</p>}
         {info.query.cpay && (
-          <Suspense fallback={null}>
+          <LazyPart>
             <DepositPanel orderNo={info.query.cpay} />
-          </Suspense>
+          </LazyPart>
         )}
         {info.kind === 'service' && <SessionBar />}
         <MessageList
@@ -134,9 +140,9 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
         {info.kind !== 'channel' && <Composer />}
         <ClientNotices />
         {Active && dialog && (
-          <Suspense fallback={null}>
+          <LazyPart key={dialog.name} onFailure={onDialogFailure}>
             <Active onClose={() => setDialog(null)} data={dialog.data} onDone={dialog.name === 'rating' ? onRated : undefined} />
-          </Suspense>
+          </LazyPart>
         )}
       </main>
     </ChatContext.Provider>

@@ -5,17 +5,20 @@
  * client with the spec's notice; Enter sends, Shift+Enter starts a new line.
  * @module
  */
-import type { GroupUser, UploadRejection } from '@kefu-im/sdk';
+import type { GroupUser } from '@kefu-im/sdk';
+import type { UploadRejection } from '@kefu-im/sdk/upload';
 import { useDraft, useI18n, useSend, useSession, useUploader } from '@kefu-im/react';
-import { lazy, Suspense, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { lazy, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
 import { Icon } from '../ui/icons.js';
-import { UploadTray } from './upload-tray.js';
+import { LazyPart } from '../ui/lazy-part.js';
 import { appText } from '../env/app-texts.js';
 
 const RemindDialog = lazy(() => import('../dialogs/remind-dialog.js'));
 const EmojiPicker = lazy(() => import('./emoji-picker.js'));
+/** Loaded with the first attachment: a visitor may never send one. */
+const UploadTray = lazy(() => import('./upload-tray.js').then((tray) => ({ default: tray.UploadTray })));
 
 /** What the attach button accepts (the reference server's default types). */
 export const ATTACH_ACCEPT = 'image/*,video/mp4,video/webm,video/quicktime,audio/mpeg,application/pdf,application/zip,text/plain';
@@ -83,6 +86,8 @@ export function Composer(): ReactElement {
       else if (r.reason === 'oversize') toast(`${t('fileTooLarge')}: ${r.file.name ?? ''}`, 'error');
     }
   };
+  /** A part whose code could not be fetched says so (the composer itself stays usable). */
+  const loadFailed = (): void => toast(t('networkError'), 'error');
   const closePicker = (): void => {
     setPicker(false);
     emojiToggle.current?.focus();
@@ -96,11 +101,20 @@ export function Composer(): ReactElement {
 
   return (
     <div className="composer">
-      <UploadTray items={uploads.items} onRetry={(id) => void uploads.retry(id)} onRemove={(id) => uploads.cancel(id)} />
+      {uploads.items.length > 0 && (
+        <LazyPart onFailure={loadFailed}>
+          <UploadTray items={uploads.items} onRetry={(id) => void uploads.retry(id)} onRemove={(id) => uploads.cancel(id)} />
+        </LazyPart>
+      )}
       {picker && (
-        <Suspense fallback={null}>
+        <LazyPart
+          onFailure={() => {
+            closePicker();
+            loadFailed();
+          }}
+        >
           <EmojiPicker label={t('emoji')} onPick={insert} onClose={closePicker} />
-        </Suspense>
+        </LazyPart>
       )}
       {/* The text comes first in the tab order; the tools follow it (and sit under it). */}
       <div className="composer-row">
@@ -152,9 +166,14 @@ export function Composer(): ReactElement {
         )}
       </div>
       {remind && info.groupId && (
-        <Suspense fallback={null}>
+        <LazyPart
+          onFailure={() => {
+            setRemind(false);
+            loadFailed();
+          }}
+        >
           <RemindDialog groupId={info.groupId} onPick={onRemind} onClose={() => setRemind(false)} />
-        </Suspense>
+        </LazyPart>
       )}
     </div>
   );

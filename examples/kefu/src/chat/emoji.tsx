@@ -4,7 +4,8 @@
  * @module
  */
 import { EMOJI_SIZE } from '@kefu-im/sdk/format';
-import { lazy, memo, Suspense, type ReactElement } from 'react';
+import { lazy, memo, type ReactElement } from 'react';
+import { LazyPart } from '../ui/lazy-part.js';
 
 /**
  * The drawings, loaded with the first face shown (a visitor may never see one): the 25x25 frame
@@ -27,9 +28,9 @@ export const EmojiFace = memo(function EmojiFace({ index, name, decorative = fal
   const a11y = decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': name };
   return (
     <svg className="emoji" width={EMOJI_SIZE} height={EMOJI_SIZE} viewBox="0 0 24 24" focusable="false" {...a11y}>
-      <Suspense fallback={null}>
+      <LazyPart>
         <EmojiArt index={index} />
-      </Suspense>
+      </LazyPart>
     </svg>
   );
 });

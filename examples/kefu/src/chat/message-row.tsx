@@ -8,12 +8,13 @@
 import { MessageType, type I18nKey, type StoredMessage } from '@kefu-im/sdk';
 import { formatReceiptTime } from '@kefu-im/sdk/format';
 import { useI18n, useImClient, useReadOnScroll, useSend } from '@kefu-im/react';
-import { lazy, memo, Suspense, useRef, type ReactElement } from 'react';
+import { lazy, memo, useRef, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { MessageBody, usableImageUrl } from './message-body.js';
 import { translationAvailable } from '../env/public-config.js';
 import { useRuntime } from '../runtime/context.js';
 import { appText } from '../env/app-texts.js';
+import { LazyPart } from '../ui/lazy-part.js';
 
 /** The translate action, loaded only where a translation provider is configured. */
 const TranslateAction = lazy(() => import('./translate-action.js'));
@@ -101,9 +102,9 @@ export const MessageRow = memo(function MessageRow({ message, mine, highlighted 
             <span className={message.isRead === 1 ? 'read-mark is-read' : 'read-mark'}>{message.isRead === 1 ? t('read') : t('unread')}</span>
           )}
           {!mine && textual && translatable && message.dataContent ? (
-            <Suspense fallback={null}>
+            <LazyPart>
               <TranslateAction text={message.dataContent} language={language} />
-            </Suspense>
+            </LazyPart>
           ) : null}
         </div>
       </div>

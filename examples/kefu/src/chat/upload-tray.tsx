@@ -17,7 +17,7 @@ export interface UploadTrayProps {
   onRemove: (id: string) => void;
 }
 
-/** The upload tray (nothing when there are no uploads). */
+/** The upload tray (nothing when there are no uploads). The composer loads it with the first upload. */
 export function UploadTray({ items, onRetry, onRemove }: UploadTrayProps): ReactElement | null {
   const { t } = useI18n();
   if (items.length === 0) return null;

@@ -7,7 +7,8 @@
 import { SUPPORTED_LANGUAGES, type Language } from '@kefu-im/sdk';
 import { useI18n, useImClient } from '@kefu-im/react';
 import type { ReactElement } from 'react';
-import { appText, LANGUAGE_NAMES } from '../env/app-texts.js';
+import { appText } from '../env/app-texts.js';
+import { LANGUAGE_NAMES } from '../env/language-names.js';
 import { rememberLanguageChosen } from '../env/language-choice.js';
 import { useRuntime } from '../runtime/context.js';
 import { Dialog } from '../ui/dialog.js';
@@ -21,7 +22,7 @@ export default function LanguageDialog({ onClose }: ChatDialogProps): ReactEleme
   const pick = (next: Language): void => {
     rememberLanguageChosen();
     if (next !== language) {
-      void Promise.all([client.setLanguage(next), runtime.i18n.setLanguage(next)]).catch(() => undefined);
+      void runtime.setLanguage(next, client).catch(() => undefined);
     }
     onClose();
   };

@@ -1,11 +1,13 @@
 /**
  * The companion-app helpers (spec §1, §4, §7) bound to this page: deep links into the app with
  * the 3 s website fallback and the in-app-browser rules, exposed for host pages and message links
- * as `window.kefuOpenApp.chat(id)`, `.group(link, variant?)` and `.link(url)`.
+ * as `window.kefuOpenApp.chat(id)`, `.group(link, variant?)` and `.link(url)`. The helpers are
+ * there from the start; the actions behind them (`open-app-actions.ts`) come in their own chunk.
  * @module
  */
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, defaultTimers, type I18nKey } from '@kefu-im/sdk';
-import { openChat, openGroup, openLink, type AppEnvironment, type OpenAppHelperEnv, type OpenAppWindow } from '@kefu-im/sdk/embed';
+import type { AppEnvironment, OpenAppHelperEnv, OpenAppWindow } from '@kefu-im/sdk/embed';
+import type * as OpenAppActionsModule from './open-app-actions.js';
 
 /** The helpers installed on the window. */
 export interface OpenAppHelpers {
@@ -19,6 +21,15 @@ export interface OpenAppHelpers {
 
 /** The global name of the helpers. */
 export const OPEN_APP_GLOBAL = 'kefuOpenApp';
+
+/** The deep-link actions behind the helpers. */
+export type OpenAppActions = Pick<typeof OpenAppActionsModule, 'openChat' | 'openGroup' | 'openLink'>;
+
+/** Fetches the actions (their chunk by default; injected in tests). */
+export type LoadOpenAppActions = () => Promise<OpenAppActions>;
+
+/** The actions' own chunk. */
+export const loadOpenAppActions: LoadOpenAppActions = () => import('./open-app-actions.js');
 
 /**
  * The environment of the open-app helpers for this page.
@@ -39,16 +50,37 @@ export function openAppEnv(win: OpenAppWindow & { navigator?: { userAgent?: stri
 }
 
 /**
- * Installs `window.kefuOpenApp`.
+ * Installs `window.kefuOpenApp` and fetches the actions behind it at once. Once they are loaded a
+ * helper runs them synchronously, so that a deep link followed from a click keeps the click's user
+ * activation (as when the actions were bundled); a call that comes before runs when they arrive.
+ * A failed fetch is tried again by the next call (whose own failure is then thrown, unhandled).
  * @param win - the window
  * @param env - returns the environment at call time (current texts)
+ * @param load - fetches the actions
  * @returns a disposer that removes it
  */
-export function installOpenAppHelpers(win: Window, env: () => OpenAppHelperEnv): () => void {
+export function installOpenAppHelpers(win: Window, env: () => OpenAppHelperEnv, load: LoadOpenAppActions = loadOpenAppActions): () => void {
+  let actions: OpenAppActions | null = null;
+  let loading: Promise<OpenAppActions> | null = null;
+  const fetchActions = (): Promise<OpenAppActions> => {
+    loading ??= load().then(
+      (loaded) => (actions = loaded),
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const run = (act: (loaded: OpenAppActions) => unknown): void => {
+    if (actions) act(actions);
+    else void fetchActions().then(act);
+  };
+  fetchActions().catch(() => undefined); // the next call tries again
   const helpers: OpenAppHelpers = {
-    chat: (id) => void openChat(id, env()),
-    group: (link, variant) => void openGroup(link, env(), variant),
-    link: (url) => void openLink(url, env()),
+    chat: (id) => run((a) => a.openChat(id, env())),
+    group: (link, variant) => run((a) => a.openGroup(link, env(), variant)),
+    link: (url) => run((a) => a.openLink(url, env())),
   };
   Object.defineProperty(win, OPEN_APP_GLOBAL, { value: Object.freeze(helpers), configurable: true, writable: true });
   return () => {

@@ -79,7 +79,7 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
 
   // The visitor's own pick (kept in the client state) wins over the entry link's language.
   const language = languageChosen() ? client.i18n.language : normalizeLanguage(text(entry?.language));
-  if (language) await Promise.all([client.setLanguage(language), runtime.i18n.setLanguage(language)]).catch(() => undefined);
+  if (language) await runtime.setLanguage(language, client).catch(() => undefined);
 
   if (entry && entry.source !== '') {
     client.state.setParamsData({ entry: entry.source, mchId, platformId, kefuId: entry.kefuId, groupId: entry.groupId, language: entry.language, isApp: query.isApp, cpay: query.cpay, json: query.json });

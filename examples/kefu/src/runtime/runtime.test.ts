@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { APP_TEXT_TRANSLATIONS } from '../env/app-text-translations.js';
+import { AppTextCatalogue, type AppTextTranslations } from '../env/app-texts.js';
 import { conversationKey, conversationOfPath } from './prepare.js';
-import { agentRefusals, appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
+import { agentRefusals } from '../agent/agent-client.js';
+import { AppRuntime, appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
 
 const ctx = (attempt: number, closeCode?: number) => ({ attempt, elapsedMs: 0, reason: 'close', visible: true, online: true, ...(closeCode ? { closeCode } : {}) });
 
@@ -54,5 +57,33 @@ describe('spec §4: start-up runs for the conversation of the first page', () =>
   it('keys one client per conversation', () => {
     expect(conversationKey({ route: 'kefu', id: 'abc' })).not.toBe(conversationKey({ route: 'group', id: 'abc' }));
     expect(conversationKey({ route: 'kefu' })).toBe(conversationKey(conversationOfPath('/') ?? { route: 'group' }));
+  });
+});
+
+describe('issue 13: a language is shown only with its app texts (no zh flash, never a blank page)', () => {
+  const config = { baseUrl: 'http://127.0.0.1:1', socketUrl: 'ws://127.0.0.1:1/ws', socketKey: 'k,s', aesSwitch: false };
+
+  it('loads the app texts before the app switches to the language', async () => {
+    let deliver: (module: { APP_TEXT_TRANSLATIONS: AppTextTranslations }) => void = () => undefined;
+    const texts = new AppTextCatalogue(() => new Promise((resolve) => (deliver = resolve)), () => undefined);
+    const runtime = new AppRuntime(config, undefined, texts);
+    const shown: string[] = [];
+    runtime.i18n.subscribe(() => shown.push(`${runtime.i18n.language}: ${texts.text(runtime.i18n.language, 'more')}`));
+    const switching = runtime.setLanguage('en');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(runtime.i18n.language).toBe('zh'); // still waiting for the app texts
+    deliver({ APP_TEXT_TRANSLATIONS });
+    expect(await switching).toBe('en');
+    expect(shown).toEqual(['en: More']);
+  });
+
+  it('switches all the same when the app texts cannot be fetched: their labels stay zh, the failure is reported', async () => {
+    const report = vi.fn();
+    const texts = new AppTextCatalogue(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')), report);
+    const runtime = new AppRuntime(config, undefined, texts);
+    expect(await runtime.setLanguage('de')).toBe('de');
+    expect(runtime.i18n.t('send')).toBe('Senden'); // the SDK texts are German
+    expect(texts.text('de', 'more')).toBe('更多');
+    expect(report).toHaveBeenCalledTimes(1);
   });
 });

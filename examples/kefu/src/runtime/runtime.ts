@@ -4,8 +4,8 @@
  * while a page shows it and destroyed shortly after the last page lets go of it.
  * @module
  */
-import { DefaultReconnectPolicy, I18n, ImClient, memoryStorage, type ImClientOptions, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
-import { agentConnectData } from '@kefu-im/sdk/agent';
+import { DefaultReconnectPolicy, I18n, ImClient, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
+import { appTexts, type AppTextCatalogue } from '../env/app-texts.js';
 
 /** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
 export const CLOSE_UNAUTHORIZED = 4001;
@@ -43,17 +43,6 @@ export function appReconnectPolicy(
   };
 }
 
-/**
- * An agent's 4001: the first one may be an expired key session (the SDK exchanges keys again), so
- * it is retried at once; a second in a row, with fresh keys, is refused credentials (a wrong
- * password, an expired or revoked session token, a throttled account) and ends the client. Any
- * other close takes the normal, never-ending backoff: a server away for minutes is waited for.
- */
-export function agentRefusals(ctx: ReconnectContext): number | null | undefined {
-  if (ctx.closeCode !== CLOSE_UNAUTHORIZED) return undefined;
-  return ctx.attempt >= 2 ? null : 0;
-}
-
 /** Listener of fatal closes. */
 export type FatalListener = (client: ImClient, code: number) => void;
 
@@ -72,16 +61,35 @@ export class AppRuntime {
   readonly config: PublicConfig;
   /** App-level texts (titles and pages shown outside a conversation). */
   readonly i18n: I18n;
+  private readonly texts: AppTextCatalogue;
   private readonly entries = new Map<string, Entry>();
   private readonly fatalListeners = new Set<FatalListener>();
 
   /**
    * @param config - the server's public configuration
-   * @param language - the initial interface language
+   * @param language - the initial interface language (its texts are loaded by {@link AppRuntime.setLanguage})
+   * @param texts - the app's own texts (the page's catalogue by default; injected in tests)
    */
-  constructor(config: PublicConfig, language?: string) {
+  constructor(config: PublicConfig, language?: string, texts: AppTextCatalogue = appTexts) {
     this.config = config;
     this.i18n = new I18n(language);
+    this.texts = texts;
+  }
+
+  /**
+   * Switches the interface language of the app and, when given, of a chat client. The app's own
+   * texts of the language are loaded first, so that no view renders the new language with zh
+   * labels; when they cannot be fetched the language is switched all the same and its app
+   * labels stay zh (reported by the catalogue), rather than the page waiting or going blank.
+   * @param language - a language code (unknown codes give zh)
+   * @param client - a conversation's client to switch too
+   * @returns the app's language now
+   * @throws Error (rejects) when the SDK texts cannot be loaded (a language whose SDK texts failed stays as it was)
+   */
+  async setLanguage(language: string, client?: ImClient): Promise<Language> {
+    await this.texts.load(language);
+    const [current] = await Promise.all([this.i18n.setLanguage(language), client?.setLanguage(language)]);
+    return current;
   }
 
   /**
@@ -109,7 +117,7 @@ export class AppRuntime {
    * Creates a client of this server in the current language, with the app's reconnect policy.
    * @param extra - options that differ (connect data, storage)
    * @param fatalCodes - close codes that end the client (default: banned)
-   * @param refusals - a say on each retry before the policy (see {@link agentRefusals})
+   * @param refusals - a say on each retry before the policy (an agent's: `agentRefusals`)
    */
   create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CLOSE_BANNED], refusals?: (ctx: ReconnectContext) => number | null | undefined): ImClient {
     const { baseUrl, socketUrl, socketKey } = this.config;
@@ -125,16 +133,6 @@ export class AppRuntime {
     );
     created = new ImClient({ baseUrl, socketUrl, socketKey, language: this.i18n.language, reconnectPolicy, ...extra });
     return created;
-  }
-
-  /**
-   * Creates an agent's client: connect data `{ role: 'agent', account, password }` at a login, or
-   * `{ role: 'agent', account, token }` with the session token kept from an earlier login (the
-   * password is never stored; the SDK's agent desk swaps it for the token at the welcome). Storage
-   * is memory only: nothing of the visitor's is shared.
-   */
-  createAgentClient(account: string, credential: { password: string } | { token: string }): ImClient {
-    return this.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential) }, [CLOSE_BANNED], agentRefusals);
   }
 
   /** Whether `client` is one of the conversation clients (not an agent's). */
