@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export { createUploader } from './create-uploader.js';
+export type { UploaderHost } from './create-uploader.js';
 export { Uploader } from './uploader.js';
 export type {
   AddFilesResult,

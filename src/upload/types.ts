@@ -112,7 +112,7 @@ export type UploadStatus = '' | 'uploading' | 'done' | 'failed';
 export type UploadKind = 'image' | 'video' | 'file';
 
 /**
- * One file in the {@link Uploader}'s list (spec §3 "Upload item"). Items are immutable: every
+ * One file in the upload queue's list (`Uploader` in `@kefu-im/sdk/upload`) (spec §3 "Upload item"). Items are immutable: every
  * change makes a new object.
  */
 export interface UploadItem {
