@@ -178,21 +178,7 @@ export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18n
 
 // Uploads: the queue and its helpers are in `@kefu-im/sdk/upload`; the root keeps the types of the
 // transfer (the permit API implements UploadTransport) and of what `sendFile` takes.
-export type {
-  ChunkInitQuery,
-  ChunkInitResult,
-  ChunkRef,
-  ChunkUploadQuery,
-  ChunkUploadResult,
-  UploadCallOptions,
-  UploadedFile,
-  UploadItem,
-  UploadKind,
-  UploadProgress,
-  UploadSource,
-  UploadStatus,
-  UploadTransport,
-} from './upload/types.js';
+export type * from './upload/types.js';
 
 // Tabs: one socket per visitor per browser (docs/tabs.md)
 export type { TabOptions, TabRole, LockManagerLike, BroadcastChannelConstructor, BroadcastChannelLike } from './tabs/tab-link.js';

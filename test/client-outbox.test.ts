@@ -8,8 +8,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImClient, memoryOutboxStorage, memoryStorage, type ChatMessage, type ImClientOptions, type Notice, type OutboxStorage, type StorageLike } from '../src/index.js';
 import { outboxScope } from '../src/outbox/durable.js';
-import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
-import { createFakePermit, makeSocketKey } from './helpers/fake-permit.js';
+import { FakeWebSocket } from '../src/socket/test-utils.js';
+import { createFakePermit, fakeClientOptions, makeSocketKey } from './helpers/fake-permit.js';
 
 const keys = makeSocketKey();
 /** The machine is shared: give waits room. */
@@ -19,18 +19,7 @@ const clients: ImClient[] = [];
 /** A client of the visitor whose state lives in `storage` (its client id) and whose outbox in `outbox`. */
 function makeClient(storage: StorageLike, options: Partial<ImClientOptions> = {}) {
   const server = createFakePermit();
-  const client = new ImClient({
-    baseUrl: 'http://im.test',
-    socketUrl: 'ws://im.test/ws',
-    socketKey: keys.socketKey,
-    connectData: { mchId: 7, platformId: 9 },
-    fetch: server.fetch,
-    WebSocket: FakeWebSocket,
-    storage,
-    window: new FakeNetwork(),
-    document: null,
-    ...options,
-  });
+  const client = new ImClient(fakeClientOptions(server.fetch, keys.socketKey, { storage, ...options }));
   clients.push(client);
   const notices: Notice[] = [];
   client.on('notice', (n) => notices.push(n));

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixedDelayPolicy, ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
-import { createFakePermit, ecbDecrypt, ecbEncrypt, gcmDecryptNode, makeSocketKey, type FakePermitOptions } from './helpers/fake-permit.js';
+import { createFakePermit, ecbDecrypt, ecbEncrypt, fakeClientOptions, gcmDecryptNode, makeSocketKey, type FakePermitOptions } from './helpers/fake-permit.js';
 import { createHmac } from 'node:crypto';
 
 const require = createRequire(import.meta.url);
@@ -18,19 +18,7 @@ const keys = makeSocketKey();
 function setup(permit: FakePermitOptions = {}, options: Partial<ImClientOptions> = {}) {
   const server = createFakePermit(permit);
   const network = new FakeNetwork();
-  const client = new ImClient({
-    baseUrl: 'http://im.test',
-    socketUrl: 'ws://im.test/ws',
-    socketKey: keys.socketKey,
-    connectData: { mchId: 7, platformId: 9 },
-    fetch: server.fetch,
-    WebSocket: FakeWebSocket,
-    storage: memoryStorage(),
-    window: network,
-    document: null,
-    receipts: { autoReadDelay: 0 },
-    ...options,
-  });
+  const client = new ImClient(fakeClientOptions(server.fetch, keys.socketKey, { window: network, receipts: { autoReadDelay: 0 }, ...options }));
   const notices: Notice[] = [];
   const errors: { error: Error; source: string }[] = [];
   client.on('notice', (n) => notices.push(n));

@@ -4,30 +4,18 @@
  * (a disconnect, a destroy, going offline while it loads).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ImClient, memoryStorage, type ImClientOptions } from '../src/index.js';
+import { ImClient, type ImClientOptions } from '../src/index.js';
 import { watchNetwork } from '../src/socket/network-watch.js';
 import { createConnectionStore } from '../src/socket/connection-snapshot.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
-import { createFakePermit, makeSocketKey } from './helpers/fake-permit.js';
+import { createFakePermit, fakeClientOptions, makeSocketKey } from './helpers/fake-permit.js';
 
 const keys = makeSocketKey();
 
 function setup(options: Partial<ImClientOptions> = {}) {
-  const server = createFakePermit({});
   const network = new FakeNetwork();
-  const client = new ImClient({
-    baseUrl: 'http://im.test',
-    socketUrl: 'ws://im.test/ws',
-    socketKey: keys.socketKey,
-    connectData: { mchId: 7, platformId: 9 },
-    fetch: server.fetch,
-    WebSocket: FakeWebSocket,
-    storage: memoryStorage(),
-    window: network,
-    document: null,
-    ...options,
-  });
-  return { client, network };
+  const client = new ImClient(fakeClientOptions(createFakePermit().fetch, keys.socketKey, { window: network, ...options }));
+  return { client, network: (options.window as FakeNetwork | undefined) ?? network };
 }
 
 /** Lets pending promise callbacks and dynamic imports settle. */

@@ -31,18 +31,4 @@ export type {
 } from './complaint.js';
 export { isUploadSource, matchesAccept, mimeOf, uploadKindOf } from './file-type.js';
 export type { FileTypeInfo } from './file-type.js';
-export type {
-  ChunkInitQuery,
-  ChunkInitResult,
-  ChunkRef,
-  ChunkUploadQuery,
-  ChunkUploadResult,
-  UploadCallOptions,
-  UploadedFile,
-  UploadItem,
-  UploadKind,
-  UploadProgress,
-  UploadSource,
-  UploadStatus,
-  UploadTransport,
-} from './types.js';
+export type * from './types.js';

@@ -4,6 +4,8 @@
  * Integration tests use the real reference server instead.
  */
 import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { memoryStorage, type ImClientOptions } from '../../src/index.js';
+import { FakeNetwork, FakeWebSocket } from '../../src/socket/test-utils.js';
 
 /** A recorded request. */
 export interface RecordedCall {
@@ -115,4 +117,24 @@ export function createFakePermit(opts: FakePermitOptions = {}) {
     return answer instanceof Response ? answer : Response.json(answer);
   };
   return { fetch, aesKey, token, saltKey, calls };
+}
+
+/**
+ * The options of an `ImClient` that talks to a fake permit server (`fetch`) over the scripted
+ * `FakeWebSocket`, in a fake window (`online`/`offline`) without a document, with its state in
+ * memory; `overrides` win.
+ */
+export function fakeClientOptions(fetch: typeof globalThis.fetch, socketKey: string, overrides: Partial<ImClientOptions> = {}): ImClientOptions {
+  return {
+    baseUrl: 'http://im.test',
+    socketUrl: 'ws://im.test/ws',
+    socketKey,
+    connectData: { mchId: 7, platformId: 9 },
+    fetch,
+    WebSocket: FakeWebSocket,
+    storage: memoryStorage(),
+    window: new FakeNetwork(),
+    document: null,
+    ...overrides,
+  };
 }
