@@ -1,6 +1,7 @@
 /**
- * The messaging engine of a client (LiveKit's engine to its `Room`): the socket link, sending
- * (texts, files, the durable outbox), inbound routing and history paging, wired to each other.
+ * The messaging engine of a client (LiveKit's engine to its `Room`): sending (texts, files, the
+ * durable outbox), history paging and the socket stack (`socket/stack.ts`: connection, inbound
+ * routing, tabs, page lifecycle; loaded with the first start or connect), wired to each other.
  * It reports back through the client's events (`ClientContext.events`).
  * @module
  * @internal

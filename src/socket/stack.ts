@@ -64,7 +64,7 @@ export interface SocketStackDeps {
   halted(): void;
 }
 
-/** The socket link, the tab link and the page lifecycle of one client. @internal */
+/** The socket link, the inbound router, the tab link and the page lifecycle of one client. @internal */
 export interface SocketStack {
   /** Connection, key session, close codes. */
   readonly link: SocketLink;
