@@ -90,6 +90,13 @@ export interface ReceiptStatus {
   log: VisibilityLogEntry[];
 }
 
+/** A message waiting in the hidden-time queue, with its time read once when queued. */
+interface QueuedMessage {
+  message: ChatMessage;
+  /** `messageTime(message)`, or `-Infinity` when it has none. */
+  time: number;
+}
+
 /** Whether two statuses show the same (the log compared by its length and last entry). */
 function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
   const la = a.log[a.log.length - 1];
@@ -137,7 +144,8 @@ export class ReceiptManager extends Subscribable {
   private readonly autoReadDelay: number;
   private readonly disposables: Disposables;
   private readonly receipted = new Set<string>();
-  private queue: ChatMessage[] = [];
+  /** Hidden-time messages, each with its time read once (`-Infinity` when it has none). */
+  private queue: QueuedMessage[] = [];
   private cancelFlush: Disposer | null = null;
   private sentCount = 0;
   private failedCount = 0;
@@ -172,7 +180,14 @@ export class ReceiptManager extends Subscribable {
     }
     this.autoReadDelay = delay;
     this.disposables = new Disposables(options.timers);
-    if (tracker) this.disposables.add(tracker.subscribe(({ visible }) => this.setVisible(visible)));
+    if (tracker) {
+      this.disposables.add(
+        tracker.subscribe(({ visible }) => {
+          this.applyVisible(visible);
+          this.changed(true);
+        }),
+      );
+    }
   }
 
   /** The status for `useSyncExternalStore`: the same object until something changed. */
@@ -181,9 +196,25 @@ export class ReceiptManager extends Subscribable {
     return this.snapshot;
   }
 
-  /** Re-reads the status and notifies the subscribers when it changed. */
-  private changed(): void {
+  /**
+   * Re-reads the status and notifies the subscribers when it changed. The tracker's log changes
+   * only with a change the tracker tells its subscribers of (`trackerChanged`); otherwise the
+   * counters decide, without building a status (this runs for every incoming message).
+   * @param trackerChanged - the tracker just told of a change (its log may have grown)
+   */
+  private changed(trackerChanged = false): void {
     if (this.destroyed) return;
+    const held = this.snapshot;
+    if (
+      held &&
+      !trackerChanged &&
+      held.queued === this.queue.length &&
+      held.sent === this.sentCount &&
+      held.failed === this.failedCount &&
+      held.visible === this.isVisible()
+    ) {
+      return;
+    }
     const next = this.getStatus();
     if (this.snapshot && sameStatus(this.snapshot, next)) return;
     this.snapshot = next;
@@ -271,7 +302,7 @@ export class ReceiptManager extends Subscribable {
     if (typeof message.from !== 'string' || message.from === '' || message.from === self || flag(message.robot)) {
       return 'ignored';
     }
-    this.queue = this.queue.filter((m) => m.fp !== fp);
+    this.queue = this.queue.filter((q) => q.message.fp !== fp);
     return this.send(message);
   }
 
@@ -303,14 +334,19 @@ export class ReceiptManager extends Subscribable {
     }
   }
 
-  /** Adds to the queue (once per fp), keeping at most `batchSize` messages: the latest by time. */
+  /**
+   * Adds to the queue (once per fp), keeping at most `batchSize` messages: the latest by time
+   * (of equal times, the earliest queued leaves first). Each message's time is read once, here.
+   */
   private enqueue(message: ChatMessage): void {
-    if (this.queue.some((m) => m.fp === message.fp)) return;
-    this.queue.push(message);
-    if (this.queue.length > this.batchSize) {
-      const oldest = this.queue.reduce((a, b) => ((messageTime(b) ?? -Infinity) < (messageTime(a) ?? -Infinity) ? b : a));
-      this.queue = this.queue.filter((m) => m !== oldest);
-    }
+    const queue = this.queue;
+    const fp = message.fp;
+    for (const q of queue) if (q.message.fp === fp) return;
+    queue.push({ message, time: messageTime(message) ?? -Infinity });
+    if (queue.length <= this.batchSize) return;
+    let oldest = 0;
+    for (let i = 1; i < queue.length; i++) if ((queue[i] as QueuedMessage).time < (queue[oldest] as QueuedMessage).time) oldest = i;
+    queue.splice(oldest, 1);
   }
 
   /**
@@ -324,7 +360,7 @@ export class ReceiptManager extends Subscribable {
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 0) return 'ignored';
-    const latest = queue.reduce((a, b) => ((messageTime(b) ?? -Infinity) >= (messageTime(a) ?? -Infinity) ? b : a));
+    const latest = queue.reduce((a, b) => (b.time >= a.time ? b : a)).message;
     const outcome = this.send(latest);
     return fp === undefined || latest.fp === fp ? outcome : 'ignored';
   }
