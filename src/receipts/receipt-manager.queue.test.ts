@@ -39,6 +39,17 @@ describe('the hidden-time queue keeps the latest batchSize messages by time', ()
     expect(manager.getStatus().queued).toBe(1);
   });
 
+  it('of the latest time, the later-queued is acknowledged, whatever the arrival order', () => {
+    const { manager, sent } = hiddenManager(3);
+    const [a, b, c, d, e] = [msg({ times: 20 }), msg({ times: 10 }), msg({ times: 20 }), msg({ times: 15 }), msg({ times: 5 })];
+    for (const m of [a, b, c, d, e] as ChatMessage[]) manager.handleIncoming(m);
+    expect(manager.getStatus().queued).toBe(3); // b and e left: the two earliest
+    expect(manager.markRead(b as ChatMessage)).toBe('sent');
+    expect(manager.getStatus().queued).toBe(3);
+    manager.setVisible(true);
+    expect(sent.map((r) => r.dataContent)).toEqual([b?.fp, c?.fp]);
+  });
+
   it('a message older than everything queued leaves at once; a time given as a date string counts', () => {
     const { manager, sent } = hiddenManager(2);
     const late = msg({ times: undefined, createTime: '2024-05-01 10:00:02' });

@@ -144,7 +144,10 @@ export class ReceiptManager extends Subscribable {
   private readonly autoReadDelay: number;
   private readonly disposables: Disposables;
   private readonly receipted = new Set<string>();
-  /** Hidden-time messages, each with its time read once (`-Infinity` when it has none). */
+  /**
+   * Hidden-time messages, each with its time read once (`-Infinity` when it has none), oldest
+   * first; equal times in the order they were queued.
+   */
   private queue: QueuedMessage[] = [];
   private cancelFlush: Disposer | null = null;
   private sentCount = 0;
@@ -336,17 +339,21 @@ export class ReceiptManager extends Subscribable {
 
   /**
    * Adds to the queue (once per fp), keeping at most `batchSize` messages: the latest by time
-   * (of equal times, the earliest queued leaves first). Each message's time is read once, here.
+   * (of equal times, the earliest queued leaves first). Each message's time is read once, here;
+   * the queue stays sorted, so a message later than the rest (the usual case) is appended and the
+   * oldest is the first.
    */
   private enqueue(message: ChatMessage): void {
     const queue = this.queue;
     const fp = message.fp;
     for (const q of queue) if (q.message.fp === fp) return;
-    queue.push({ message, time: messageTime(message) ?? -Infinity });
-    if (queue.length <= this.batchSize) return;
-    let oldest = 0;
-    for (let i = 1; i < queue.length; i++) if ((queue[i] as QueuedMessage).time < (queue[oldest] as QueuedMessage).time) oldest = i;
-    queue.splice(oldest, 1);
+    const time = messageTime(message) ?? -Infinity;
+    let at = queue.length;
+    while (at > 0 && (queue[at - 1] as QueuedMessage).time > time) at--;
+    if (at === 0 && queue.length >= this.batchSize) return; // older than all it would have to join
+    if (at === queue.length) queue.push({ message, time });
+    else queue.splice(at, 0, { message, time });
+    if (queue.length > this.batchSize) queue.shift();
   }
 
   /**
@@ -360,7 +367,7 @@ export class ReceiptManager extends Subscribable {
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 0) return 'ignored';
-    const latest = queue.reduce((a, b) => (b.time >= a.time ? b : a)).message;
+    const latest = (queue[queue.length - 1] as QueuedMessage).message; // sorted: the latest, the later-queued on a tie
     const outcome = this.send(latest);
     return fp === undefined || latest.fp === fp ? outcome : 'ignored';
   }
