@@ -328,12 +328,16 @@ export class MessageList extends Subscribable {
       key = `~local:${++this.localSeq}`;
       this.localKeyOf.set(msg, key);
     }
-    const entry: Entry = { key, local: fp === undefined, msg, ...sortKey(msg), seq: ++this.seq };
+    const { rank, time } = sortKey(msg);
+    // Built field by field (no spread): every entry has one shape, which keeps `compare` fast.
+    const entry: Entry = { key, local: fp === undefined, msg, rank, time, seq: ++this.seq };
     (entry.local ? this.byLocalKey : this.byFp).set(key, entry);
-    if (this.bulk) {
-      this.entries.push(entry); // sorted, and `msgs` rebuilt, at the end of the batch
+    const at = this.bulk ? -1 : this.insertionPoint(entry);
+    if (at === -1 || at === this.entries.length) {
+      // At the end (the usual case for an incoming message), or sorted at the end of a bulk batch.
+      this.entries.push(entry);
+      this.msgs.push(msg);
     } else {
-      const at = this.insertionPoint(entry);
       this.entries.splice(at, 0, entry);
       this.msgs.splice(at, 0, msg);
     }
