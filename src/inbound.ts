@@ -88,7 +88,7 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     default:
       if (!isChatType(message.type)) return;
       // A burst of texts notifies the store's readers once (one snapshot), not once per text.
-      ctx.events.emit('message', { message: ctx.messages.coalesce(() => ctx.messages.upsert(message)) });
+      ctx.events.emit('message', { message: ctx.messages.upsertCoalesced(message) });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
   }
 }
