@@ -114,13 +114,13 @@ export class InboundRouter {
     this.ctx = { ...deps, selfId: () => this.userId };
   }
 
-  /** Handles one raw frame; a bad frame is an `error` event (source `frame`), never an exception. */
   /**
    * The highest per-conversation `seq` of any message routed (list rows, session events,
    * suggestions): gap-fill asks for what follows it.
    */
   highestSeq: number | undefined;
 
+  /** Handles one raw frame; a bad frame is an `error` event (source `frame`), never an exception. */
   handleFrame(data: unknown): void {
     let decoded: DecodedFrame;
     try {
