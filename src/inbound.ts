@@ -88,7 +88,7 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     default:
       if (!isChatType(message.type)) return;
       // A burst of texts notifies the store's readers once (one snapshot), not once per text.
-      ctx.events.emit('message', { message: ctx.messages.coalesce(() => ctx.messages.upsert(message)) });
+      ctx.events.emit('message', { message: ctx.messages.upsertCoalesced(message) });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
   }
 }
@@ -114,13 +114,13 @@ export class InboundRouter {
     this.ctx = { ...deps, selfId: () => this.userId };
   }
 
-  /** Handles one raw frame; a bad frame is an `error` event (source `frame`), never an exception. */
   /**
    * The highest per-conversation `seq` of any message routed (list rows, session events,
    * suggestions): gap-fill asks for what follows it.
    */
   highestSeq: number | undefined;
 
+  /** Handles one raw frame; a bad frame is an `error` event (source `frame`), never an exception. */
   handleFrame(data: unknown): void {
     let decoded: DecodedFrame;
     try {

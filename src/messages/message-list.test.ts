@@ -310,3 +310,26 @@ describe('coalesce: a burst of incoming messages notifies once per burst', () =>
     expect(seen).toEqual([1, 3, 4, 6]); // nothing left to notify
   });
 });
+
+describe('upsertCoalesced: an incoming message stored under the same burst rule as coalesce', () => {
+  it('stores a copy like upsert, notifies at once for the first of a burst and once for the rest', async () => {
+    const list = new MessageList();
+    const seen: number[] = [];
+    list.subscribe(() => seen.push(list.getSnapshot().length));
+    const a = msg('a', { createTime: 1 });
+    const stored = list.upsertCoalesced(a);
+    expect(stored).toEqual(a);
+    expect(stored).not.toBe(a);
+    expect(list.get('a')).toBe(stored);
+    expect(seen).toEqual([1]);
+    list.upsertCoalesced(msg('b', { createTime: 2 }));
+    list.coalesce(() => list.upsert(msg('c', { createTime: 3 }))); // the two kinds share one burst
+    list.upsertCoalesced(msg('a', { createTime: 1, dataContent: 'edited' }));
+    expect(seen).toEqual([1]);
+    await Promise.resolve();
+    expect(seen).toEqual([1, 3]);
+    expect(list.get('a')?.dataContent).toBe('edited');
+    list.upsertCoalesced(msg('d', { createTime: 4 })); // a new burst
+    expect(seen).toEqual([1, 3, 4]);
+  });
+});

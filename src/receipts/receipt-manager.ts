@@ -90,6 +90,13 @@ export interface ReceiptStatus {
   log: VisibilityLogEntry[];
 }
 
+/** A message waiting in the hidden-time queue, with its time read once when queued. */
+interface QueuedMessage {
+  message: ChatMessage;
+  /** `messageTime(message)`, or `-Infinity` when it has none. */
+  time: number;
+}
+
 /** Whether two statuses show the same (the log compared by its length and last entry). */
 function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
   const la = a.log[a.log.length - 1];
@@ -137,7 +144,11 @@ export class ReceiptManager extends Subscribable {
   private readonly autoReadDelay: number;
   private readonly disposables: Disposables;
   private readonly receipted = new Set<string>();
-  private queue: ChatMessage[] = [];
+  /**
+   * Hidden-time messages, each with its time read once (`-Infinity` when it has none), oldest
+   * first; equal times in the order they were queued.
+   */
+  private queue: QueuedMessage[] = [];
   private cancelFlush: Disposer | null = null;
   private sentCount = 0;
   private failedCount = 0;
@@ -172,7 +183,14 @@ export class ReceiptManager extends Subscribable {
     }
     this.autoReadDelay = delay;
     this.disposables = new Disposables(options.timers);
-    if (tracker) this.disposables.add(tracker.subscribe(({ visible }) => this.setVisible(visible)));
+    if (tracker) {
+      this.disposables.add(
+        tracker.subscribe(({ visible }) => {
+          this.applyVisible(visible);
+          this.changed(true);
+        }),
+      );
+    }
   }
 
   /** The status for `useSyncExternalStore`: the same object until something changed. */
@@ -181,9 +199,25 @@ export class ReceiptManager extends Subscribable {
     return this.snapshot;
   }
 
-  /** Re-reads the status and notifies the subscribers when it changed. */
-  private changed(): void {
+  /**
+   * Re-reads the status and notifies the subscribers when it changed. The tracker's log changes
+   * only with a change the tracker tells its subscribers of (`trackerChanged`); otherwise the
+   * counters decide, without building a status (this runs for every incoming message).
+   * @param trackerChanged - the tracker just told of a change (its log may have grown)
+   */
+  private changed(trackerChanged = false): void {
     if (this.destroyed) return;
+    const held = this.snapshot;
+    if (
+      held &&
+      !trackerChanged &&
+      held.queued === this.queue.length &&
+      held.sent === this.sentCount &&
+      held.failed === this.failedCount &&
+      held.visible === this.isVisible()
+    ) {
+      return;
+    }
     const next = this.getStatus();
     if (this.snapshot && sameStatus(this.snapshot, next)) return;
     this.snapshot = next;
@@ -271,7 +305,7 @@ export class ReceiptManager extends Subscribable {
     if (typeof message.from !== 'string' || message.from === '' || message.from === self || flag(message.robot)) {
       return 'ignored';
     }
-    this.queue = this.queue.filter((m) => m.fp !== fp);
+    this.queue = this.queue.filter((q) => q.message.fp !== fp);
     return this.send(message);
   }
 
@@ -303,14 +337,23 @@ export class ReceiptManager extends Subscribable {
     }
   }
 
-  /** Adds to the queue (once per fp), keeping at most `batchSize` messages: the latest by time. */
+  /**
+   * Adds to the queue (once per fp), keeping at most `batchSize` messages: the latest by time
+   * (of equal times, the earliest queued leaves first). Each message's time is read once, here;
+   * the queue stays sorted, so a message later than the rest (the usual case) is appended and the
+   * oldest is the first.
+   */
   private enqueue(message: ChatMessage): void {
-    if (this.queue.some((m) => m.fp === message.fp)) return;
-    this.queue.push(message);
-    if (this.queue.length > this.batchSize) {
-      const oldest = this.queue.reduce((a, b) => ((messageTime(b) ?? -Infinity) < (messageTime(a) ?? -Infinity) ? b : a));
-      this.queue = this.queue.filter((m) => m !== oldest);
-    }
+    const queue = this.queue;
+    const fp = message.fp;
+    for (const q of queue) if (q.message.fp === fp) return;
+    const time = messageTime(message) ?? -Infinity;
+    let at = queue.length;
+    while (at > 0 && (queue[at - 1] as QueuedMessage).time > time) at--;
+    if (at === 0 && queue.length >= this.batchSize) return; // older than all it would have to join
+    if (at === queue.length) queue.push({ message, time });
+    else queue.splice(at, 0, { message, time });
+    if (queue.length > this.batchSize) queue.shift();
   }
 
   /**
@@ -324,7 +367,7 @@ export class ReceiptManager extends Subscribable {
     const queue = this.queue;
     this.queue = [];
     if (queue.length === 0) return 'ignored';
-    const latest = queue.reduce((a, b) => ((messageTime(b) ?? -Infinity) >= (messageTime(a) ?? -Infinity) ? b : a));
+    const latest = (queue[queue.length - 1] as QueuedMessage).message; // sorted: the latest, the later-queued on a tie
     const outcome = this.send(latest);
     return fp === undefined || latest.fp === fp ? outcome : 'ignored';
   }

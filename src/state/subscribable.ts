@@ -99,6 +99,7 @@ export class Subscribable<TListener extends AnyListener = () => void> {
 
   /** Calls every listener (see the `notifyAll` rule). */
   protected notify(...args: Parameters<TListener>): void {
+    if (this.listeners.size === 0) return; // nothing to copy or call (stores notify on every change)
     notifyAll(this.listeners, this.onListenerError, ...args);
   }
 
