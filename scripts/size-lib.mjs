@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Budget of the SDK's initial bundle, bytes min+gzip: 30 kB (issue 13), for the whole public API
- * of the root entry (29.3 kB measured once the socket stack loads with the first start() and the
+ * of the root entry (29.4 kB measured once the socket stack loads with the first start() and the
  * upload queue and display helpers moved to `@kefu-im/sdk/upload` and `@kefu-im/sdk/format`;
  * bench/README.md has the steps).
  */
