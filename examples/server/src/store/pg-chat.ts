@@ -9,28 +9,8 @@
 
 import { insertInto, placeholders } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
-import {
-  columnList,
-  conversationKey,
-  mapRow,
-  MESSAGE_COLUMNS,
-  MESSAGE_INSERT_COLUMNS,
-  messageRow,
-  pageWindow,
-  readersByFp,
-  rowValues,
-  SESSION_COLUMNS,
-  sessionRow,
-  toMessage,
-  toSession,
-  toVisitor,
-  VISITOR_COLUMNS,
-  visitorRow,
-  type GroupReadRow,
-  type MessageRow,
-  type SessionRow,
-  type VisitorRow,
-} from './rows.js';
+import { columnList, mapRow, rowValues } from './rows.js';
+import * as rows from './rows-chat.js';
 import type { Async, ChatRepo, MessageRecord, PageQuery } from './types.js';
 
 /** The message and read-state methods of {@link ChatRepo}. */
@@ -42,27 +22,27 @@ type MessageMethods = Pick<
 /** The visitor and session methods of {@link ChatRepo}. */
 type SessionMethods = Omit<Async<ChatRepo>, keyof MessageMethods>;
 
-const MESSAGES = columnList(MESSAGE_COLUMNS);
+const MESSAGES = columnList(rows.MESSAGE_COLUMNS);
 
 /**
  * Pages through the messages matching `where` (its parameters first), oldest first (see
- * {@link pageWindow}).
+ * {@link rows.pageWindow}).
  */
 async function pageMessages(q: Queryable, where: string, params: unknown[], page: PageQuery): Promise<MessageRecord[]> {
-  const w = pageWindow(page);
+  const w = rows.pageWindow(page);
   const n = params.length;
   const select = `SELECT ${MESSAGES} FROM messages WHERE ${where} AND type != 104`;
   if (w.order === 'seq') {
-    const rows = await allRows<MessageRow>(q, `${select} AND seq > $${n + 1} ORDER BY seq ASC LIMIT $${n + 2}`, [...params, w.afterSeq, w.size]);
-    return rows.map(toMessage);
+    const found = await allRows<rows.MessageRow>(q, `${select} AND seq > $${n + 1} ORDER BY seq ASC LIMIT $${n + 2}`, [...params, w.afterSeq, w.size]);
+    return found.map(rows.toMessage);
   }
   const direction = w.order === 'forward' ? 'ASC' : 'DESC';
-  const rows = await allRows<MessageRow>(
+  const found = await allRows<rows.MessageRow>(
     q,
     `${select} AND create_time < $${n + 1} AND create_time > $${n + 2} ORDER BY create_time ${direction}, id ${direction} LIMIT $${n + 3}`,
     [...params, w.before, w.after, w.size],
   );
-  const messages = rows.map(toMessage);
+  const messages = found.map(rows.toMessage);
   return w.order === 'backward' ? messages.reverse() : messages;
 }
 
@@ -74,7 +54,7 @@ async function pageMessages(q: Queryable, where: string, params: unknown[], page
  */
 async function insertMessage(db: Queryable, m: MessageRecord): Promise<boolean> {
   // $1 is the fp: the first of the insert columns.
-  const values = rowValues(messageRow(m, null), MESSAGE_INSERT_COLUMNS);
+  const values = rowValues(rows.messageRow(m, null), rows.MESSAGE_INSERT_COLUMNS);
   const row = await firstRow<{ seq: number }>(
     db,
     `WITH counter AS (
@@ -83,10 +63,10 @@ async function insertMessage(db: Queryable, m: MessageRecord): Promise<boolean> 
        ON CONFLICT (conv) DO UPDATE SET seq = conversation_seq.seq + 1
        RETURNING seq
      )
-     INSERT INTO messages (${columnList(MESSAGE_INSERT_COLUMNS)}, seq)
+     INSERT INTO messages (${columnList(rows.MESSAGE_INSERT_COLUMNS)}, seq)
      SELECT ${placeholders(values.length)}, counter.seq FROM counter
      ON CONFLICT (fp) DO NOTHING RETURNING seq`,
-    [...values, conversationKey(m)],
+    [...values, rows.conversationKey(m)],
   );
   if (row === undefined) return false;
   m.seq = row.seq;
@@ -97,15 +77,15 @@ function pgSessionMethods(db: Queryable): SessionMethods {
   return {
     visitors: async (clientIds) => {
       if (clientIds.length === 0) return [];
-      return (await allRows<VisitorRow>(db, 'SELECT * FROM visitors WHERE client_id = ANY($1::text[])', [[...clientIds]])).map(toVisitor);
+      return (await allRows<rows.VisitorRow>(db, 'SELECT * FROM visitors WHERE client_id = ANY($1::text[])', [[...clientIds]])).map(rows.toVisitor);
     },
-    visitor: async (clientId) => mapRow(await firstRow<VisitorRow>(db, 'SELECT * FROM visitors WHERE client_id = $1', [clientId]), toVisitor),
+    visitor: async (clientId) => mapRow(await firstRow<rows.VisitorRow>(db, 'SELECT * FROM visitors WHERE client_id = $1', [clientId]), rows.toVisitor),
     saveVisitor: async (v) => {
       await db.query(
-        `${insertInto('visitors', VISITOR_COLUMNS)}
+        `${insertInto('visitors', rows.VISITOR_COLUMNS)}
          ON CONFLICT (client_id) DO UPDATE SET name = EXCLUDED.name, avatar = EXCLUDED.avatar,
            language = EXCLUDED.language, last_seen = EXCLUDED.last_seen`,
-        rowValues(visitorRow(v), VISITOR_COLUMNS),
+        rowValues(rows.visitorRow(v), rows.VISITOR_COLUMNS),
       );
     },
     setVisitorFlags: async (clientId, flags) => {
@@ -117,19 +97,19 @@ function pgSessionMethods(db: Queryable): SessionMethods {
     createSession: async (s) =>
       (await changedRows(
         db,
-        `${insertInto('sessions', SESSION_COLUMNS)} ON CONFLICT DO NOTHING`,
-        rowValues(sessionRow(s), SESSION_COLUMNS),
+        `${insertInto('sessions', rows.SESSION_COLUMNS)} ON CONFLICT DO NOTHING`,
+        rowValues(rows.sessionRow(s), rows.SESSION_COLUMNS),
       )) === 1,
-    session: async (id) => mapRow(await firstRow<SessionRow>(db, 'SELECT * FROM sessions WHERE session_id = $1', [id]), toSession),
+    session: async (id) => mapRow(await firstRow<rows.SessionRow>(db, 'SELECT * FROM sessions WHERE session_id = $1', [id]), rows.toSession),
     latestSession: async (clientId, mchId, platformId) =>
       mapRow(
-        await firstRow<SessionRow>(
+        await firstRow<rows.SessionRow>(
           db,
           `SELECT * FROM sessions WHERE client_id = $1 AND mch_id = $2 AND platform_id = $3
            ORDER BY created_at DESC, row_order DESC LIMIT 1`,
           [clientId, mchId, platformId],
         ),
-        toSession,
+        rows.toSession,
       ),
     updateSession: async (s) => {
       await db.query(
@@ -140,8 +120,8 @@ function pgSessionMethods(db: Queryable): SessionMethods {
       );
     },
     queue: async () =>
-      (await allRows<SessionRow>(db, "SELECT * FROM sessions WHERE state = 'queued' ORDER BY queued_at ASC NULLS FIRST, row_order ASC")).map(
-        toSession,
+      (await allRows<rows.SessionRow>(db, "SELECT * FROM sessions WHERE state = 'queued' ORDER BY queued_at ASC NULLS FIRST, row_order ASC")).map(
+        rows.toSession,
       ),
     servingAgents: async () =>
       (
@@ -152,16 +132,16 @@ function pgSessionMethods(db: Queryable): SessionMethods {
       ).map((r) => r.agent_id),
     activeSessions: async (agentId) =>
       (
-        await allRows<SessionRow>(
+        await allRows<rows.SessionRow>(
           db,
           "SELECT * FROM sessions WHERE state = 'active' AND agent_id = $1 ORDER BY accepted_at ASC NULLS FIRST, row_order ASC",
           [agentId],
         )
-      ).map(toSession),
+      ).map(rows.toSession),
     claimQueued: async (clientId, agentId, now) =>
       // The row lock with SKIP LOCKED: a second agent accepting at once finds nothing to claim.
       mapRow(
-        await firstRow<SessionRow>(
+        await firstRow<rows.SessionRow>(
           db,
           `UPDATE sessions SET state = 'active', agent_id = $1, accepted_at = $2
            WHERE session_id = (
@@ -171,7 +151,7 @@ function pgSessionMethods(db: Queryable): SessionMethods {
            RETURNING *`,
           [agentId, now, clientId],
         ),
-        toSession,
+        rows.toSession,
       ),
   };
 }
@@ -179,7 +159,7 @@ function pgSessionMethods(db: Queryable): SessionMethods {
 function pgMessageMethods(db: Queryable): MessageMethods {
   return {
     insertMessage: (m) => insertMessage(db, m),
-    message: async (fp) => mapRow(await firstRow<MessageRow>(db, `SELECT ${MESSAGES} FROM messages WHERE fp = $1`, [fp]), toMessage),
+    message: async (fp) => mapRow(await firstRow<rows.MessageRow>(db, `SELECT ${MESSAGES} FROM messages WHERE fp = $1`, [fp]), rows.toMessage),
     conversation: (clientId, mchId, platformId, page) =>
       pageMessages(db, 'client_id = $1 AND mch_id = $2 AND platform_id = $3', [clientId, mchId, platformId], page),
     groupMessages: (groupId, page) => pageMessages(db, 'group_id = $1', [groupId], page),
@@ -189,11 +169,11 @@ function pgMessageMethods(db: Queryable): MessageMethods {
     addGroupRead: async (fp, clientId, at) =>
       (await changedRows(db, 'INSERT INTO group_reads (fp, client_id, read_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [fp, clientId, at])) === 1,
     groupReads: async (fps) =>
-      readersByFp(
+      rows.readersByFp(
         fps,
         fps.length === 0
           ? []
-          : await allRows<GroupReadRow>(
+          : await allRows<rows.GroupReadRow>(
               db,
               'SELECT fp, client_id, read_at FROM group_reads WHERE fp = ANY($1::text[]) ORDER BY read_at ASC, client_id COLLATE "C" ASC',
               [[...new Set(fps)]],

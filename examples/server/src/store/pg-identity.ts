@@ -8,7 +8,7 @@
 import { insertInto } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
 import { mapRow, rowValues } from './rows.js';
-import { AGENT_COLUMNS, agentRow, toAgent, type AgentRow } from './rows-records.js';
+import * as rows from './rows-records.js';
 import type { Async, IdentityRepo } from './types.js';
 
 /**
@@ -43,13 +43,13 @@ export function pgIdentityRepo(db: Queryable): Async<IdentityRepo> {
         await q.query('DELETE FROM upload_usage WHERE day < $1', [day]); // only today's usage counts: older days are dropped
       });
     },
-    agent: async (account) => mapRow(await firstRow<AgentRow>(db, 'SELECT * FROM agents WHERE account = $1', [account]), toAgent),
-    agents: async () => (await allRows<AgentRow>(db, 'SELECT * FROM agents ORDER BY account')).map(toAgent),
+    agent: async (account) => mapRow(await firstRow<rows.AgentRow>(db, 'SELECT * FROM agents WHERE account = $1', [account]), rows.toAgent),
+    agents: async () => (await allRows<rows.AgentRow>(db, 'SELECT * FROM agents ORDER BY account')).map(rows.toAgent),
     putAgent: async (a) => {
       await db.query(
-        `${insertInto('agents', AGENT_COLUMNS)}
+        `${insertInto('agents', rows.AGENT_COLUMNS)}
          ON CONFLICT (account) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash`,
-        rowValues(agentRow(a), AGENT_COLUMNS),
+        rowValues(rows.agentRow(a), rows.AGENT_COLUMNS),
       );
     },
     removeAgent: (account) =>

@@ -6,21 +6,8 @@
 
 import { insertInto } from './pg-params.js';
 import { allRows, firstRow, type Queryable, type Row } from './pg-queryable.js';
-import { mapRow, rowValues, type ColumnsOf } from './rows.js';
-import {
-  COMPLAINT_COLUMNS,
-  complaintRow,
-  LEAVE_MESSAGE_COLUMNS,
-  leaveMessageRow,
-  toComplaint,
-  toLeaveMessage,
-  toUpload,
-  UPLOAD_COLUMNS,
-  uploadRow,
-  type ComplaintRow,
-  type LeaveMessageRow,
-  type UploadRow,
-} from './rows-records.js';
+import { type ColumnsOf, mapRow, rowValues } from './rows.js';
+import * as rows from './rows-records.js';
 import type { Async, RecordRepo } from './types.js';
 
 /**
@@ -42,33 +29,33 @@ function addOnce<R extends Row & { fp: string }>(db: Queryable, table: string, c
  */
 export function pgRecordRepo(db: Queryable): Async<RecordRepo> {
   return {
-    addComplaint: async (c) => mapRow(await addOnce(db, 'complaints', COMPLAINT_COLUMNS, complaintRow(c)), toComplaint) ?? c,
+    addComplaint: async (c) => mapRow(await addOnce(db, 'complaints', rows.COMPLAINT_COLUMNS, rows.complaintRow(c)), rows.toComplaint) ?? c,
     complaints: async (clientId) =>
-      (await allRows<ComplaintRow>(db, 'SELECT * FROM complaints WHERE client_id = $1 ORDER BY created_at', [clientId])).map(toComplaint),
-    addLeaveMessage: async (m) => mapRow(await addOnce(db, 'leave_messages', LEAVE_MESSAGE_COLUMNS, leaveMessageRow(m)), toLeaveMessage) ?? m,
+      (await allRows<rows.ComplaintRow>(db, 'SELECT * FROM complaints WHERE client_id = $1 ORDER BY created_at', [clientId])).map(rows.toComplaint),
+    addLeaveMessage: async (m) => mapRow(await addOnce(db, 'leave_messages', rows.LEAVE_MESSAGE_COLUMNS, rows.leaveMessageRow(m)), rows.toLeaveMessage) ?? m,
     leaveMessages: async (clientId) =>
-      (await allRows<LeaveMessageRow>(db, 'SELECT * FROM leave_messages WHERE client_id = $1 ORDER BY created_at', [clientId])).map(toLeaveMessage),
+      (await allRows<rows.LeaveMessageRow>(db, 'SELECT * FROM leave_messages WHERE client_id = $1 ORDER BY created_at', [clientId])).map(rows.toLeaveMessage),
     putUpload: async (u) => {
       await db.query(
-        `${insertInto('uploads', UPLOAD_COLUMNS)} ON CONFLICT (upload_id) DO UPDATE SET file_url = EXCLUDED.file_url`,
-        rowValues(uploadRow(u), UPLOAD_COLUMNS),
+        `${insertInto('uploads', rows.UPLOAD_COLUMNS)} ON CONFLICT (upload_id) DO UPDATE SET file_url = EXCLUDED.file_url`,
+        rowValues(rows.uploadRow(u), rows.UPLOAD_COLUMNS),
       );
     },
-    upload: async (uploadId) => mapRow(await firstRow<UploadRow>(db, 'SELECT * FROM uploads WHERE upload_id = $1', [uploadId]), toUpload),
+    upload: async (uploadId) => mapRow(await firstRow<rows.UploadRow>(db, 'SELECT * FROM uploads WHERE upload_id = $1', [uploadId]), rows.toUpload),
     resumableUpload: async (clientKey, fileName, fileSize, mime) =>
       mapRow(
-        await firstRow<UploadRow>(
+        await firstRow<rows.UploadRow>(
           db,
           `SELECT * FROM uploads WHERE client_key = $1 AND file_name = $2 AND file_size = $3 AND mime = $4 AND file_url IS NULL
            ORDER BY created_at DESC LIMIT 1`,
           [clientKey, fileName, fileSize, mime],
         ),
-        toUpload,
+        rows.toUpload,
       ),
     deleteUpload: async (uploadId) => {
       await db.query('DELETE FROM uploads WHERE upload_id = $1', [uploadId]);
     },
     staleUploads: async (before) =>
-      (await allRows<UploadRow>(db, 'SELECT * FROM uploads WHERE file_url IS NULL AND created_at < $1', [before])).map(toUpload),
+      (await allRows<rows.UploadRow>(db, 'SELECT * FROM uploads WHERE file_url IS NULL AND created_at < $1', [before])).map(rows.toUpload),
   };
 }

@@ -6,7 +6,7 @@
 
 import type Database from 'better-sqlite3';
 import { mapRow } from './rows.js';
-import { AGENT_COLUMNS, agentRow, toAgent, type AgentRow } from './rows-records.js';
+import * as rows from './rows-records.js';
 import { insertInto } from './sqlite-params.js';
 import type { IdentityRepo } from './types.js';
 
@@ -32,10 +32,10 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
       'UPDATE upload_usage SET bytes = 0 WHERE identity = ? AND day = ? AND bytes < 0',
     ),
     pruneUsage: db.prepare<[string]>('DELETE FROM upload_usage WHERE day < ?'),
-    agent: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE account = ?'),
-    agents: db.prepare<[], AgentRow>('SELECT * FROM agents ORDER BY account'),
-    putAgent: db.prepare<AgentRow>(
-      `${insertInto('agents', AGENT_COLUMNS)}
+    agent: db.prepare<[string], rows.AgentRow>('SELECT * FROM agents WHERE account = ?'),
+    agents: db.prepare<[], rows.AgentRow>('SELECT * FROM agents ORDER BY account'),
+    putAgent: db.prepare<rows.AgentRow>(
+      `${insertInto('agents', rows.AGENT_COLUMNS)}
        ON CONFLICT (account) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash`,
     ),
     removeAgent: db.prepare<[string]>('DELETE FROM agents WHERE account = ?'),
@@ -60,10 +60,10 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
         q.pruneUsage.run(day); // only today's usage counts: older days are dropped
       })();
     },
-    agent: (account) => mapRow(q.agent.get(account), toAgent),
-    agents: () => q.agents.all().map(toAgent),
+    agent: (account) => mapRow(q.agent.get(account), rows.toAgent),
+    agents: () => q.agents.all().map(rows.toAgent),
     putAgent: (a) => {
-      q.putAgent.run(agentRow(a));
+      q.putAgent.run(rows.agentRow(a));
     },
     removeAgent: (account) =>
       db.transaction(() => {

@@ -5,20 +5,7 @@
 
 import type Database from 'better-sqlite3';
 import { mapRow } from './rows.js';
-import {
-  COMPLAINT_COLUMNS,
-  complaintRow,
-  LEAVE_MESSAGE_COLUMNS,
-  leaveMessageRow,
-  toComplaint,
-  toLeaveMessage,
-  toUpload,
-  UPLOAD_COLUMNS,
-  uploadRow,
-  type ComplaintRow,
-  type LeaveMessageRow,
-  type UploadRow,
-} from './rows-records.js';
+import * as rows from './rows-records.js';
 import { insertInto } from './sqlite-params.js';
 import type { RecordRepo } from './types.js';
 
@@ -28,40 +15,40 @@ import type { RecordRepo } from './types.js';
  */
 export function sqliteRecordRepo(db: Database.Database): RecordRepo {
   const q = {
-    addComplaint: db.prepare<ComplaintRow>(`${insertInto('complaints', COMPLAINT_COLUMNS)} ON CONFLICT (fp) DO NOTHING`),
-    complaint: db.prepare<[string], ComplaintRow>('SELECT * FROM complaints WHERE fp = ?'),
-    complaints: db.prepare<[string], ComplaintRow>('SELECT * FROM complaints WHERE client_id = ? ORDER BY created_at'),
-    addLeave: db.prepare<LeaveMessageRow>(`${insertInto('leave_messages', LEAVE_MESSAGE_COLUMNS)} ON CONFLICT (fp) DO NOTHING`),
-    leave: db.prepare<[string], LeaveMessageRow>('SELECT * FROM leave_messages WHERE fp = ?'),
-    leaves: db.prepare<[string], LeaveMessageRow>('SELECT * FROM leave_messages WHERE client_id = ? ORDER BY created_at'),
-    putUpload: db.prepare<UploadRow>(`${insertInto('uploads', UPLOAD_COLUMNS)} ON CONFLICT (upload_id) DO UPDATE SET file_url = excluded.file_url`),
-    upload: db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE upload_id = ?'),
-    resumable: db.prepare<[string, string, number, string], UploadRow>(
+    addComplaint: db.prepare<rows.ComplaintRow>(`${insertInto('complaints', rows.COMPLAINT_COLUMNS)} ON CONFLICT (fp) DO NOTHING`),
+    complaint: db.prepare<[string], rows.ComplaintRow>('SELECT * FROM complaints WHERE fp = ?'),
+    complaints: db.prepare<[string], rows.ComplaintRow>('SELECT * FROM complaints WHERE client_id = ? ORDER BY created_at'),
+    addLeave: db.prepare<rows.LeaveMessageRow>(`${insertInto('leave_messages', rows.LEAVE_MESSAGE_COLUMNS)} ON CONFLICT (fp) DO NOTHING`),
+    leave: db.prepare<[string], rows.LeaveMessageRow>('SELECT * FROM leave_messages WHERE fp = ?'),
+    leaves: db.prepare<[string], rows.LeaveMessageRow>('SELECT * FROM leave_messages WHERE client_id = ? ORDER BY created_at'),
+    putUpload: db.prepare<rows.UploadRow>(`${insertInto('uploads', rows.UPLOAD_COLUMNS)} ON CONFLICT (upload_id) DO UPDATE SET file_url = excluded.file_url`),
+    upload: db.prepare<[string], rows.UploadRow>('SELECT * FROM uploads WHERE upload_id = ?'),
+    resumable: db.prepare<[string, string, number, string], rows.UploadRow>(
       `SELECT * FROM uploads WHERE client_key = ? AND file_name = ? AND file_size = ? AND mime = ? AND file_url IS NULL
        ORDER BY created_at DESC LIMIT 1`,
     ),
     deleteUpload: db.prepare<[string]>('DELETE FROM uploads WHERE upload_id = ?'),
-    stale: db.prepare<[number], UploadRow>('SELECT * FROM uploads WHERE file_url IS NULL AND created_at < ?'),
+    stale: db.prepare<[number], rows.UploadRow>('SELECT * FROM uploads WHERE file_url IS NULL AND created_at < ?'),
   };
   return {
     addComplaint: (c) => {
-      q.addComplaint.run(complaintRow(c));
-      return mapRow(q.complaint.get(c.fp), toComplaint) ?? c;
+      q.addComplaint.run(rows.complaintRow(c));
+      return mapRow(q.complaint.get(c.fp), rows.toComplaint) ?? c;
     },
-    complaints: (clientId) => q.complaints.all(clientId).map(toComplaint),
+    complaints: (clientId) => q.complaints.all(clientId).map(rows.toComplaint),
     addLeaveMessage: (m) => {
-      q.addLeave.run(leaveMessageRow(m));
-      return mapRow(q.leave.get(m.fp), toLeaveMessage) ?? m;
+      q.addLeave.run(rows.leaveMessageRow(m));
+      return mapRow(q.leave.get(m.fp), rows.toLeaveMessage) ?? m;
     },
-    leaveMessages: (clientId) => q.leaves.all(clientId).map(toLeaveMessage),
+    leaveMessages: (clientId) => q.leaves.all(clientId).map(rows.toLeaveMessage),
     putUpload: (u) => {
-      q.putUpload.run(uploadRow(u));
+      q.putUpload.run(rows.uploadRow(u));
     },
-    upload: (uploadId) => mapRow(q.upload.get(uploadId), toUpload),
-    resumableUpload: (clientKey, fileName, fileSize, mime) => mapRow(q.resumable.get(clientKey, fileName, fileSize, mime), toUpload),
+    upload: (uploadId) => mapRow(q.upload.get(uploadId), rows.toUpload),
+    resumableUpload: (clientKey, fileName, fileSize, mime) => mapRow(q.resumable.get(clientKey, fileName, fileSize, mime), rows.toUpload),
     deleteUpload: (uploadId) => {
       q.deleteUpload.run(uploadId);
     },
-    staleUploads: (before) => q.stale.all(before).map(toUpload),
+    staleUploads: (before) => q.stale.all(before).map(rows.toUpload),
   };
 }
