@@ -19,8 +19,11 @@ type MessageMethods = Pick<
   'insertMessage' | 'message' | 'conversation' | 'groupMessages' | 'markRead' | 'addGroupRead' | 'groupReads' | 'maxCreateTime'
 >;
 
-/** The visitor and session methods of {@link ChatRepo}. */
-type SessionMethods = Omit<Async<ChatRepo>, keyof MessageMethods>;
+/** The visitor methods of {@link ChatRepo}. */
+type VisitorMethods = Pick<Async<ChatRepo>, 'visitor' | 'visitors' | 'saveVisitor' | 'setVisitorFlags'>;
+
+/** The service-session methods of {@link ChatRepo}. */
+type SessionMethods = Omit<Async<ChatRepo>, keyof MessageMethods | keyof VisitorMethods>;
 
 const MESSAGES = columnList(rows.MESSAGE_COLUMNS);
 
@@ -73,7 +76,8 @@ async function insertMessage(db: Queryable, m: MessageRecord): Promise<boolean> 
   return true;
 }
 
-function pgSessionMethods(db: Queryable): SessionMethods {
+/** Visitors on `db`. */
+function pgVisitorMethods(db: Queryable): VisitorMethods {
   return {
     visitors: async (clientIds) => {
       if (clientIds.length === 0) return [];
@@ -94,6 +98,12 @@ function pgSessionMethods(db: Queryable): SessionMethods {
         [flags.blacklisted ?? null, flags.banned ?? null, clientId],
       );
     },
+  };
+}
+
+/** Service sessions on `db`: one open per conversation, the queue, claims. */
+function pgSessionMethods(db: Queryable): SessionMethods {
+  return {
     createSession: async (s) =>
       (await changedRows(
         db,
@@ -156,6 +166,7 @@ function pgSessionMethods(db: Queryable): SessionMethods {
   };
 }
 
+/** Messages and read state on `db`. */
 function pgMessageMethods(db: Queryable): MessageMethods {
   return {
     insertMessage: (m) => insertMessage(db, m),
@@ -188,5 +199,5 @@ function pgMessageMethods(db: Queryable): MessageMethods {
  * @internal
  */
 export function pgChatRepo(db: Queryable): Async<ChatRepo> {
-  return { ...pgSessionMethods(db), ...pgMessageMethods(db) };
+  return { ...pgVisitorMethods(db), ...pgSessionMethods(db), ...pgMessageMethods(db) };
 }

@@ -32,6 +32,7 @@ export function pgKeySessionRepo(db: Queryable): Async<KeySessionRepo> {
 /** The FAQ methods of {@link DirectoryRepo}. */
 type FaqMethods = Pick<Async<DirectoryRepo>, 'putCategory' | 'categories' | 'putQuestion' | 'question' | 'questions' | 'faqLanguages'>;
 
+/** FAQ categories and questions on `db`. */
 function pgFaqMethods(db: Queryable): FaqMethods {
   const questionsOf = 'SELECT * FROM faq_questions WHERE mch_id = $1 AND platform_id = $2';
   return {

@@ -21,6 +21,7 @@ type MessageMethods = Pick<
 /** The visitor and session methods of {@link ChatRepo}. */
 type SessionMethods = Omit<ChatRepo, keyof MessageMethods>;
 
+/** Visitors and service sessions on `db`: one open session per conversation, the queue, claims. */
 function sqliteSessionMethods(db: Database.Database): SessionMethods {
   const q = {
     visitor: db.prepare<[string], rows.VisitorRow>('SELECT * FROM visitors WHERE client_id = ?'),
@@ -101,6 +102,7 @@ function pageMessages(statements: ReturnType<typeof pageStatements>, params: unk
   return w.order === 'backward' ? found.reverse() : found;
 }
 
+/** Messages (stored once per fp, stamped with their seq) and read state on `db`. */
 function sqliteMessageMethods(db: Database.Database): MessageMethods {
   const q = {
     insertMessage: db.prepare<rows.MessageRow>(
