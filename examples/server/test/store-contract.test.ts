@@ -18,6 +18,7 @@ import { sessionCases } from './store-contract/chat-cases.js';
 import { directoryCases } from './store-contract/directory-cases.js';
 import { identityCases } from './store-contract/identity-cases.js';
 import { messageCases } from './store-contract/message-cases.js';
+import { pagingCases } from './store-contract/paging-cases.js';
 import { transactionCases } from './store-contract/transaction-cases.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -65,6 +66,7 @@ const dropDatabase = (name: string): Promise<unknown> =>
 function contract(current: () => Store, kind: 'sqlite' | 'postgres'): void {
   sessionCases(current);
   messageCases(current);
+  pagingCases(current);
   identityCases(current, kind);
   directoryCases(current);
   transactionCases(current);

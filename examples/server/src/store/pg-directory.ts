@@ -4,39 +4,11 @@
  * @module
  */
 
+import { insertInto } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
-import type {
-  Async,
-  DirectoryRepo,
-  FaqCategory,
-  FaqQuestion,
-  Group,
-  GroupMember,
-  KeySession,
-  KeySessionRepo,
-  MerchantOrder,
-  Platform,
-} from './types.js';
-
-interface KeyRow {
-  salt_key: string;
-  request_key: string;
-  aes_key: string;
-  token: string;
-  created_at: number;
-  last_used: number;
-  bound_to: string | null;
-}
-
-const toKeySession = (row: KeyRow): KeySession => ({
-  saltKey: row.salt_key,
-  requestKey: row.request_key,
-  aesKey: row.aes_key,
-  token: row.token,
-  createdAt: row.created_at,
-  lastUsed: row.last_used,
-  boundTo: row.bound_to,
-});
+import { mapRow, rowValues } from './rows.js';
+import * as rows from './rows-directory.js';
+import type { Async, DirectoryRepo, KeySessionRepo } from './types.js';
 
 /**
  * Creates the key-session repository over a queryable.
@@ -45,20 +17,11 @@ const toKeySession = (row: KeyRow): KeySession => ({
 export function pgKeySessionRepo(db: Queryable): Async<KeySessionRepo> {
   return {
     create: async (s) => {
-      await db.query(
-        `INSERT INTO key_sessions (salt_key, request_key, aes_key, token, created_at, last_used)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [s.saltKey, s.requestKey, s.aesKey, s.token, s.createdAt, s.lastUsed],
-      );
+      await db.query(insertInto('key_sessions', rows.KEY_SESSION_COLUMNS), rowValues(rows.keySessionRow(s), rows.KEY_SESSION_COLUMNS));
     },
-    byRequestKey: async (requestKey) => {
-      const row = await firstRow<KeyRow>(db, 'SELECT * FROM key_sessions WHERE request_key = $1', [requestKey]);
-      return row ? toKeySession(row) : undefined;
-    },
-    bySaltKey: async (saltKey) => {
-      const row = await firstRow<KeyRow>(db, 'SELECT * FROM key_sessions WHERE salt_key = $1', [saltKey]);
-      return row ? toKeySession(row) : undefined;
-    },
+    byRequestKey: async (requestKey) =>
+      mapRow(await firstRow<rows.KeySessionRow>(db, 'SELECT * FROM key_sessions WHERE request_key = $1', [requestKey]), rows.toKeySession),
+    bySaltKey: async (saltKey) => mapRow(await firstRow<rows.KeySessionRow>(db, 'SELECT * FROM key_sessions WHERE salt_key = $1', [saltKey]), rows.toKeySession),
     touch: async (saltKey, now) => {
       await db.query('UPDATE key_sessions SET last_used = $1 WHERE salt_key = $2', [now, saltKey]);
     },
@@ -66,216 +29,43 @@ export function pgKeySessionRepo(db: Queryable): Async<KeySessionRepo> {
   };
 }
 
-interface MerchantRow {
-  mch_id: string;
-  name: string;
-  kefu_avatar2: string;
-  extra: string;
-}
-interface PlatformRow {
-  mch_id: string;
-  platform_id: string;
-  name: string;
-  enabled: boolean;
-}
-interface GroupRow {
-  group_id: string;
-  mch_id: string;
-  name: string;
-  kind: string;
-  avatar: string;
-  notice: string;
-  open: boolean;
-}
-interface MemberRow {
-  group_id: string;
-  client_id: string;
-  name: string;
-  avatar: string;
-  role: string;
-  joined_at: number;
-}
-interface CategoryRow {
-  id: string;
-  mch_id: string;
-  platform_id: string;
-  language: string;
-  name: string;
-  sort: number;
-}
-interface QuestionRow {
-  id: string;
-  category_id: string;
-  mch_id: string;
-  platform_id: string;
-  language: string;
-  question: string;
-  answer: string;
-  keywords: string;
-  sort: number;
-}
-interface OrderRow {
-  mch_id: string;
-  order_no: string;
-  user_account: string;
-  user_mch_id: string;
-  amount: string;
-  status: string;
-}
+/** The FAQ methods of {@link DirectoryRepo}. */
+type FaqMethods = Pick<Async<DirectoryRepo>, 'putCategory' | 'categories' | 'putQuestion' | 'question' | 'questions' | 'faqLanguages'>;
 
-/** The merchant's extra fields: a JSON object, or `{}` for anything else. */
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-const toPlatform = (r: PlatformRow): Platform => ({ mchId: r.mch_id, platformId: r.platform_id, name: r.name, enabled: r.enabled });
-const toGroup = (r: GroupRow): Group => ({
-  groupId: r.group_id,
-  mchId: r.mch_id,
-  name: r.name,
-  kind: r.kind === 'channel' ? 'channel' : 'group',
-  avatar: r.avatar,
-  notice: r.notice,
-  open: r.open,
-});
-const toMember = (r: MemberRow): GroupMember => ({
-  groupId: r.group_id,
-  clientId: r.client_id,
-  name: r.name,
-  avatar: r.avatar,
-  role: r.role === 'staff' ? 'staff' : 'member',
-  joinedAt: r.joined_at,
-});
-const toCategory = (r: CategoryRow): FaqCategory => ({
-  id: r.id,
-  mchId: r.mch_id,
-  platformId: r.platform_id,
-  language: r.language,
-  name: r.name,
-  sort: r.sort,
-});
-const toQuestion = (r: QuestionRow): FaqQuestion => ({
-  id: r.id,
-  categoryId: r.category_id,
-  mchId: r.mch_id,
-  platformId: r.platform_id,
-  language: r.language,
-  question: r.question,
-  answer: r.answer,
-  keywords: r.keywords,
-  sort: r.sort,
-});
-const toOrder = (r: OrderRow): MerchantOrder => ({
-  mchId: r.mch_id,
-  orderNo: r.order_no,
-  userAccount: r.user_account,
-  userMchId: r.user_mch_id,
-  amount: r.amount,
-  status: r.status,
-});
-
-/**
- * Creates the directory repository over a queryable.
- * @internal
- */
-export function pgDirectoryRepo(db: Queryable): Async<DirectoryRepo> {
+/** FAQ categories and questions on `db`. */
+function pgFaqMethods(db: Queryable): FaqMethods {
+  const questionsOf = 'SELECT * FROM faq_questions WHERE mch_id = $1 AND platform_id = $2';
   return {
-    putMerchant: async (m) => {
-      await db.query(
-        `INSERT INTO merchants (mch_id, name, kefu_avatar2, extra) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (mch_id) DO UPDATE SET name = EXCLUDED.name, kefu_avatar2 = EXCLUDED.kefu_avatar2, extra = EXCLUDED.extra`,
-        [m.mchId, m.name, m.kefuAvatar2, JSON.stringify(m.extra)],
-      );
-    },
-    merchant: async (mchId) => {
-      const r = await firstRow<MerchantRow>(db, 'SELECT * FROM merchants WHERE mch_id = $1', [mchId]);
-      return r ? { mchId: r.mch_id, name: r.name, kefuAvatar2: r.kefu_avatar2, extra: parseObject(r.extra) } : undefined;
-    },
-    putPlatform: async (p) => {
-      await db.query(
-        `INSERT INTO platforms (mch_id, platform_id, name, enabled) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (mch_id, platform_id) DO UPDATE SET name = EXCLUDED.name, enabled = EXCLUDED.enabled`,
-        [p.mchId, p.platformId, p.name, p.enabled],
-      );
-    },
-    platform: async (mchId, platformId) => {
-      const r = await firstRow<PlatformRow>(db, 'SELECT * FROM platforms WHERE mch_id = $1 AND platform_id = $2', [mchId, platformId]);
-      return r ? toPlatform(r) : undefined;
-    },
-    firstPlatform: async () => {
-      const r = await firstRow<PlatformRow>(db, 'SELECT * FROM platforms ORDER BY row_order ASC LIMIT 1');
-      return r ? toPlatform(r) : undefined;
-    },
-    putGroup: async (g) => {
-      await db.query(
-        `INSERT INTO groups (group_id, mch_id, name, kind, avatar, notice, open) VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (group_id) DO UPDATE SET mch_id = EXCLUDED.mch_id, name = EXCLUDED.name, kind = EXCLUDED.kind,
-           avatar = EXCLUDED.avatar, notice = EXCLUDED.notice, open = EXCLUDED.open`,
-        [g.groupId, g.mchId, g.name, g.kind, g.avatar, g.notice, g.open],
-      );
-    },
-    group: async (groupId) => {
-      const r = await firstRow<GroupRow>(db, 'SELECT * FROM groups WHERE group_id = $1', [groupId]);
-      return r ? toGroup(r) : undefined;
-    },
-    addMember: async (m) => {
-      await db.query(
-        `INSERT INTO group_members (group_id, client_id, name, avatar, role, joined_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT DO NOTHING`,
-        [m.groupId, m.clientId, m.name, m.avatar, m.role, m.joinedAt],
-      );
-    },
-    member: async (groupId, clientId) => {
-      const r = await firstRow<MemberRow>(db, 'SELECT * FROM group_members WHERE group_id = $1 AND client_id = $2', [groupId, clientId]);
-      return r ? toMember(r) : undefined;
-    },
-    members: async (groupId) =>
-      (
-        await allRows<MemberRow>(db, "SELECT * FROM group_members WHERE group_id = $1 ORDER BY role = 'staff' DESC, joined_at ASC", [groupId])
-      ).map(toMember),
     putCategory: async (c) => {
       await db.query(
-        `INSERT INTO faq_categories (id, mch_id, platform_id, language, name, sort) VALUES ($1, $2, $3, $4, $5, $6)
+        `${insertInto('faq_categories', rows.CATEGORY_COLUMNS)}
          ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, sort = EXCLUDED.sort, language = EXCLUDED.language`,
-        [c.id, c.mchId, c.platformId, c.language, c.name, c.sort],
+        rowValues(rows.categoryRow(c), rows.CATEGORY_COLUMNS),
       );
     },
     categories: async (mchId, platformId, language) =>
       (
-        await allRows<CategoryRow>(
+        await allRows<rows.CategoryRow>(
           db,
           'SELECT * FROM faq_categories WHERE mch_id = $1 AND platform_id = $2 AND language = $3 ORDER BY sort, id',
           [mchId, platformId, language],
         )
-      ).map(toCategory),
+      ).map(rows.toCategory),
     putQuestion: async (x) => {
       await db.query(
-        `INSERT INTO faq_questions (id, category_id, mch_id, platform_id, language, question, answer, keywords, sort)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+        `${insertInto('faq_questions', rows.QUESTION_COLUMNS)}
          ON CONFLICT (id) DO UPDATE SET question = EXCLUDED.question, answer = EXCLUDED.answer,
            keywords = EXCLUDED.keywords, sort = EXCLUDED.sort`,
-        [x.id, x.categoryId, x.mchId, x.platformId, x.language, x.question, x.answer, x.keywords, x.sort],
+        rowValues(rows.questionRow(x), rows.QUESTION_COLUMNS),
       );
     },
-    question: async (id) => {
-      const r = await firstRow<QuestionRow>(db, 'SELECT * FROM faq_questions WHERE id = $1', [id]);
-      return r ? toQuestion(r) : undefined;
-    },
+    question: async (id) => mapRow(await firstRow<rows.QuestionRow>(db, 'SELECT * FROM faq_questions WHERE id = $1', [id]), rows.toQuestion),
     questions: async (mchId, platformId, language) => {
-      const rows =
+      const found =
         language === undefined
-          ? await allRows<QuestionRow>(db, 'SELECT * FROM faq_questions WHERE mch_id = $1 AND platform_id = $2 ORDER BY sort, id', [mchId, platformId])
-          : await allRows<QuestionRow>(
-              db,
-              'SELECT * FROM faq_questions WHERE mch_id = $1 AND platform_id = $2 AND language = $3 ORDER BY sort, id',
-              [mchId, platformId, language],
-            );
-      return rows.map(toQuestion);
+          ? await allRows<rows.QuestionRow>(db, `${questionsOf} ORDER BY sort, id`, [mchId, platformId])
+          : await allRows<rows.QuestionRow>(db, `${questionsOf} AND language = $3 ORDER BY sort, id`, [mchId, platformId, language]);
+      return found.map(rows.toQuestion);
     },
     faqLanguages: async (mchId, platformId) =>
       (
@@ -285,18 +75,66 @@ export function pgDirectoryRepo(db: Queryable): Async<DirectoryRepo> {
           [mchId, platformId],
         )
       ).map((r) => r.language),
-    putOrder: async (o) => {
+  };
+}
+
+/**
+ * Creates the directory repository over a queryable.
+ * @internal
+ */
+export function pgDirectoryRepo(db: Queryable): Async<DirectoryRepo> {
+  return {
+    putMerchant: async (m) => {
       await db.query(
-        `INSERT INTO orders (mch_id, order_no, user_account, user_mch_id, amount, status) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (mch_id, order_no) DO UPDATE SET user_account = EXCLUDED.user_account,
-           user_mch_id = EXCLUDED.user_mch_id, amount = EXCLUDED.amount, status = EXCLUDED.status`,
-        [o.mchId, o.orderNo, o.userAccount, o.userMchId, o.amount, o.status],
+        `${insertInto('merchants', rows.MERCHANT_COLUMNS)}
+         ON CONFLICT (mch_id) DO UPDATE SET name = EXCLUDED.name, kefu_avatar2 = EXCLUDED.kefu_avatar2, extra = EXCLUDED.extra`,
+        rowValues(rows.merchantRow(m), rows.MERCHANT_COLUMNS),
       );
     },
-    order: async (mchId, orderNo) => {
-      const r = await firstRow<OrderRow>(db, 'SELECT * FROM orders WHERE mch_id = $1 AND order_no = $2', [mchId, orderNo]);
-      return r ? toOrder(r) : undefined;
+    merchant: async (mchId) => mapRow(await firstRow<rows.MerchantRow>(db, 'SELECT * FROM merchants WHERE mch_id = $1', [mchId]), rows.toMerchant),
+    putPlatform: async (p) => {
+      await db.query(
+        `${insertInto('platforms', rows.PLATFORM_COLUMNS)}
+         ON CONFLICT (mch_id, platform_id) DO UPDATE SET name = EXCLUDED.name, enabled = EXCLUDED.enabled`,
+        rowValues(rows.platformRow(p), rows.PLATFORM_COLUMNS),
+      );
     },
+    platform: async (mchId, platformId) =>
+      mapRow(await firstRow<rows.PlatformRow>(db, 'SELECT * FROM platforms WHERE mch_id = $1 AND platform_id = $2', [mchId, platformId]), rows.toPlatform),
+    firstPlatform: async () => mapRow(await firstRow<rows.PlatformRow>(db, 'SELECT * FROM platforms ORDER BY row_order ASC LIMIT 1'), rows.toPlatform),
+    putGroup: async (g) => {
+      await db.query(
+        `${insertInto('groups', rows.GROUP_COLUMNS)}
+         ON CONFLICT (group_id) DO UPDATE SET mch_id = EXCLUDED.mch_id, name = EXCLUDED.name, kind = EXCLUDED.kind,
+           avatar = EXCLUDED.avatar, notice = EXCLUDED.notice, open = EXCLUDED.open`,
+        rowValues(rows.groupRow(g), rows.GROUP_COLUMNS),
+      );
+    },
+    group: async (groupId) => mapRow(await firstRow<rows.GroupRow>(db, 'SELECT * FROM groups WHERE group_id = $1', [groupId]), rows.toGroup),
+    addMember: async (m) => {
+      await db.query(`${insertInto('group_members', rows.MEMBER_COLUMNS)} ON CONFLICT DO NOTHING`, rowValues(rows.memberRow(m), rows.MEMBER_COLUMNS));
+    },
+    member: async (groupId, clientId) =>
+      mapRow(await firstRow<rows.MemberRow>(db, 'SELECT * FROM group_members WHERE group_id = $1 AND client_id = $2', [groupId, clientId]), rows.toMember),
+    members: async (groupId) =>
+      (
+        await allRows<rows.MemberRow>(
+          db,
+          `SELECT * FROM group_members WHERE group_id = $1 ORDER BY role = 'staff' DESC, joined_at ASC, client_id COLLATE "C" ASC`,
+          [groupId],
+        )
+      ).map(rows.toMember),
+    ...pgFaqMethods(db),
+    putOrder: async (o) => {
+      await db.query(
+        `${insertInto('orders', rows.ORDER_COLUMNS)}
+         ON CONFLICT (mch_id, order_no) DO UPDATE SET user_account = EXCLUDED.user_account,
+           user_mch_id = EXCLUDED.user_mch_id, amount = EXCLUDED.amount, status = EXCLUDED.status`,
+        rowValues(rows.orderRow(o), rows.ORDER_COLUMNS),
+      );
+    },
+    order: async (mchId, orderNo) =>
+      mapRow(await firstRow<rows.OrderRow>(db, 'SELECT * FROM orders WHERE mch_id = $1 AND order_no = $2', [mchId, orderNo]), rows.toOrder),
     putEntryLink: async (param, raw) => {
       await db.query('INSERT INTO entry_links (param, raw) VALUES ($1, $2) ON CONFLICT (param) DO UPDATE SET raw = EXCLUDED.raw', [param, raw]);
     },

@@ -5,17 +5,11 @@
  * @module
  */
 
+import { insertInto } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
-import type { Async, IdentityRepo, StoredAgent } from './types.js';
-
-interface AgentRow {
-  account: string;
-  name: string;
-  password_hash: string;
-  created_at: number;
-}
-
-const toAgent = (r: AgentRow): StoredAgent => ({ account: r.account, name: r.name, passwordHash: r.password_hash, createdAt: r.created_at });
+import { mapRow, rowValues } from './rows.js';
+import * as rows from './rows-records.js';
+import type { Async, IdentityRepo } from './types.js';
 
 /**
  * Creates the identity repository over a queryable.
@@ -49,16 +43,13 @@ export function pgIdentityRepo(db: Queryable): Async<IdentityRepo> {
         await q.query('DELETE FROM upload_usage WHERE day < $1', [day]); // only today's usage counts: older days are dropped
       });
     },
-    agent: async (account) => {
-      const r = await firstRow<AgentRow>(db, 'SELECT * FROM agents WHERE account = $1', [account]);
-      return r ? toAgent(r) : undefined;
-    },
-    agents: async () => (await allRows<AgentRow>(db, 'SELECT * FROM agents ORDER BY account')).map(toAgent),
+    agent: async (account) => mapRow(await firstRow<rows.AgentRow>(db, 'SELECT * FROM agents WHERE account = $1', [account]), rows.toAgent),
+    agents: async () => (await allRows<rows.AgentRow>(db, 'SELECT * FROM agents ORDER BY account')).map(rows.toAgent),
     putAgent: async (a) => {
       await db.query(
-        `INSERT INTO agents (account, name, password_hash, created_at) VALUES ($1, $2, $3, $4)
+        `${insertInto('agents', rows.AGENT_COLUMNS)}
          ON CONFLICT (account) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash`,
-        [a.account, a.name, a.passwordHash, a.createdAt],
+        rowValues(rows.agentRow(a), rows.AGENT_COLUMNS),
       );
     },
     removeAgent: (account) =>

@@ -5,16 +5,10 @@
  */
 
 import type Database from 'better-sqlite3';
-import type { IdentityRepo, StoredAgent } from './types.js';
-
-interface AgentRow {
-  account: string;
-  name: string;
-  password_hash: string;
-  created_at: number;
-}
-
-const toAgent = (r: AgentRow): StoredAgent => ({ account: r.account, name: r.name, passwordHash: r.password_hash, createdAt: r.created_at });
+import { mapRow } from './rows.js';
+import * as rows from './rows-records.js';
+import { insertInto } from './sqlite-params.js';
+import type { IdentityRepo } from './types.js';
 
 /**
  * Creates the identity repository.
@@ -38,10 +32,10 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
       'UPDATE upload_usage SET bytes = 0 WHERE identity = ? AND day = ? AND bytes < 0',
     ),
     pruneUsage: db.prepare<[string]>('DELETE FROM upload_usage WHERE day < ?'),
-    agent: db.prepare<[string], AgentRow>('SELECT * FROM agents WHERE account = ?'),
-    agents: db.prepare<[], AgentRow>('SELECT * FROM agents ORDER BY account'),
-    putAgent: db.prepare<AgentRow>(
-      `INSERT INTO agents (account, name, password_hash, created_at) VALUES (@account, @name, @password_hash, @created_at)
+    agent: db.prepare<[string], rows.AgentRow>('SELECT * FROM agents WHERE account = ?'),
+    agents: db.prepare<[], rows.AgentRow>('SELECT * FROM agents ORDER BY account'),
+    putAgent: db.prepare<rows.AgentRow>(
+      `${insertInto('agents', rows.AGENT_COLUMNS)}
        ON CONFLICT (account) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash`,
     ),
     removeAgent: db.prepare<[string]>('DELETE FROM agents WHERE account = ?'),
@@ -66,13 +60,10 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
         q.pruneUsage.run(day); // only today's usage counts: older days are dropped
       })();
     },
-    agent: (account) => {
-      const r = q.agent.get(account);
-      return r ? toAgent(r) : undefined;
-    },
-    agents: () => q.agents.all().map(toAgent),
+    agent: (account) => mapRow(q.agent.get(account), rows.toAgent),
+    agents: () => q.agents.all().map(rows.toAgent),
     putAgent: (a) => {
-      q.putAgent.run({ account: a.account, name: a.name, password_hash: a.passwordHash, created_at: a.createdAt });
+      q.putAgent.run(rows.agentRow(a));
     },
     removeAgent: (account) =>
       db.transaction(() => {

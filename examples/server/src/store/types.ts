@@ -150,7 +150,12 @@ export interface MessageRecord {
   seq?: number;
 }
 
-/** A page query over messages: `before` pages backwards, `after` (or `afterSeq`) forwards. */
+/**
+ * A page query over messages: `before` pages backwards, `after` (or `afterSeq`) forwards; either
+ * way the page comes oldest first, and messages of one millisecond in the order they were stored.
+ * A bound selects what its comparison says of integer times and sequences (a fraction, an
+ * infinity or a value past the safe integers included); a NaN bound selects nothing.
+ */
 export interface PageQuery {
   /**
    * Only messages whose per-conversation sequence is greater (forwards, by `seq`): the gap-fill
@@ -161,7 +166,10 @@ export interface PageQuery {
   before?: number | undefined;
   /** Only messages strictly newer than this (ms). */
   after?: number | undefined;
-  /** Page size (1-101: callers ask for one more than they show to learn whether there is more). */
+  /**
+   * Page size (1-101: callers ask for one more than they show to learn whether there is more);
+   * a size outside is clamped into it, a fraction truncated, a NaN refused (RangeError).
+   */
   size: number;
 }
 
@@ -286,6 +294,7 @@ export interface DirectoryRepo {
   /** Adds a member; an existing member is kept as it is. */
   addMember(member: GroupMember): void;
   member(groupId: string, clientId: string): GroupMember | undefined;
+  /** The members of a group: staff first, then by joining time, then by client id (byte order). */
   members(groupId: string): GroupMember[];
   putCategory(category: FaqCategory): void;
   categories(mchId: string, platformId: string, language: string): FaqCategory[];
@@ -338,7 +347,10 @@ export interface ChatRepo {
   markRead(fp: string): void;
   /** Records that `clientId` read group message `fp`; false when it already had. */
   addGroupRead(fp: string, clientId: string, at: number): boolean;
-  /** Readers per group message fp. */
+  /**
+   * Readers per group message fp (each fp once, in the order first asked; an empty list when
+   * nobody read it), by read time, then by client id (byte order).
+   */
   groupReads(fps: readonly string[]): Map<string, { clientId: string; readAt: number }[]>;
   /** The newest createTime stored (0 when none). */
   maxCreateTime(): number;

@@ -55,6 +55,15 @@ export function directoryCases(current: () => Store): void {
       expect(await store.directory.member('g1', 'nope')).toBeUndefined();
     });
 
+    it('members who joined in one millisecond are listed by client id (byte order), staff still first', async () => {
+      const store = current();
+      const member = { groupId: 'g1', name: 'm', avatar: '', role: 'member' as const, joinedAt: T0 };
+      for (const clientId of ['zed', 'Bob', 'amy']) await store.directory.addMember({ ...member, clientId });
+      await store.directory.addMember({ ...member, clientId: 'zz-staff', role: 'staff', joinedAt: T0 + 1 });
+      await store.directory.addMember({ ...member, clientId: 'Al-staff', role: 'staff', joinedAt: T0 + 1 });
+      expect((await store.directory.members('g1')).map((m) => m.clientId)).toEqual(['Al-staff', 'zz-staff', 'Bob', 'amy', 'zed']);
+    });
+
     it('FAQ: categories and questions by sort then id, per language; the languages', async () => {
       const store = current();
       const category = { mchId: MCH, platformId: PLATFORM, language: 'en', name: 'c' };

@@ -165,5 +165,17 @@ export function messageCases(current: () => Store): void {
       ]);
       expect((await store.chat.groupReads([])).size).toBe(0);
     });
+
+    it('groupReads: readers of one millisecond are listed by client id (byte order); an fp asked twice is answered once, where first asked', async () => {
+      const store = current();
+      for (const reader of ['zed', 'Bob', 'amy']) await store.chat.addGroupRead('g1', reader, T0 + 5);
+      await store.chat.addGroupRead('g1', 'carl', T0 + 1);
+      await store.chat.addGroupRead('g2', 'v1', T0);
+      const reads = await store.chat.groupReads(['g2', 'g1', 'g0', 'g2']);
+      expect([...reads.keys()]).toEqual(['g2', 'g1', 'g0']);
+      expect(reads.get('g1')?.map((r) => r.clientId)).toEqual(['carl', 'Bob', 'amy', 'zed']);
+      expect(reads.get('g2')).toEqual([{ clientId: 'v1', readAt: T0 }]);
+      expect(reads.get('g0')).toEqual([]);
+    });
   });
 }
