@@ -52,13 +52,24 @@ async function multipartFields(request: FastifyRequest, maxFile: number): Promis
  * the bytes are the {@link FileStore}'s).
  */
 export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files: FileStore): void {
-  const { config } = deps;
-  const uploads = deps.services.uploads;
-  const limits = config.upload;
-  const urlOf = (request: FastifyRequest, stored: string): string => `${deps.baseUrl(request)}/files/${stored}`;
-  const uploadConfig = { rateLimit: { max: Math.max(config.rate.httpMax, 1000), timeWindow: config.rate.httpWindowMs } };
+  const { rate } = deps.config;
+  const routeOptions: RouteOptions = { config: { rateLimit: { max: Math.max(rate.httpMax, 1000), timeWindow: rate.httpWindowMs } } };
+  registerSingleUpload(app, deps, files, routeOptions);
+  registerChunkedUploads(app, deps, files, routeOptions);
+}
 
-  app.post('/oss/aws/upload', { config: uploadConfig }, async (request) => {
+/** Upload routes' own rate limit (uploads come in bursts of chunks). */
+interface RouteOptions {
+  config: { rateLimit: { max: number; timeWindow: number } };
+}
+
+/** `/oss/aws/upload`: one multipart file, saved, then charged (deleted again when over the quota). */
+function registerSingleUpload(app: FastifyInstance, deps: HttpDeps, files: FileStore, uploadConfig: RouteOptions): void {
+  const uploads = deps.services.uploads;
+  const limits = deps.config.upload;
+  const urlOf = (request: FastifyRequest, stored: string): string => `${deps.baseUrl(request)}/files/${stored}`;
+
+  app.post('/oss/aws/upload', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     await uploads.requireQuota(caller.identity);
     if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field', 415);
@@ -82,8 +93,14 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     const answer: UploadedFile = { url: urlOf(request, saved.stored), name, size: saved.size, mime };
     return ok(answer);
   });
+}
 
-  app.post('/oss/unifiedOss/chunk/init', { config: uploadConfig }, async (request) => {
+/** `/oss/unifiedOss/chunk/{init,upload,complete,abort}`: chunked uploads with resume. */
+function registerChunkedUploads(app: FastifyInstance, deps: HttpDeps, files: FileStore, uploadConfig: RouteOptions): void {
+  const uploads = deps.services.uploads;
+  const limits = deps.config.upload;
+
+  app.post('/oss/unifiedOss/chunk/init', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
     const fileName = cleanName(reqStr(p, 'fileName', 255));
@@ -100,7 +117,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
 
   // two completes racing assemble the file once
   const completing = new Map<string, Promise<string>>();
-  app.post('/oss/unifiedOss/chunk/upload', { config: uploadConfig }, async (request) => {
+  app.post('/oss/unifiedOss/chunk/upload', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const { fields, data } = await multipartFields(request, CHUNK_BOUNDS.max);
     const upload = await uploads.owned(reqStr(fields, 'uploadId'), caller.identity);
@@ -115,7 +132,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     return ok({ index, size: data.length });
   });
 
-  app.post('/oss/unifiedOss/chunk/complete', { config: uploadConfig }, async (request) => {
+  app.post('/oss/unifiedOss/chunk/complete', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
     let upload = await uploads.owned(reqStr(p, 'uploadId'), caller.identity);
@@ -143,7 +160,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     return ok(answer);
   });
 
-  app.post('/oss/unifiedOss/chunk/abort', { config: uploadConfig }, async (request) => {
+  app.post('/oss/unifiedOss/chunk/abort', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const p = request.isMultipart() ? (await multipartFields(request, 1)).fields : asPayload(request.body, 'body');
     const upload = await uploads.owned(reqStr(p, 'uploadId'), caller.identity);
