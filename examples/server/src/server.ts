@@ -200,11 +200,11 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const housekeeping = setInterval(() => {
     void (async () => {
       const now = Date.now();
-      await store.keys.deleteUnusedSince(now - config.keySessionTtlMs);
+      await services.identity.purgeUnused();
       limiter.sweep(now);
-      for (const upload of await store.records.staleUploads(now - STALE_UPLOAD_MS)) {
+      for (const upload of await services.uploads.stale(now - STALE_UPLOAD_MS)) {
         await files.deleteParts(upload.uploadId);
-        await store.records.deleteUpload(upload.uploadId);
+        await services.uploads.forget(upload.uploadId);
       }
     })().catch(onError);
   }, HOUSEKEEPING_MS);
