@@ -38,6 +38,7 @@ import { registerTranslateRoute } from './http/translate-route.js';
 import { registerUploadRoutes } from './http/upload-routes.js';
 import { socketKeyOf, type ServerKeys } from './keys.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
+import { createServices } from './services/index.js';
 import { attachSocketServer } from './socket/socket-server.js';
 import { openStore, serverKeysOf } from './store/open-store.js';
 import { nodeServices } from './cluster/node-services.js';
@@ -136,7 +137,8 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   // agents serving visitors but online nowhere (a dead node, a restart): their grace period runs here
   const absences = new AbsenceSweep({ store, hub, presence: agentPresence, claim: (key, ttlMs) => node.claim(key, ttlMs), graceMs: config.agentSessions.graceMs, onError });
   void absences.sweep();
-  const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()));
+  const services = createServices(ctx, sessions);
+  const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()), services);
 
   const trustProxy = trustProxyOf(config.trustProxy);
   const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
@@ -147,7 +149,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     if (typeof host === 'string' && /^[A-Za-z0-9.:[\]-]{1,255}$/.test(host)) return `${request?.protocol ?? 'http'}://${host}`;
     return listenUrl;
   };
-  const deps: HttpDeps = { ctx, sessions, keys, baseUrl, limiter: node.limiter };
+  const deps: HttpDeps = { config, services, keys, baseUrl, limiter: node.limiter };
 
   app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -164,7 +166,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     // per client: a live salt key names the client; anything else counts against the address
     keyGenerator: async (request) => {
       const salt = saltKeyOf(request);
-      return salt !== '' && (await store.keys.bySaltKey(salt)) ? `salt:${salt}` : `ip:${request.ip}`;
+      return (await services.identity.knows(salt)) ? `salt:${salt}` : `ip:${request.ip}`;
     },
     allowList: (request) =>
       request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
@@ -179,7 +181,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   installErrorHandlers(app, onError, appBuilt ? (reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', config.appDir) : undefined);
 
   let draining = false;
-  registerHealthRoutes(app, { draining: () => draining, store });
+  registerHealthRoutes(app, { draining: () => draining, ping: () => store.ping() });
   registerKeyRoutes(app, deps);
   registerChatRoutes(app, deps);
   registerDirectoryRoutes(app, deps);
@@ -198,11 +200,11 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const housekeeping = setInterval(() => {
     void (async () => {
       const now = Date.now();
-      await store.keys.deleteUnusedSince(now - config.keySessionTtlMs);
+      await services.identity.purgeUnused();
       limiter.sweep(now);
-      for (const upload of await store.records.staleUploads(now - STALE_UPLOAD_MS)) {
+      for (const upload of await services.uploads.stale(now - STALE_UPLOAD_MS)) {
         await files.deleteParts(upload.uploadId);
-        await store.records.deleteUpload(upload.uploadId);
+        await services.uploads.forget(upload.uploadId);
       }
     })().catch(onError);
   }, HOUSEKEEPING_MS);

@@ -27,7 +27,7 @@ describe('health checks', () => {
     let broken = false;
     const store = { ping: async () => { if (broken) throw new Error('database is closed'); } } as unknown as Store;
     const app = Fastify();
-    registerHealthRoutes(app, { draining: () => draining, store });
+    registerHealthRoutes(app, { draining: () => draining, ping: () => store.ping() });
     expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200);
     draining = true;
     const drainingAnswer = await app.inject({ url: '/readyz' });

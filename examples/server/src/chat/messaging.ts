@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { Services } from '../services/index.js';
 import type { MessageRecord } from '../store/types.js';
 import { ackOf, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
 import type { Peer } from './hub.js';
@@ -62,6 +63,7 @@ export class Messaging {
     private readonly ctx: ChatContext,
     private readonly sessions: Sessions,
     private readonly allowSend: RateCheck,
+    private readonly rules: Pick<Services, 'visitors' | 'groups'>,
   ) {}
 
   /**
@@ -96,13 +98,9 @@ export class Messaging {
       return { ok: false };
     }
     if (peer.role === 'visitor') {
-      const visitor = await this.ctx.store.chat.visitor(peer.userId);
-      if (visitor?.banned) {
-        refuse(peer, 'banned', fp);
-        return { ok: false };
-      }
-      if (visitor?.blacklisted) {
-        refuse(peer, 'blacklisted', fp);
+      const refusal = await this.rules.visitors.refusal(peer.userId, 'send');
+      if (refusal !== undefined) {
+        refuse(peer, refusal, fp);
         return { ok: false };
       }
     }
@@ -172,24 +170,16 @@ export class Messaging {
 
   private async groupContent(peer: Peer, frame: ClientFrame): Promise<void> {
     const groupId = typeof frame.to === 'string' ? frame.to : '';
-    const group = await this.ctx.store.directory.group(groupId);
+    const group = await this.rules.groups.find(groupId);
     const fp = String(frame.fp);
     if (!group) {
       refuse(peer, 'not-allowed', fp);
       return;
     }
-    let member = await this.ctx.store.directory.member(groupId, peer.userId);
-    if (!member && peer.role === 'visitor' && group.open) {
-      await this.ctx.store.directory.addMember({
-        groupId,
-        clientId: peer.userId,
-        name: peer.name,
-        avatar: peer.avatar,
-        role: 'member',
-        joinedAt: Date.now(),
-      });
-      member = await this.ctx.store.directory.member(groupId, peer.userId);
-    }
+    // a visitor joins an open group with its first message; an agent is staff everywhere
+    const member = peer.role === 'visitor'
+      ? await this.rules.groups.join(group, { clientId: peer.userId, name: peer.name, avatar: peer.avatar })
+      : await this.rules.groups.member(groupId, peer.userId);
     const staff = peer.role === 'agent' || member?.role === 'staff';
     if (!member && !staff) {
       refuse(peer, 'not-allowed', fp);
@@ -297,7 +287,7 @@ export class Messaging {
     if (!read || read.type === T.Receipt || read.from === peer.userId) return;
     const now = this.ctx.clock.next();
     if (read.isGroup === 1 && read.groupId) {
-      const allowed = peer.role === 'agent' || (await this.ctx.store.directory.member(read.groupId, peer.userId)) !== undefined;
+      const allowed = peer.role === 'agent' || (await this.rules.groups.isMember(read.groupId, peer.userId));
       if (!allowed || !(await this.ctx.store.chat.addGroupRead(read.fp, peer.userId, now))) return;
     } else {
       const mine =

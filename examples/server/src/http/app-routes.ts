@@ -51,7 +51,7 @@ export async function registerAppRoutes(app: FastifyInstance, deps: HttpDeps, fi
     },
   });
 
-  const appDir = deps.ctx.config.appDir;
+  const appDir = deps.config.appDir;
   const built = existsSync(join(appDir, 'index.html'));
   const noLimit = { config: { rateLimit: false } };
   if (built) {

@@ -1,11 +1,12 @@
 /**
  * Who calls (protocol §3a.3): the identity a key session is bound to, and whether it may name a
- * given visitor. A visitor may name only itself; an agent only the visitors whose conversations
- * were assigned to it. Anything else is code 4003 and nothing is read or changed.
+ * given visitor (the rule is {@link Identity.mayActFor}). Anything else is code 4003 and nothing
+ * is read or changed.
  * @module
  */
 
 import type { FastifyRequest } from 'fastify';
+import { roleOf, type Identity } from '../services/identity.js';
 import type { KeySession } from '../store/types.js';
 import type { HttpDeps } from './deps.js';
 import { requireSession, saltKeyOf } from './enc.js';
@@ -34,18 +35,16 @@ export function forbidden(message = 'Forbidden: this key session may not act for
  * The caller of a key session.
  * @throws ApiError 4003 when the key session is not bound (no accepted socket connect yet).
  */
-export function callerOf(deps: HttpDeps, session: KeySession): Caller {
+export function callerOf(identities: Identity, session: KeySession): Caller {
   const identity = session.boundTo;
   if (identity === null || identity === '') {
     throw forbidden('Forbidden: connect the socket first (this key session speaks for nobody yet)');
   }
-  const role = identity.startsWith('agent:') ? 'agent' : 'visitor';
   return {
     identity,
-    role,
+    role: roleOf(identity),
     actFor: async (clientId) => {
-      const allowed = role === 'visitor' ? clientId === identity : clientId !== '' && (await deps.ctx.store.identity.assigned(identity, clientId));
-      if (!allowed) throw forbidden();
+      if (!(await identities.mayActFor(identity, clientId))) throw forbidden();
       return clientId;
     },
   };
@@ -57,5 +56,5 @@ export function callerOf(deps: HttpDeps, session: KeySession): Caller {
  */
 export async function requireCaller(request: FastifyRequest, deps: HttpDeps): Promise<Caller> {
   if (saltKeyOf(request) === '') throw forbidden('Forbidden: uploads need a key session (X-Salt-Key) bound by a socket connect');
-  return callerOf(deps, await requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs));
+  return callerOf(deps.services.identity, await requireSession(request, deps.services.identity));
 }

@@ -1,20 +1,20 @@
 /**
- * What the HTTP routes share.
+ * What the HTTP routes share. Routes reach the store only through {@link Services}.
  * @module
  */
 
 import type { FastifyRequest } from 'fastify';
-import type { ChatContext } from '../chat/context.js';
-import type { Sessions } from '../chat/sessions.js';
 import type { LimiterFactory } from '../cluster/node-services.js';
+import type { ServerConfig } from '../config.js';
 import type { ServerKeys } from '../keys.js';
+import type { Services } from '../services/index.js';
 
 /** The routes' dependencies. */
 export interface HttpDeps {
-  /** Shared chat state (store, hub, clock, config). */
-  ctx: ChatContext;
-  /** Service sessions. */
-  sessions: Sessions;
+  /** Configuration. */
+  config: ServerConfig;
+  /** The services (every rule; the only way to the store). */
+  services: Services;
   /** The server's secrets. */
   keys: ServerKeys;
   /**

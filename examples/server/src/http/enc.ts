@@ -5,12 +5,10 @@
 
 import type { FastifyRequest } from 'fastify';
 import { aesEcbDecrypt } from '../crypto.js';
-import type { KeySession, Store } from '../store/types.js';
+import type { Identity } from '../services/identity.js';
+import type { KeySession } from '../store/types.js';
 import { ApiError, Code } from './envelope.js';
 import { asPayload, type Payload } from './validate.js';
-
-/** Touch a session's lastUsed at most this often (ms). */
-const TOUCH_EVERY = 60_000;
 
 /** The `X-Salt-Key` header value, or ''. */
 export function saltKeyOf(request: FastifyRequest): string {
@@ -23,15 +21,8 @@ export function saltKeyOf(request: FastifyRequest): string {
  * The live key session named by `X-Salt-Key`.
  * @throws ApiError 1002 when missing, unknown or expired.
  */
-export async function requireSession(request: FastifyRequest, store: Store, ttlMs: number): Promise<KeySession> {
-  const salt = saltKeyOf(request);
-  const session = salt === '' ? undefined : await store.keys.bySaltKey(salt);
-  const now = Date.now();
-  if (!session || session.lastUsed + ttlMs < now) {
-    throw new ApiError(Code.BadSalt, 'Unknown or expired salt key: restart the key exchange');
-  }
-  if (now - session.lastUsed > TOUCH_EVERY) await store.keys.touch(session.saltKey, now);
-  return session;
+export function requireSession(request: FastifyRequest, identity: Identity): Promise<KeySession> {
+  return identity.requireLive(saltKeyOf(request));
 }
 
 /**

@@ -5,14 +5,13 @@
  * @module
  */
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../store/types.js';
 
 /** What the readiness check looks at. */
 export interface Readiness {
   /** True from the start of a drain. */
   draining(): boolean;
-  /** The store. */
-  store: Store;
+  /** Resolves when storage answers, rejects when it does not. */
+  ping(): Promise<void>;
 }
 
 /** Registers `GET /healthz` and `GET /readyz`. */
@@ -25,7 +24,7 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
     reply.header('cache-control', 'no-store');
     if (readiness.draining()) return reply.code(503).send({ ready: false, reason: 'draining' });
     try {
-      await readiness.store.ping();
+      await readiness.ping();
     } catch {
       return reply.code(503).send({ ready: false, reason: 'store' });
     }

@@ -1,18 +1,15 @@
 /**
- * Helpers shared by the permit routes: (enc) route registration and visitor look-ups.
+ * Helpers shared by the permit routes: (enc) route registration and the payload parts many read.
  * @module
  */
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DEFAULT_VISITOR_AVATAR, type VisitorRef } from '../chat/context.js';
-import { type ReadEntry, type WireMessage, toWire } from '../chat/wire.js';
-import type { MessageRecord, Platform } from '../store/types.js';
+import type { ConversationCaller, PageWindow } from '../services/conversations.js';
 import type { HttpDeps } from './deps.js';
-import { groupViewFor } from '../chat/group-view.js';
 import { callerOf, type Caller } from './caller.js';
 import { decodeEnc, languageOf, requireSession } from './enc.js';
-import { ApiError, Code, ok } from './envelope.js';
-import { optInt, type Payload } from './validate.js';
+import { ok } from './envelope.js';
+import { optInt, reqStr, type Payload } from './validate.js';
 
 /** Registers an (enc) permit call that names no visitor: any live key session may call it. */
 export function encRoute(
@@ -26,7 +23,7 @@ export function encRoute(
     method,
     url: `/im/api/permit/${name}`,
     handler: async (request) => {
-      const session = await requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
+      const session = await requireSession(request, deps.services.identity);
       return ok(await handler(decodeEnc(dataOf(request), session), request));
     },
   });
@@ -48,9 +45,9 @@ export function boundRoute(
     method,
     url: `/im/api/permit/${name}`,
     handler: async (request) => {
-      const session = await requireSession(request, deps.ctx.store, deps.ctx.config.keySessionTtlMs);
+      const session = await requireSession(request, deps.services.identity);
       const payload = decodeEnc(dataOf(request), session);
-      return ok(await handler(payload, callerOf(deps, session), request));
+      return ok(await handler(payload, callerOf(deps.services.identity, session), request));
     },
   });
 }
@@ -61,71 +58,19 @@ function dataOf(request: FastifyRequest): unknown {
 }
 
 /**
- * The merchant's platform.
- * @throws ApiError 1003 when unknown or disabled.
+ * The page window of a history call: `size` (1-100, 20 by default) and `afterSeq` (wins), or
+ * `before` and/or `after` (ms).
  */
-export async function requirePlatform(deps: HttpDeps, mchId: string, platformId: string): Promise<Platform> {
-  const platform = await deps.ctx.store.directory.platform(mchId, platformId);
-  if (!platform || !(await deps.ctx.store.directory.merchant(mchId))) {
-    throw new ApiError(Code.NotFound, 'Unknown merchant or platform');
-  }
-  if (!platform.enabled) throw new ApiError(Code.NotFound, 'This platform is not enabled');
-  return platform;
-}
-
-/**
- * Refuses a banned visitor.
- * @throws ApiError 2003.
- */
-export async function refuseBanned(deps: HttpDeps, clientId: string): Promise<void> {
-  if ((await deps.ctx.store.chat.visitor(clientId))?.banned) {
-    throw new ApiError(Code.Banned, 'Access denied: please contact the administrator');
-  }
-}
-
-/** A visitor in a merchant's conversation, from storage or with defaults. */
-export async function visitorRef(deps: HttpDeps, request: FastifyRequest, clientId: string, mchId: string, platformId: string): Promise<VisitorRef> {
-  await requirePlatform(deps, mchId, platformId);
-  const known = await deps.ctx.store.chat.visitor(clientId);
-  const language = known?.language ?? languageOf(request);
-  return {
-    clientId,
-    name: known?.name ?? `${language.startsWith('zh') ? '访客' : 'Visitor '}${clientId.slice(0, 4)}`,
-    avatar: known?.avatar ?? DEFAULT_VISITOR_AVATAR,
-    mchId,
-    platformId,
-    language,
-  };
-}
-
-/** A page of history: `{ list, hasMore }` with group read lists filled in. */
-export async function page(
-  deps: HttpDeps,
-  p: Payload,
-  fetch: (q: { before?: number; after?: number; afterSeq?: number; size: number }) => Promise<MessageRecord[]>,
-  reader?: string,
-): Promise<{ list: WireMessage[]; hasMore: boolean }> {
+export function pageWindowOf(p: Payload): PageWindow {
   const size = optInt(p, 'size', 1, 100) ?? 20;
   const before = optInt(p, 'before', 0, Number.MAX_SAFE_INTEGER);
   const after = optInt(p, 'after', 0, Number.MAX_SAFE_INTEGER);
   const afterSeq = optInt(p, 'afterSeq', 0, Number.MAX_SAFE_INTEGER);
-  const window = afterSeq !== undefined ? { afterSeq } : { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };
-  const rows = await fetch({ ...window, size: size + 1 });
-  const hasMore = rows.length > size;
-  const forward = afterSeq !== undefined || (after !== undefined && before === undefined);
-  const shown = hasMore ? (forward ? rows.slice(0, size) : rows.slice(rows.length - size)) : rows;
-  const groupFps = shown.filter((r) => r.isGroup === 1).map((r) => r.fp);
-  const reads = groupFps.length > 0 ? await deps.ctx.store.chat.groupReads(groupFps) : new Map<string, ReadEntry[]>();
-  const list = shown.map((r) => {
-    if (r.isGroup !== 1) return toWire(r);
-    const readers = reads.get(r.fp) ?? [];
-    const wire = toWire(r, readers);
-    if (reader === undefined) return wire;
-    // the sender sees whether anyone read it; a member sees whether it read it itself
-    const read = r.from === reader ? readers.length > 0 : readers.some((x) => x.clientId === reader);
-    wire.isRead = read ? 1 : 0;
-    // other visitors appear by their per-group alias (protocol §3a)
-    return groupViewFor(wire, reader, deps.ctx.groupAlias);
-  });
-  return { list, hasMore };
+  if (afterSeq !== undefined) return { afterSeq, size };
+  return { ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }), size };
+}
+
+/** A visitor naming a merchant's conversation: ids from the payload, the request's language. */
+export function conversationCaller(p: Payload, request: FastifyRequest, clientId: string): ConversationCaller {
+  return { clientId, mchId: reqStr(p, 'mchId'), platformId: reqStr(p, 'platformId'), language: languageOf(request) };
 }

@@ -9,7 +9,7 @@ import { validFp } from '../chat/messaging.js';
 import { T } from '../chat/wire.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code } from './envelope.js';
-import { boundRoute, refuseBanned } from './permit-common.js';
+import { boundRoute } from './permit-common.js';
 import { asPayload, optStr, reqInt, reqStr, reqTime, type Payload } from './validate.js';
 
 /** Complaint limits (spec §5 and §9). */
@@ -43,47 +43,38 @@ function urls(value: unknown, key: string, max: number): string[] {
 
 /** Registers `POST /im/api/permit/createMsg`. */
 export function registerCreateMsg(app: FastifyInstance, deps: HttpDeps): void {
-  const { store, clock } = deps.ctx;
+  const { visitors, records } = deps.services;
   boundRoute(app, deps, 'POST', 'createMsg', async (p, caller) => {
     const type = reqInt(p, 'type', 0, 100_000);
     const from = await caller.actFor(reqStr(p, 'from'));
     const fp = p['fp'];
     if (!validFp(fp)) throw new ApiError(Code.BadRequest, 'fp must be a message id (8-100 letters, digits, - _ . :)');
-    await refuseBanned(deps, from);
+    await visitors.requireAllowed(from);
     const mchId = reqStr(p, 'mchId', 64);
     const platformId = optStr(p, 'platformId', 64);
-    if (!await store.directory.merchant(mchId)) throw new ApiError(Code.NotFound, 'Unknown merchant');
-    const now = clock.next();
+    const header = { fp, clientId: from, mchId, platformId };
     if (type === T.Complaint) {
       const c = content(p);
       const images = urls(c['images'], 'images', COMPLAINT_LIMITS.images);
       const video = urls(c['video'], 'video', COMPLAINT_LIMITS.videos)[0] ?? null;
-      const stored = await store.records.addComplaint({
-        fp,
-        clientId: from,
-        mchId,
-        platformId,
+      const stored = await records.complain({
+        ...header,
         account: reqStr(c, 'account', 64),
         description: reqStr(c, 'description', 2000),
         occurredAt: reqTime(c, 'occurredAt'),
         images,
         video,
-        createdAt: now,
       });
       const data = { account: stored.account, description: stored.description, occurredAt: stored.occurredAt, images: stored.images, ...(stored.video ? { video: stored.video } : {}) };
       return { type, from: stored.clientId, to: 'system', fp: stored.fp, mchId: stored.mchId, platformId: stored.platformId, createTime: stored.createdAt, dataContent: JSON.stringify(data) };
     }
     if (type === T.LeaveMessage) {
       const c = content(p);
-      const stored = await store.records.addLeaveMessage({
-        fp,
-        clientId: from,
-        mchId,
-        platformId,
+      const stored = await records.leaveMessage({
+        ...header,
         contact: reqStr(c, 'contact', 128),
         content: reqStr(c, 'content', 2000),
         name: optStr(c, 'name', 64),
-        createdAt: now,
       });
       const data = { contact: stored.contact, content: stored.content, ...(stored.name ? { name: stored.name } : {}) };
       return { type, from: stored.clientId, to: 'system', fp: stored.fp, mchId: stored.mchId, platformId: stored.platformId, createTime: stored.createdAt, dataContent: JSON.stringify(data) };

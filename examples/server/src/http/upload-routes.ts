@@ -4,19 +4,15 @@
  * @module
  */
 
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { forbidden, requireCaller } from './caller.js';
+import { CHUNK_BOUNDS } from '../services/uploads.js';
+import { requireCaller } from './caller.js';
 import type { HttpDeps } from './deps.js';
 import { ApiError, Code, malformedBody, ok } from './envelope.js';
 import { checkMime, cleanName, FileStore, type UploadedFile } from './files.js';
-import { UploadQuota } from './upload-quota.js';
 import { asPayload, reqInt, reqStr, type Payload } from './validate.js';
-
-/** Smallest and largest chunk sizes; a requested size outside is clamped (the answer says which). */
-export const CHUNK_BOUNDS = { min: 1024, max: 16 * 1024 * 1024 } as const;
 
 /**
  * Runs a step that reads a multipart body; the parser's own failures (no or bad boundary, a body
@@ -52,18 +48,30 @@ async function multipartFields(request: FastifyRequest, maxFile: number): Promis
  * Registers the upload routes; files are served by the static plugin at `/files/`. Every route
  * needs a bound key session (protocol §3a: 4003 otherwise); a chunked upload belongs to the
  * identity that started it (resumable from any of its key sessions, invisible to others), and
- * every upload counts toward the identity's daily quota ({@link UploadQuota}).
+ * every upload counts toward the identity's daily quota (the rules live in `services/uploads.ts`;
+ * the bytes are the {@link FileStore}'s).
  */
 export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files: FileStore): void {
-  const { store, config } = deps.ctx;
-  const limits = config.upload;
-  const quota = new UploadQuota(store, limits.quotaBytesPerDay);
-  const urlOf = (request: FastifyRequest, stored: string): string => `${deps.baseUrl(request)}/files/${stored}`;
-  const uploadConfig = { rateLimit: { max: Math.max(config.rate.httpMax, 1000), timeWindow: config.rate.httpWindowMs } };
+  const { rate } = deps.config;
+  const routeOptions: RouteOptions = { config: { rateLimit: { max: Math.max(rate.httpMax, 1000), timeWindow: rate.httpWindowMs } } };
+  registerSingleUpload(app, deps, files, routeOptions);
+  registerChunkedUploads(app, deps, files, routeOptions);
+}
 
-  app.post('/oss/aws/upload', { config: uploadConfig }, async (request) => {
+/** Upload routes' own rate limit (uploads come in bursts of chunks). */
+interface RouteOptions {
+  config: { rateLimit: { max: number; timeWindow: number } };
+}
+
+/** `/oss/aws/upload`: one multipart file, saved, then charged (deleted again when over the quota). */
+function registerSingleUpload(app: FastifyInstance, deps: HttpDeps, files: FileStore, uploadConfig: RouteOptions): void {
+  const uploads = deps.services.uploads;
+  const limits = deps.config.upload;
+  const urlOf = (request: FastifyRequest, stored: string): string => `${deps.baseUrl(request)}/files/${stored}`;
+
+  app.post('/oss/aws/upload', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
-    await quota.requireSome(caller.identity);
+    await uploads.requireQuota(caller.identity);
     if (!request.isMultipart()) throw new ApiError(Code.Upload, 'Upload failed: send multipart/form-data with a "file" field', 415);
     const part = await readingMultipart(() => request.file({ limits: { fileSize: limits.maxBytes, files: 1 } }));
     if (!part) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
@@ -77,7 +85,7 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     const name = cleanName(part.filename);
     const saved = await readingMultipart(() => files.saveStream(part.file, name, () => part.file.truncated, limits.maxBytes));
     try {
-      await quota.charge(caller.identity, saved.size);
+      await uploads.chargeSaved(caller.identity, saved.size);
     } catch (error) {
       await unlink(join(files.filesDir, saved.stored)).catch(() => undefined);
       throw error;
@@ -85,8 +93,14 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     const answer: UploadedFile = { url: urlOf(request, saved.stored), name, size: saved.size, mime };
     return ok(answer);
   });
+}
 
-  app.post('/oss/unifiedOss/chunk/init', { config: uploadConfig }, async (request) => {
+/** `/oss/unifiedOss/chunk/{init,upload,complete,abort}`: chunked uploads with resume. */
+function registerChunkedUploads(app: FastifyInstance, deps: HttpDeps, files: FileStore, uploadConfig: RouteOptions): void {
+  const uploads = deps.services.uploads;
+  const limits = deps.config.upload;
+
+  app.post('/oss/unifiedOss/chunk/init', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
     const fileName = cleanName(reqStr(p, 'fileName', 255));
@@ -96,43 +110,17 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     }
     const mime = checkMime(limits, reqStr(p, 'mime', 255));
     const requested = reqInt(p, 'chunkSize', 1, Number.MAX_SAFE_INTEGER);
-    const clientKey = caller.identity;
-    const existing = await store.records.resumableUpload(clientKey, fileName, fileSize, mime);
-    if (existing) {
-      const held = await files.parts(existing.uploadId);
-      const uploaded = [...held.keys()].filter((i) => i < existing.chunkCount);
-      return ok({ uploadId: existing.uploadId, chunkSize: existing.chunkSize, chunkCount: existing.chunkCount, uploaded });
-    }
-    await quota.charge(caller.identity, fileSize);
-    const chunkSize = Math.min(Math.max(requested, CHUNK_BOUNDS.min), CHUNK_BOUNDS.max);
-    const upload = {
-      uploadId: randomUUID(),
-      clientKey,
-      fileName,
-      fileSize,
-      mime,
-      chunkSize,
-      chunkCount: Math.ceil(fileSize / chunkSize),
-      createdAt: Date.now(),
-      fileUrl: null,
-    };
-    await store.records.putUpload(upload);
-    return ok({ uploadId: upload.uploadId, chunkSize, chunkCount: upload.chunkCount, uploaded: [] as number[] });
+    const { upload, resumed } = await uploads.startChunked(caller.identity, { fileName, fileSize, mime, chunkSize: requested });
+    const uploaded = resumed ? [...(await files.parts(upload.uploadId)).keys()].filter((i) => i < upload.chunkCount) : [];
+    return ok({ uploadId: upload.uploadId, chunkSize: upload.chunkSize, chunkCount: upload.chunkCount, uploaded });
   });
 
+  // two completes racing assemble the file once
   const completing = new Map<string, Promise<string>>();
-  /** The upload, when it belongs to the caller (someone else's upload id is refused 4003). */
-  const known = async (uploadId: string, owner: string) => {
-    const upload = await store.records.upload(uploadId);
-    if (!upload) throw new ApiError(Code.Upload, 'Upload failed: unknown or aborted upload');
-    if (upload.clientKey !== owner) throw forbidden('Forbidden: this upload belongs to someone else');
-    return upload;
-  };
-
-  app.post('/oss/unifiedOss/chunk/upload', { config: uploadConfig }, async (request) => {
+  app.post('/oss/unifiedOss/chunk/upload', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const { fields, data } = await multipartFields(request, CHUNK_BOUNDS.max);
-    const upload = await known(reqStr(fields, 'uploadId'), caller.identity);
+    const upload = await uploads.owned(reqStr(fields, 'uploadId'), caller.identity);
     if (upload.fileUrl !== null) throw new ApiError(Code.Upload, 'Upload failed: this upload is already complete');
     const index = reqInt(fields, 'index', 0, upload.chunkCount - 1);
     if (!data) throw new ApiError(Code.Upload, 'Upload failed: the "file" field is missing', 400);
@@ -144,10 +132,10 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     return ok({ index, size: data.length });
   });
 
-  app.post('/oss/unifiedOss/chunk/complete', { config: uploadConfig }, async (request) => {
+  app.post('/oss/unifiedOss/chunk/complete', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const p = asPayload(request.body, 'body');
-    const upload = await known(reqStr(p, 'uploadId'), caller.identity);
+    let upload = await uploads.owned(reqStr(p, 'uploadId'), caller.identity);
     if (upload.fileUrl === null) {
       const held = await files.parts(upload.uploadId);
       const missing: number[] = [];
@@ -155,14 +143,13 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
       if (missing.length > 0) {
         throw new ApiError(Code.Upload, `Upload failed: chunks missing: ${missing.slice(0, 20).join(', ')}`);
       }
-      // two completes racing assemble the file once
-      let assembling = completing.get(upload.uploadId);
+      const { uploadId } = upload;
+      let assembling = completing.get(uploadId);
       if (!assembling) {
-        assembling = files.assemble(upload.uploadId, upload.chunkCount, upload.fileName).finally(() => completing.delete(upload.uploadId));
-        completing.set(upload.uploadId, assembling);
+        assembling = files.assemble(uploadId, upload.chunkCount, upload.fileName).finally(() => completing.delete(uploadId));
+        completing.set(uploadId, assembling);
       }
-      upload.fileUrl = `/files/${await assembling}`;
-      await store.records.putUpload(upload);
+      upload = await uploads.completed(upload, `/files/${await assembling}`);
     }
     const answer: UploadedFile = {
       url: `${deps.baseUrl(request)}${upload.fileUrl}`,
@@ -173,13 +160,12 @@ export function registerUploadRoutes(app: FastifyInstance, deps: HttpDeps, files
     return ok(answer);
   });
 
-  app.post('/oss/unifiedOss/chunk/abort', { config: uploadConfig }, async (request) => {
+  app.post('/oss/unifiedOss/chunk/abort', uploadConfig, async (request) => {
     const caller = await requireCaller(request, deps);
     const p = request.isMultipart() ? (await multipartFields(request, 1)).fields : asPayload(request.body, 'body');
-    const upload = await known(reqStr(p, 'uploadId'), caller.identity);
+    const upload = await uploads.owned(reqStr(p, 'uploadId'), caller.identity);
     await files.deleteParts(upload.uploadId);
-    await store.records.deleteUpload(upload.uploadId);
-    if (upload.fileUrl === null) await quota.refund(caller.identity, upload.fileSize);
+    await uploads.aborted(upload);
     return ok(null);
   });
 }

@@ -7,7 +7,7 @@
  */
 
 import type { Store } from '../store/types.js';
-import { ApiError, Code } from './envelope.js';
+import { ApiError, Code } from '../http/envelope.js';
 
 /** The UTC day of `now` as `YYYY-MM-DD`. */
 export function utcDay(now: number): string {

@@ -1,0 +1,101 @@
+/**
+ * Key sessions (protocol §1) and who may act for whom (protocol §3a.3): a key session is made
+ * once per request key and expires a TTL after its last use; a bound visitor may name only
+ * itself, an agent only the visitors whose conversations were assigned to it.
+ * @module
+ */
+
+import { randomBytes } from 'node:crypto';
+import { randomAscii } from '../crypto.js';
+import { ApiError, Code } from '../http/envelope.js';
+import { tooManyRequests } from '../http/errors.js';
+import type { KeySession, Store } from '../store/types.js';
+
+/** Touch a session's lastUsed at most this often (ms). */
+const TOUCH_EVERY = 60_000;
+
+/** The role an identity (`clientId` or `agent:<account>`) speaks as. */
+export function roleOf(identity: string): 'visitor' | 'agent' {
+  return identity.startsWith('agent:') ? 'agent' : 'visitor';
+}
+
+/** The identity service. */
+export class Identity {
+  /**
+   * @param store - storage
+   * @param ttlMs - a key session expires this long after its last use
+   * @param now - the wall clock
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The key session of a request key, created on first use. `mayCreate` decides whether a new
+   * one may be created now (the per-address limit); when it may not, nothing is created and the
+   * call is refused as too many requests (HTTP 413).
+   */
+  async sessionFor(requestKey: string, mayCreate: () => boolean | Promise<boolean>): Promise<KeySession> {
+    const now = this.now();
+    const existing = await this.store.keys.byRequestKey(requestKey);
+    if (existing && existing.lastUsed + this.ttlMs >= now) return existing;
+    try {
+      return await this.store.transaction((tx) => this.create(tx, requestKey, now, mayCreate));
+    } catch (error) {
+      // two first calls with one request key at once (on two nodes): the other one created it
+      const made = await this.store.keys.byRequestKey(requestKey);
+      if (made && !(error instanceof ApiError)) return made;
+      throw error;
+    }
+  }
+
+  /**
+   * The live key session named by a salt key (its last use moved on, at most once a minute).
+   * @throws ApiError 1002 when missing, unknown or expired.
+   */
+  async requireLive(saltKey: string): Promise<KeySession> {
+    const session = saltKey === '' ? undefined : await this.store.keys.bySaltKey(saltKey);
+    const now = this.now();
+    if (!session || session.lastUsed + this.ttlMs < now) {
+      throw new ApiError(Code.BadSalt, 'Unknown or expired salt key: restart the key exchange');
+    }
+    if (now - session.lastUsed > TOUCH_EVERY) await this.store.keys.touch(session.saltKey, now);
+    return session;
+  }
+
+  /** Whether a salt key names a stored key session (expired or not): the rate limiter's key. */
+  async knows(saltKey: string): Promise<boolean> {
+    return saltKey !== '' && (await this.store.keys.bySaltKey(saltKey)) !== undefined;
+  }
+
+  /** The rule of protocol §3a.3: whether `identity` may name visitor `clientId`. */
+  async mayActFor(identity: string, clientId: string): Promise<boolean> {
+    if (roleOf(identity) === 'visitor') return clientId === identity;
+    return clientId !== '' && (await this.store.identity.assigned(identity, clientId));
+  }
+
+  /** Forgets key sessions unused for a TTL (housekeeping); returns how many. */
+  purgeUnused(): Promise<number> {
+    return this.store.keys.deleteUnusedSince(this.now() - this.ttlMs);
+  }
+
+  private async create(tx: Store, requestKey: string, now: number, mayCreate: () => boolean | Promise<boolean>): Promise<KeySession> {
+    await tx.keys.deleteUnusedSince(now - this.ttlMs);
+    const again = await tx.keys.byRequestKey(requestKey);
+    if (again) return again;
+    if (!(await mayCreate())) throw tooManyRequests();
+    const session: KeySession = {
+      saltKey: randomBytes(18).toString('base64url'),
+      requestKey,
+      aesKey: randomAscii(32),
+      token: randomAscii(32),
+      createdAt: now,
+      lastUsed: now,
+      boundTo: null,
+    };
+    await tx.keys.create(session);
+    return session;
+  }
+}

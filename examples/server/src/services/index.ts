@@ -1,0 +1,51 @@
+/**
+ * The services: every rule of the server in one place, over the store. Built once by
+ * {@link createServices} (composition: config -> store -> services -> plugins); the HTTP routes
+ * and the socket call them and never touch the store.
+ * @module
+ */
+
+import type { ChatContext } from '../chat/context.js';
+import type { Sessions } from '../chat/sessions.js';
+import { Conversations } from './conversations.js';
+import { Groups } from './groups.js';
+import { Identity } from './identity.js';
+import { Merchants } from './merchants.js';
+import { Records } from './records.js';
+import { Uploads } from './uploads.js';
+import { Visitors } from './visitors.js';
+
+/** Every service, built once per server. */
+export interface Services {
+  /** Key sessions and who may act for whom. */
+  readonly identity: Identity;
+  /** The visitor rule (ban, blacklist), the upsert on connect, profiles. */
+  readonly visitors: Visitors;
+  /** Joining groups, membership, member lists. */
+  readonly groups: Groups;
+  /** Merchants, platforms, orders, entry links. */
+  readonly merchants: Merchants;
+  /** History, rating, the robot's answers, session updates, FAQ. */
+  readonly conversations: Conversations;
+  /** Complaints and left messages. */
+  readonly records: Records;
+  /** Upload records and quotas. */
+  readonly uploads: Uploads;
+}
+
+/** Builds the services over the chat state and the session engine. */
+export function createServices(ctx: ChatContext, sessions: Sessions, now: () => number = Date.now): Services {
+  const { store, config } = ctx;
+  const visitors = new Visitors(store, now);
+  const groups = new Groups(store, visitors, ctx.groupAlias, now);
+  const merchants = new Merchants(store);
+  return {
+    identity: new Identity(store, config.keySessionTtlMs, now),
+    visitors,
+    groups,
+    merchants,
+    conversations: new Conversations(ctx, sessions, visitors, merchants, groups),
+    records: new Records(store, ctx.clock, merchants),
+    uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
+  };
+}

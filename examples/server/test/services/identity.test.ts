@@ -1,0 +1,55 @@
+/** The identity service: key sessions per request key, their expiry, and who may act for whom. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Code } from '../../src/http/envelope.js';
+import { Identity, roleOf } from '../../src/services/identity.js';
+import { F, refusalOf, serviceFixture, type ServiceFixture } from './fixture.js';
+
+let fx: ServiceFixture;
+let now: number;
+let identity: Identity;
+beforeEach(async () => {
+  fx = await serviceFixture();
+  now = 1_000_000;
+  identity = new Identity(fx.store, 60_000, () => now);
+});
+afterEach(async () => {
+  await fx.close();
+});
+
+const REQUEST_KEY = '0123456789abcdef0123456789abcdef';
+
+describe('key sessions', () => {
+  it('one per request key; a live one is found by its salt key until a TTL after its last use', async () => {
+    const session = await identity.sessionFor(REQUEST_KEY, () => true);
+    expect(await identity.sessionFor(REQUEST_KEY, () => false)).toEqual(session);
+    await expect(identity.requireLive(session.saltKey)).resolves.toMatchObject({ requestKey: REQUEST_KEY });
+    expect(await identity.knows(session.saltKey)).toBe(true);
+    now += 60_001;
+    expect(await refusalOf(identity.requireLive(session.saltKey))).toEqual({ code: Code.BadSalt, message: 'Unknown or expired salt key: restart the key exchange' });
+    expect((await refusalOf(identity.requireLive(''))).code).toBe(Code.BadSalt);
+    expect(await identity.knows('')).toBe(false);
+  });
+
+  it('refuses a new one when the limit says no, and creates nothing', async () => {
+    await expect(identity.sessionFor(REQUEST_KEY, () => false)).rejects.toThrow(/too frequent/);
+    expect(await fx.store.keys.byRequestKey(REQUEST_KEY)).toBeUndefined();
+  });
+});
+
+describe('who may act for whom (protocol §3a.3)', () => {
+  it('a visitor only for itself; an agent only for the visitors assigned to it', async () => {
+    expect(roleOf('agent:alice')).toBe('agent');
+    expect(roleOf(F.plain)).toBe('visitor');
+    expect(await identity.mayActFor(F.plain, F.plain)).toBe(true);
+    expect(await identity.mayActFor(F.plain, F.banned)).toBe(false);
+    expect(await identity.mayActFor('agent:alice', F.plain)).toBe(false);
+    expect(await identity.mayActFor('agent:alice', '')).toBe(false);
+    await fx.services.conversations.triggerUpdate({ clientId: F.plain, mchId: F.mchId, platformId: F.platformId, language: 'en' });
+    const open = await fx.store.chat.latestSession(F.plain, F.mchId, F.platformId);
+    if (!open) throw new Error('triggerUpdate started no session');
+    await fx.store.chat.updateSession({ ...open, state: 'queued', queuedAt: 1 });
+    expect(await fx.store.chat.claimQueued(F.plain, 'agent:alice', 2)).toBeDefined();
+    expect(await identity.mayActFor('agent:alice', F.plain)).toBe(true);
+    expect(await identity.mayActFor('agent:bob', F.plain)).toBe(false);
+  });
+});
