@@ -157,7 +157,4 @@ async function waitForReady(url: string, ms: number, log: () => string): Promise
 }
 
 /** The endpoints of a node or of the balancer, read from its public config. */
-export async function endpointsOf(url: string): Promise<{ url: string; socketUrl: string; socketKey: string }> {
-  const body = (await (await fetch(`${url}/im/api/public/config`)).json()) as { data: { socketKey: string } };
-  return { url, socketUrl: `${url.replace(/^http/, 'ws')}/ws`, socketKey: body.data.socketKey };
-}
+export { endpointsOf } from './harness.js';
