@@ -37,6 +37,7 @@ function cuttableNetwork(): { WebSocket: WebSocketConstructor; fetch: typeof fet
   };
 }
 
+type Server = TestServer;
 const clients = clientsPerTest();
 
 /** An agent client with a desk; `storage` keeps its login (a reload reuses it). */
@@ -69,7 +70,7 @@ function conversationAt(agent: Recorded, clientId: string): StoredMessage[] {
 }
 
 describe('agent desk: catch-up, kept login, whole history', () => {
-  let server: TestServer;
+  let server: Server;
   sharedServer((s) => (server = s), { env: { AGENT_GRACE_MS: '60000' } });
 
   it('shows an accepted visitor’s robot phase at once, and texts sent while the agent is away arrive once and in order after it returns', async () => {
@@ -175,7 +176,7 @@ describe('agent desk: catch-up, kept login, whole history', () => {
 });
 
 describe('agent gone: logout and the grace period', () => {
-  let server: TestServer;
+  let server: Server;
   sharedServer((s) => (server = s), { env: { AGENT_GRACE_MS: '400' } });
 
   it('tells the visitor when its agent disappears past the grace period; it may queue again (busy) or leave a message', async () => {
