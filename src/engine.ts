@@ -11,6 +11,7 @@ import { asError } from './errors.js';
 import type { ConnectionState } from './events.js';
 import type { IdentityDeps } from './identity.js';
 import { KeyRing } from './key-ring.js';
+import { lazy } from './lazy.js';
 import { HistoryPager } from './messages/history.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import type { TabEvents, TabRole } from './tabs/tab-link.js';
@@ -64,7 +65,14 @@ export class Engine {
   readonly history: HistoryPager;
   /** The socket link, the tab link and the page lifecycle, once loaded. */
   private stack: SocketStack | null = null;
-  private loadingStack: Promise<SocketStack> | null = null;
+  private readonly loadStack = lazy(() =>
+    import('./socket/stack.js').then(
+      ({ createSocketStack }) => this.stack ?? this.buildStack(createSocketStack),
+      (e: unknown) => {
+        throw asError(e);
+      },
+    ),
+  );
   /** Follows the window's network events until the socket stack takes over. */
   private stopNetworkWatch: Disposer;
   private readonly durable: DurableOutbox;
@@ -80,7 +88,14 @@ export class Engine {
   private connectWanted = false;
   /** Uploads of picked files, once loaded. */
   private files: FileSender | null = null;
-  private loadingFiles: Promise<FileSender> | null = null;
+  /** Loads the uploads of picked files once (again after a failed load: a chunk the network lost). */
+  private readonly fileSender = lazy(() =>
+    import('./outbox/file-sender.js').then(({ FileSender }) => {
+      this.files = new FileSender({ ...this.ctx, sender: this.sender, durable: this.durable });
+      if (this.destroyed) this.files.dispose();
+      return this.files;
+    }),
+  );
   private destroyed = false;
   private readonly hooks: EngineHooks;
   private readonly options: ImClientOptions;
@@ -158,14 +173,7 @@ export class Engine {
    * lost) rejects and may be tried again.
    */
   loadSocket(): Promise<SocketStack> {
-    this.loadingStack ??= import('./socket/stack.js').then(
-      ({ createSocketStack }) => this.stack ?? this.buildStack(createSocketStack),
-      (e: unknown) => {
-        this.loadingStack = null;
-        throw asError(e);
-      },
-    );
-    return this.loadingStack;
+    return this.loadStack();
   }
 
   /** The key session of HTTP calls: in a follower tab the leader's (bound to the identity by its socket). */
@@ -292,15 +300,6 @@ export class Engine {
     this.stack = stack;
     if (this.destroyed) stack.destroy();
     return stack;
-  }
-
-  private fileSender(): Promise<FileSender> {
-    this.loadingFiles ??= import('./outbox/file-sender.js').then(({ FileSender }) => {
-      this.files = new FileSender({ ...this.ctx, sender: this.sender, durable: this.durable });
-      if (this.destroyed) this.files.dispose();
-      return this.files;
-    });
-    return this.loadingFiles;
   }
 
   private onOpen(reconnected: boolean): void {

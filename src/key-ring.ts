@@ -5,10 +5,16 @@
  */
 import type { ServerClock } from './clock.js';
 import type { PermitApi } from './http/permit-api.js';
+import { lazy } from './lazy.js';
 import type { ChatMessage } from './messages/types.js';
 import { decodeFrame, encodeFrame } from './socket/frame-codec.js';
 import type { KeySession, StartupResult } from './startup.js';
 import type { TimerProvider } from './timers.js';
+
+// The key exchange (AES-GCM, the key reveal) loads with its first run: start-up is async anyway.
+const loadStartup = lazy(() => import('./startup.js'));
+// RSA, HMAC and the connect parameters load at the first connect, not at start-up.
+const loadConnectParams = lazy(() => import('./socket/connect-params.js'));
 
 /** What the key ring needs. @internal */
 export interface KeyRingDeps {
@@ -45,8 +51,7 @@ export class KeyRing {
     if (this.startPromise) return this.startPromise;
     const run = async (): Promise<StartupResult> => {
       const { api, clock, timers } = this.deps;
-      // The key exchange (AES-GCM, the key reveal) loads with its first run: start-up is async anyway.
-      const exchange = import('./startup.js').then(
+      const exchange = loadStartup().then(
         ({ runStartup }) => runStartup(api, clock, timers, (token) => (this.token = token)),
         (e: unknown): StartupResult => ({ session: null, serverTime: null, errors: [e instanceof Error ? e : new Error(String(e))] }),
       );
@@ -85,7 +90,7 @@ export class KeyRing {
    */
   async socketUrl(input: SocketUrlInput): Promise<string | null> {
     if (!this.keys) return null;
-    const { buildConnectParams, buildSocketUrl } = await import('./socket/connect-params.js');
+    const { buildConnectParams, buildSocketUrl } = await loadConnectParams();
     const { params } = await buildConnectParams({
       socketKey: input.socketKey,
       clientId: input.clientId,

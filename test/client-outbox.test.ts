@@ -248,3 +248,35 @@ describe('a picked file: pending while it uploads, sent with its URL; a failed u
     expect(client.messages.get(msg.fp!)?.sendState).toBe('pending'); // until the echo
   });
 });
+
+describe('a lost chunk of the file uploads is loaded again at the next file send', () => {
+  it('the first send reports the failed load; the next send loads the code again, uploads and sends', async () => {
+    const uploads: string[] = [];
+    const server = createFakePermit({
+      routes: {
+        '/oss/aws/upload': () => {
+          uploads.push('call');
+          return { code: 0, message: 'ok', data: { url: '/files/b.png', name: 'b.png', size: 3, mime: 'image/png' } };
+        },
+      },
+    });
+    const { client } = makeClient(memoryStorage(), { outboxStorage: memoryOutboxStorage(), fetch: server.fetch });
+    const errors: { error: Error; source: string }[] = [];
+    client.on('error', (e) => errors.push(e));
+    await client.start();
+    const ws = await open(client);
+    vi.doMock('../src/outbox/file-sender.js', () => {
+      throw new Error('chunk lost (test)');
+    });
+    try {
+      client.sendFile(new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), 'image', { name: 'a.png' });
+      await vi.waitFor(() => expect(errors.map((e) => e.source)).toEqual(['upload']), WAIT);
+    } finally {
+      vi.doUnmock('../src/outbox/file-sender.js');
+    }
+    expect(uploads).toHaveLength(0);
+    const next = client.sendFile(new Blob([new Uint8Array([4, 5, 6])], { type: 'image/png' }), 'image', { name: 'b.png' });
+    await vi.waitFor(() => expect((ws.sentJson() as ChatMessage[]).map((m) => [m.fp, m.type, m.dataContent])).toContainEqual([next.fp, 101, '/files/b.png']), WAIT);
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -7,23 +7,17 @@
  * @internal
  */
 
+import { lazy } from '../lazy.js';
+
 /** The AES-ECB helpers. @internal */
 export type AesEcbModule = typeof import('./aes-ecb.js');
 
 let loaded: AesEcbModule | undefined;
-let loading: Promise<AesEcbModule> | undefined;
+const load = lazy(() => import('./aes-ecb.js').then((m) => (loaded = m)));
 
-/** Loads the AES-ECB helpers (once). @internal */
+/** Loads the AES-ECB helpers (once; again after a failed load). @internal */
 export function loadAesEcb(): Promise<AesEcbModule> {
-  if (loaded) return Promise.resolve(loaded);
-  loading ??= import('./aes-ecb.js').then(
-    (m) => (loaded = m),
-    (e: unknown) => {
-      loading = undefined; // a failed chunk load may be retried
-      throw e;
-    },
-  );
-  return loading;
+  return loaded ? Promise.resolve(loaded) : load();
 }
 
 /** Makes already imported helpers available (the protocol entry, tests). @internal */

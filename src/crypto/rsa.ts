@@ -4,6 +4,10 @@
  * @module
  */
 
+import { lazy } from '../lazy.js';
+
+const loadJsEncrypt = lazy(() => import('jsencrypt'));
+
 /** The generic failure text of a failed public-key encryption (spec §8: a Chinese message). */
 export const RSA_ENCRYPT_ERROR = 'RSA加密失败';
 
@@ -19,7 +23,7 @@ export async function rsaEncrypt(publicKey: string, text: string): Promise<strin
   if (typeof publicKey !== 'string' || publicKey.trim() === '' || typeof text !== 'string') {
     throw new Error(RSA_ENCRYPT_ERROR);
   }
-  const { JSEncrypt } = await import('jsencrypt');
+  const { JSEncrypt } = await loadJsEncrypt();
   let result: string | false;
   try {
     const rsa = new JSEncrypt();

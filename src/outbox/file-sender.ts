@@ -7,6 +7,7 @@
 import type { ClientContext } from '../client-context.js';
 import { ImError } from '../errors.js';
 import type { ChatMessage, StoredMessage } from '../messages/types.js';
+import { uploadChunked } from '../upload/load-chunked.js';
 import type { UploadedFile } from '../upload/types.js';
 import type { DurableOutbox } from './durable.js';
 import { fileContent, showFile, type StagedFile } from './file-message.js';
@@ -107,7 +108,6 @@ export class FileSender {
     const blob = file.blob as Blob;
     let up: UploadedFile;
     if (blob.size > limits.chunkSize) {
-      const { uploadChunked } = await import('../upload/chunked.js');
       up = await uploadChunked(api, blob, { chunkSize: limits.chunkSize, signal });
     } else {
       up = await api.uploadFile(blob, file.name, { signal });

@@ -3,6 +3,7 @@
  * dynamic import, so it stays out of the initial bundle) or memory (Node, SSR, no IndexedDB).
  * @module
  */
+import { lazy } from '../lazy.js';
 import type { ChatMessage } from '../messages/types.js';
 
 /** A picked file whose upload has not finished, kept so the upload can restart after a reload. */
@@ -79,21 +80,20 @@ interface StoredRow extends OutboxRecord {
 
 /**
  * An {@link OutboxStorage} in IndexedDB (`globalThis.indexedDB`), opened at the first use with
- * `idb`, loaded on demand. Rows are keyed by `[scope, fp]`.
+ * `idb`, loaded on demand (a failed load or open is tried again at the next use). Rows are keyed by `[scope, fp]`.
  * @param name - the database name (default `kefu-im-outbox`)
  */
 export function indexedDbOutboxStorage(name: string = OUTBOX_DB.name): OutboxStorage {
-  type Db = import('idb').IDBPDatabase;
-  let opening: Promise<Db> | null = null;
-  const db = (): Promise<Db> =>
-    (opening ??= import('idb').then(({ openDB }) =>
+  const db = lazy(() =>
+    import('idb').then(({ openDB }) =>
       openDB(name, OUTBOX_DB.version, {
         upgrade(database) {
           const store = database.createObjectStore(OUTBOX_DB.store, { keyPath: ['scope', 'fp'] });
           store.createIndex('scope', 'scope');
         },
       }),
-    ));
+    ),
+  );
   return {
     load: async (scope) => {
       const rows = (await (await db()).getAllFromIndex(OUTBOX_DB.store, 'scope', scope)) as StoredRow[];

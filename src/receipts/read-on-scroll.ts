@@ -3,6 +3,7 @@
  * Framework-agnostic, on `IntersectionObserver`; does nothing where there is none (Node, SSR).
  * @module
  */
+import { lazy } from '../lazy.js';
 import type { ChatMessage } from '../messages/types.js';
 import { flag, isChatMessage } from './receipt.js';
 
@@ -112,16 +113,8 @@ export function observeReadOnScroll(element: Element, message: ChatMessage, opti
 
 type ObserveInView = typeof import('./read-on-scroll-observer.js').observeInView;
 let observeInView: ObserveInView | null = null;
-let loading: Promise<ObserveInView> | null = null;
 
 /** Loads the observing half of {@link observeReadOnScroll} once (again after a failed load). @internal */
-export function loadObserver(): Promise<ObserveInView> {
-  loading ??= import('./read-on-scroll-observer.js').then(
-    (m) => (observeInView = m.observeInView),
-    (error: unknown) => {
-      loading = null;
-      throw error;
-    },
-  );
-  return loading;
-}
+export const loadObserver: () => Promise<ObserveInView> = lazy(() =>
+  import('./read-on-scroll-observer.js').then((m) => (observeInView = m.observeInView)),
+);

@@ -13,11 +13,15 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { ConnectionState, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
+import { lazy } from '../lazy.js';
 import type { ListenerTarget, TimerProvider } from '../timers.js';
 import type { LockManagerLike, TabRole } from './leader-election.js';
 import type { BroadcastChannelConstructor, SharedKeySession } from './tab-channel.js';
 
 import type { TabCoordinator } from './coordination.js';
+
+/** The coordination (election, channel, leader and follower) loads with the first coordinated connect. */
+const loadCoordination = lazy(() => import('./coordination.js'));
 
 export type { TabRole, LockManagerLike } from './leader-election.js';
 export type { BroadcastChannelConstructor, BroadcastChannelLike, SharedKeySession } from './tab-channel.js';
@@ -215,7 +219,7 @@ export class TabLink {
     this.report();
     if (this.loading) return;
     this.loading = true;
-    import('./coordination.js').then(
+    loadCoordination().then(
       ({ TabCoordinator }) => {
         if (this.destroyed || !this.apis) return;
         this.stopListening();

@@ -5,9 +5,13 @@
  * @module
  */
 import { EventEmitter } from 'eventemitter3';
+import { lazy } from '../lazy.js';
 import { Listeners } from '../state/subscribable.js';
 import { isUploadSource, matchesAccept, mimeOf, uploadKindOf } from './file-type.js';
 import type { UploadItem, UploadedFile, UploadSource, UploadTransport } from './types.js';
+
+/** The network half loads on the first upload (a visitor may never send a file). */
+const loadTransfer = lazy(() => import('./transfer.js'));
 
 /** The texts the uploader shows. */
 export interface UploaderMessages {
@@ -347,8 +351,7 @@ export class Uploader extends EventEmitter<UploaderEvents> {
     const item = this.get(id);
     if (!item) throw new Error(`Uploader: no item with id "${id}"`);
     const { transport, chunkSize, chunkThreshold } = this.opts;
-    // The network half loads on the first upload (a visitor may never send a file).
-    const { transferFile } = await import('./transfer.js');
+    const { transferFile } = await loadTransfer();
     return transferFile(transport, item.file, {
       chunkSize,
       chunkThreshold,

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { ALICE, Clients, DEMO, ecbDecrypt, frame, isEvent, open, recordingWebSocket, waitUntil } from './harness.js';
+import { ALICE, Clients, DEMO_VISITOR, ecbDecrypt, frame, isEvent, open, recordingWebSocket, waitUntil } from './harness.js';
 
 const clients = new Clients();
 const servers: Awaited<ReturnType<typeof startServer>>[] = [];
@@ -44,7 +44,7 @@ async function conversation(env: Record<string, string>) {
   const visitor = clients.make(server, {
     WebSocket: vWire.WebSocket,
     limits: { heartbeatInterval: 100 },
-    connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId, language: 'en' },
+    connectData: { ...DEMO_VISITOR, language: 'en' },
   });
   const agent = clients.make(server, { WebSocket: aWire.WebSocket, connectData: { ...ALICE } });
   await open(visitor);

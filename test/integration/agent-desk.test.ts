@@ -5,12 +5,12 @@
  * token; an agent that logs out or stays away past the grace period releases its visitors.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { memoryStorage, type StorageLike, type StoredMessage, type WebSocketConstructor } from '../../src/index.js';
 import { AGENT_SESSION_KEY, AgentDesk, agentConnectData, readAgentLogin } from '../../src/agent/index.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { ALICE, Clients, connectedVisitor, DEMO, frame, isEvent, open, waitUntil, type Recorded, type ServerEndpoints } from './harness.js';
+import { ALICE, Clients, clientsPerTest, connectedVisitor, DEMO, frame, isEvent, leaveMessage, open, type Recorded, type ServerEndpoints, sharedServer, type TestServer, waitUntil } from './harness.js';
 
 /** An agent's network that the test can cut: sockets are dropped and refused, fetch fails. */
 function cuttableNetwork(): { WebSocket: WebSocketConstructor; fetch: typeof fetch; cut(): void; restore(): void } {
@@ -37,9 +37,8 @@ function cuttableNetwork(): { WebSocket: WebSocketConstructor; fetch: typeof fet
   };
 }
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
-afterEach(() => clients.destroyAll());
+type Server = TestServer;
+const clients = clientsPerTest();
 
 /** An agent client with a desk; `storage` keeps its login (a reload reuses it). */
 async function agentWithDesk(server: ServerEndpoints, storage: StorageLike, extra: Parameters<Clients['make']>[1] = {}): Promise<{ rec: Recorded; desk: AgentDesk }> {
@@ -72,14 +71,7 @@ function conversationAt(agent: Recorded, clientId: string): StoredMessage[] {
 
 describe('agent desk: catch-up, kept login, whole history', () => {
   let server: Server;
-  beforeAll(async () => {
-    server = await startServer({}, { AGENT_GRACE_MS: '60000' });
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDir(server.dataDir);
-    expect(server.errors).toEqual([]);
-  });
+  sharedServer((s) => (server = s), { env: { AGENT_GRACE_MS: '60000' } });
 
   it('shows an accepted visitor’s robot phase at once, and texts sent while the agent is away arrive once and in order after it returns', async () => {
     const net = cuttableNetwork();
@@ -185,14 +177,7 @@ describe('agent desk: catch-up, kept login, whole history', () => {
 
 describe('agent gone: logout and the grace period', () => {
   let server: Server;
-  beforeAll(async () => {
-    server = await startServer({}, { AGENT_GRACE_MS: '400' });
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDir(server.dataDir);
-    expect(server.errors).toEqual([]);
-  });
+  sharedServer((s) => (server = s), { env: { AGENT_GRACE_MS: '400' } });
 
   it('tells the visitor when its agent disappears past the grace period; it may queue again (busy) or leave a message', async () => {
     const net = cuttableNetwork();
@@ -211,14 +196,7 @@ describe('agent gone: logout and the grace period', () => {
     const queued = await frame(visitor, (m) => isEvent('queued')(m) && m.dataContent?.includes('"busy":true') === true);
     expect(queued).toBeDefined();
     await waitUntil(() => expect(v.session.getState()).toMatchObject({ status: 'queued', busy: true }));
-    const left = await v.api.createMsg({
-      type: 401,
-      from: v.clientId,
-      fp: randomUUID(),
-      mchId: DEMO.mchId,
-      platformId: DEMO.platformId,
-      dataContent: JSON.stringify({ contact: 'me@example.com', content: 'Please call me back.' }),
-    });
+    const left = await leaveMessage(v, 'Please call me back.');
     expect(left.type).toBe(401);
     expect(agent.client.connectionState).not.toBe('open');
   });

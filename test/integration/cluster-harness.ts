@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import pg from 'pg';
+import { redisUnavailable, TEST_REDIS_URL } from '../../examples/server/test/helpers/prerequisites.js';
 import { AGENTS, tempDir } from '../../examples/server/test/helpers/start.js';
 import { freePort, startServerProcess, type ServerProcess } from '../e2e/server-process.js';
 
@@ -19,7 +19,7 @@ const SERVER_DIR = fileURLToPath(new URL('../../examples/server/', import.meta.u
 /** The PostgreSQL server the cluster tests use (its `postgres` database; each run makes its own). */
 export const PG_ADMIN_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** The Redis the cluster tests use. */
-export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = TEST_REDIS_URL;
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'].find((p) => existsSync(p));
 
 /** Why the cluster cannot run here, or null when it can. */
@@ -36,16 +36,8 @@ export async function clusterPrerequisites(): Promise<string | null> {
   } finally {
     await client.end().catch(() => undefined);
   }
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    missing.push(`Redis does not answer at ${REDIS_URL} (${(error as Error).message})`);
-  } finally {
-    redis.disconnect();
-  }
+  const redis = await redisUnavailable(REDIS_URL);
+  if (redis !== null) missing.push(redis);
   return missing.length === 0 ? null : missing.join('; ');
 }
 
@@ -165,7 +157,4 @@ async function waitForReady(url: string, ms: number, log: () => string): Promise
 }
 
 /** The endpoints of a node or of the balancer, read from its public config. */
-export async function endpointsOf(url: string): Promise<{ url: string; socketUrl: string; socketKey: string }> {
-  const body = (await (await fetch(`${url}/im/api/public/config`)).json()) as { data: { socketKey: string } };
-  return { url, socketUrl: `${url.replace(/^http/, 'ws')}/ws`, socketKey: body.data.socketKey };
-}
+export { endpointsOf } from './harness.js';

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServerProcess, type ServerProcess } from '../e2e/server-process.js';
 import { removeDir, tempDir } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedVisitor, recordingWebSocket, waitUntil } from './harness.js';
+import { Clients, connectedVisitor, endpointsOf, recordingWebSocket, waitUntil } from './harness.js';
 
 const clients = new Clients();
 const dataDir = tempDir();
@@ -16,12 +16,6 @@ afterAll(async () => {
   for (const p of running) await p.kill();
   removeDir(dataDir);
 });
-
-async function endpointsOf(url: string): Promise<{ url: string; socketUrl: string; socketKey: string }> {
-  const config = (await (await fetch(`${url}/im/api/public/config`)).json()) as { data?: { socketKey?: string } } & { socketKey?: string };
-  const socketKey = config.data?.socketKey ?? config.socketKey ?? '';
-  return { url, socketUrl: `${url.replace(/^http/, 'ws')}/ws`, socketKey };
-}
 
 describe('SIGTERM drains: 1012, exit 0, clients back at once', () => {
   it('closes sockets with 1012 and exits 0; the SDK reconnects at once and loses nothing', async () => {

@@ -3,22 +3,13 @@
  * forever: it reports its state changes and ends in `failed` after its reconnect attempts.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, DEMO, open, recordingWebSocket, waitUntil, type Recorded } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { clientsPerTest, DEMO_VISITOR, open, type Recorded, recordingWebSocket, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
+let server: TestServer;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s));
+const clients = clientsPerTest();
 
 const limits = { reconnectDelay: 50, maxReconnectAttempts: 2 };
 
@@ -27,7 +18,7 @@ async function forged(socketKey: string): Promise<Recorded & { codes: number[] }
   const rec = clients.make({ ...server, socketKey }, {
     WebSocket: Ws,
     limits,
-    connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId },
+    connectData: DEMO_VISITOR,
   });
   const started = await rec.client.start();
   expect(started.errors).toEqual([]);
@@ -67,7 +58,7 @@ describe('a forged connect is refused with 4001 and the client ends in failed', 
     const rec = await forged(server.socketKey.replace(/,.*$/, ',wrong'));
     expect(rec.client.connectionState).toBe('failed');
     // the server still works for a well-keyed client
-    const good = clients.make(server, { connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId } });
+    const good = clients.make(server, { connectData: DEMO_VISITOR });
     await open(good);
     expect(good.logins).toEqual([{ reconnected: false }]);
     // and the failed one can be asked to try again: it leaves failed (and is refused again)

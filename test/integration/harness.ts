@@ -5,10 +5,11 @@
  *
  * Nothing here mocks the server: the clients use Node's own `fetch` and the `ws` package.
  */
-import { createDecipheriv } from 'node:crypto';
+import { createDecipheriv, randomUUID } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { WebSocket } from 'ws';
+import { removeDir, startServer, tempDir } from '../../examples/server/test/helpers/start.js';
 import {
   ImClient,
   memoryStorage,
@@ -33,6 +34,9 @@ export const DEMO = {
   platformId: 'P01',
   blacklistedClientId: 'demo-blacklisted',
 } as const;
+
+/** The connect data of a visitor of the demo merchant (no language: the client's own, zh). */
+export const DEMO_VISITOR = { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId } as const;
 
 /** The agent accounts of the test servers (examples/server/test/helpers/start.ts `AGENTS`). */
 export const ALICE = { role: 'agent', account: 'alice', password: 'secret1' } as const;
@@ -120,16 +124,110 @@ export class Clients {
   }
 }
 
+/** A reference server started in process for a test (`startServer` of the server's tests). */
+export type TestServer = Awaited<ReturnType<typeof startServer>>;
+
+/** What {@link sharedServer} starts, and what it checks at the end. */
+export interface SharedServerOptions {
+  /** Configuration overrides (port, data directory, ...). */
+  config?: Parameters<typeof startServer>[0];
+  /** Environment of the server (limits, grace periods, switches). */
+  env?: Record<string, string>;
+  /** True when the tests make the server report errors on purpose (a failing store): they are not checked. */
+  allowErrors?: boolean;
+}
+
+/**
+ * One reference server for the tests of the file, or of the `describe` block this is called in:
+ * started before the first test and handed to `started`; after the last, closed, its data removed
+ * and checked to have reported no unexpected error.
+ * @param started - receives the server (`(s) => (server = s)`)
+ * @param options - its configuration and environment
+ */
+export function sharedServer(started: (server: TestServer) => void, options: SharedServerOptions = {}): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startServer(options.config, options.env);
+    started(server);
+  });
+  afterAll(async () => {
+    if (!server) return;
+    await server.close();
+    removeDir(server.dataDir);
+    if (!options.allowErrors) expect(server.errors).toEqual([]);
+  });
+}
+
+/** A {@link Clients} whose clients are destroyed after each test (of the file or the `describe` block). */
+export function clientsPerTest(): Clients {
+  const clients = new Clients();
+  afterEach(() => clients.destroyAll());
+  return clients;
+}
+
+/** Servers a file starts, stops and starts again on SQLite files, with the clients of its tests. */
+export interface RestartableServers {
+  /** The data directory the servers share unless told another. */
+  readonly dataDir: string;
+  /** The clients of the file's tests. */
+  readonly clients: Clients;
+  /** Every server started so far (for servers started by other means too). */
+  readonly running: TestServer[];
+  /**
+   * Starts a server on the SQLite file of a data directory.
+   * @param where - `port` to come back where an earlier server ran; `dataDir` (default {@link RestartableServers.dataDir})
+   */
+  start(where?: { port?: number; dataDir?: string }): Promise<TestServer>;
+}
+
+/**
+ * Servers for tests that stop and restart them on one data directory: after the last test the
+ * clients are destroyed, every server started is closed and the directory removed.
+ */
+export function restartableServers(): RestartableServers {
+  const dataDir = tempDir();
+  const clients = new Clients();
+  const running: TestServer[] = [];
+  afterAll(async () => {
+    clients.destroyAll();
+    for (const s of running) await s.close();
+    removeDir(dataDir);
+  });
+  return {
+    dataDir,
+    clients,
+    running,
+    async start(where = {}) {
+      const server = await startServer({ memoryDb: false, dataDir, ...where });
+      running.push(server);
+      return server;
+    },
+  };
+}
+
+/** The port a server listens on. */
+export function portOf(server: { url: string }): number {
+  return Number(new URL(server.url).port);
+}
+
+/** The endpoints of a running server as a value of their own (they stay when the server is replaced on its port). */
+export function endpointsFrom(server: ServerEndpoints): ServerEndpoints {
+  return { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+}
+
+/** The endpoints of a server at `url` (a process, a balancer), read from its public config (`socketKey` empty when missing). */
+export async function endpointsOf(url: string): Promise<ServerEndpoints> {
+  const body = (await (await fetch(`${url}/im/api/public/config`)).json()) as { data?: { socketKey?: string } };
+  return { url, socketUrl: `${url.replace(/^http/, 'ws')}/ws`, socketKey: body.data?.socketKey ?? '' };
+}
+
 /** A visitor of the demo merchant, started and connected (the socket is open and welcomed). */
 export async function connectedVisitor(
   clients: Clients,
   server: ServerEndpoints,
   options: Partial<ImClientOptions> & { clientId?: string } = {},
 ): Promise<Recorded> {
-  const rec = clients.make(server, {
-    connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId, language: 'en' },
-    ...options,
-  });
+  const rec = clients.make(server, { connectData: { ...DEMO_VISITOR, language: 'en' }, ...options });
   await open(rec);
   return rec;
 }
@@ -174,6 +272,22 @@ export function content<T>(m: ChatMessage): T {
 /** True for a session event (type 300) named `event`. */
 export function isEvent(event: string): (m: ChatMessage) => boolean {
   return (m) => m.type === 300 && typeof m.dataContent === 'string' && content<{ event?: string }>(m).event === event;
+}
+
+/**
+ * Leaves a message (createMsg type 401, docs/protocol.md §3) for the demo merchant, as `visitor`.
+ * @param visitor - the visitor's client (its id is the sender)
+ * @param text - what it writes; the contact is `me@example.com`
+ */
+export function leaveMessage(visitor: ImClient, text: string): ReturnType<ImClient['api']['createMsg']> {
+  return visitor.api.createMsg({
+    type: 401,
+    from: visitor.clientId,
+    fp: randomUUID(),
+    mchId: DEMO.mchId,
+    platformId: DEMO.platformId,
+    dataContent: JSON.stringify({ contact: 'me@example.com', content: text }),
+  });
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {

@@ -4,24 +4,15 @@
  * knows only the uuid is refused (4004), becomes a new visitor with a notice, and never sees the
  * first visitor's conversation.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, DEMO, frame, open, recordingWebSocket, waitUntil } from './harness.js';
+import { clientsPerTest, DEMO_VISITOR, frame, open, recordingWebSocket, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
-const connectData = { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId } as const;
+let server: TestServer;
+const connectData = DEMO_VISITOR;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s));
+const clients = clientsPerTest();
 
 describe('protocol §3a: the visitor comes back with its secret', () => {
   it('keeps the conversation across a dropped socket and a page reload (same storage)', async () => {

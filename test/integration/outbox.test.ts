@@ -5,30 +5,23 @@
  * the agent again. IndexedDB is fake-indexeddb (the default storage path of the SDK in this file).
  */
 import 'fake-indexeddb/auto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/index.js';
 import { indexedDbOutboxStorage } from '../../src/outbox/storage.js';
 import { outboxScope } from '../../src/outbox/durable.js';
 import { removeDir, startServer, tempDir } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedAgent, connectedVisitor, DEMO, download, frame, isEvent, open, pngBytes, waitUntil } from './harness.js';
+import { connectedAgent, connectedVisitor, DEMO, DEMO_VISITOR, download, endpointsFrom, frame, isEvent, open, pngBytes, portOf, restartableServers, waitUntil } from './harness.js';
 
-const dataDir = tempDir();
-const clients = new Clients();
-const running: Awaited<ReturnType<typeof startServer>>[] = [];
-afterAll(async () => {
-  clients.destroyAll();
-  for (const s of running) await s.close();
-  removeDir(dataDir);
-});
+const servers = restartableServers();
+const { clients } = servers;
 
-const visitorData = { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId, language: 'en' };
+const visitorData = { ...DEMO_VISITOR, language: 'en' };
 
 describe('texts typed while the server is down, tab closed, visitor back later: each stored once, in order', () => {
   it('restores them from IndexedDB as pending and the server stores every one exactly once in composition order', async () => {
-    let server = await startServer({ memoryDb: false, dataDir });
-    running.push(server);
-    const port = Number(new URL(server.url).port);
-    const endpoints = { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+    let server = await servers.start();
+    const port = portOf(server);
+    const endpoints = endpointsFrom(server);
     await server.close(); // the server is down before the visitor's page loads
 
     const state = memoryStorage(); // the page's localStorage (the client id lives there)
@@ -43,8 +36,7 @@ describe('texts typed while the server is down, tab closed, visitor back later: 
     await waitUntil(async () => expect((await indexedDbOutboxStorage().load(scope)).map((r) => r.fp).sort()).toEqual([...fps].sort()));
     first.client.destroy(); // the tab is closed
 
-    server = await startServer({ memoryDb: false, dataDir, port });
-    running.push(server);
+    server = await servers.start({ port });
     const again = clients.make(endpoints, { storage: state, connectData: visitorData });
     expect(again.client.clientId).toBe(first.client.clientId);
     const backAt = Date.now();
@@ -66,8 +58,8 @@ describe('texts typed while the server is down, tab closed, visitor back later: 
 describe('a reload during an agent chat restores the agent', () => {
   it('the new page of the same visitor has status agent with the agent name, without a new session', async () => {
     const server = await startServer();
-    running.push(server);
-    const endpoints = { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+    servers.running.push(server);
+    const endpoints = endpointsFrom(server);
     const state = memoryStorage();
     const visitor = await connectedVisitor(clients, endpoints, { storage: state });
     const agent = await connectedAgent(clients, endpoints);
@@ -90,11 +82,10 @@ describe('a reload during an agent chat restores the agent', () => {
 
 describe('a file picked while the server is down is kept as a Blob and its upload restarts after the reload', () => {
   it('under the cap: uploaded and sent once by the next page; over the cap: failed too-large-to-keep', async () => {
-    let server = await startServer({ memoryDb: false, dataDir: tempDir() });
-    running.push(server);
-    const port = Number(new URL(server.url).port);
+    let server = await servers.start({ dataDir: tempDir() });
+    const port = portOf(server);
     const dir = server.dataDir;
-    const endpoints = { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+    const endpoints = endpointsFrom(server);
     await server.close();
 
     const state = memoryStorage();
@@ -113,8 +104,7 @@ describe('a file picked while the server is down is kept as a Blob and its uploa
     });
     first.client.destroy();
 
-    server = await startServer({ memoryDb: false, dataDir: dir, port });
-    running.push(server);
+    server = await servers.start({ dataDir: dir, port });
     const again = clients.make(endpoints, { storage: state, connectData: visitorData });
     await open(again);
     await waitUntil(() => expect(again.client.messages.get(kept.fp!)?.sendState).toBe('sent'));

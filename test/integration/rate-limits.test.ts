@@ -3,24 +3,15 @@
  * `requestTooFrequent` notice at most once per 3 s, every call rejected) and the socket's
  * type-500 `too-frequent` refusal.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, DEFAULT_LIMITS, defaultTimers, type TimerProvider } from '../../src/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedVisitor, DEMO, waitUntil } from './harness.js';
+import { clientsPerTest, connectedVisitor, DEMO, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
+let server: TestServer;
 
 // Per client (a live salt key) 8 calls a minute; start-up spends 3 (by address) + 1 (salt key).
-beforeAll(async () => {
-  server = await startServer({}, { RATE_HTTP_MAX: '8', RATE_HTTP_WINDOW_MS: '60000', RATE_SOCKET_MAX: '3', RATE_SOCKET_WINDOW_MS: '60000' });
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s), { env: { RATE_HTTP_MAX: '8', RATE_HTTP_WINDOW_MS: '60000', RATE_SOCKET_MAX: '3', RATE_SOCKET_WINDOW_MS: '60000' } });
+const clients = clientsPerTest();
 
 describe('HTTP 413: every call over the limit rejects; the notice shows at most once per 3 s', () => {
   it('hammers a cheap call: one requestTooFrequent notice per throttleNoticeInterval', async () => {

@@ -4,30 +4,22 @@
  * back by itself when the server does, and a text typed during the outage is delivered exactly once.
  * A short policy (10 × 50 ms, then jitter capped at 200 ms) keeps the test quick.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DefaultReconnectPolicy, type ConnectionSnapshot } from '../../src/index.js';
-import { removeDir, startServer, tempDir } from '../../examples/server/test/helpers/start.js';
-import { Clients, DEMO, open, waitUntil } from './harness.js';
+import { DEMO, DEMO_VISITOR, endpointsFrom, open, portOf, restartableServers, waitUntil } from './harness.js';
 
-const dataDir = tempDir();
-const clients = new Clients();
-const running: Awaited<ReturnType<typeof startServer>>[] = [];
-afterAll(async () => {
-  clients.destroyAll();
-  for (const s of running) await s.close();
-  removeDir(dataDir);
-});
+const servers = restartableServers();
+const { clients } = servers;
 
 describe('an outage longer than the first phase of reconnects', () => {
   it('shows failed, keeps trying, reconnects by itself and delivers the text typed meanwhile once', async () => {
-    let server = await startServer({ memoryDb: false, dataDir });
-    running.push(server);
-    const port = Number(new URL(server.url).port);
-    const endpoints = { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+    let server = await servers.start();
+    const port = portOf(server);
+    const endpoints = endpointsFrom(server);
     const visitor = clients.make(endpoints, {
       limits: { reconnectDelay: 50, maxReconnectAttempts: 10 },
       reconnectPolicy: new DefaultReconnectPolicy({ firstPhaseDelay: 50, firstPhaseAttempts: 10, visibleCap: 200, hiddenCap: 200, minDelay: 20 }),
-      connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId, language: 'en' },
+      connectData: { ...DEMO_VISITOR, language: 'en' },
     });
     await open(visitor);
     const v = visitor.client;
@@ -48,8 +40,7 @@ describe('an outage longer than the first phase of reconnects', () => {
     expect(visitor.notices).toEqual([]);
 
     // ---- the server is back on the same port and data: no user action
-    server = await startServer({ memoryDb: false, dataDir, port });
-    running.push(server);
+    server = await servers.start({ port });
     const backAt = Date.now();
     await waitUntil(() => expect(v.connectionState).toBe('open'), 5_000);
     const recoveryMs = Date.now() - backAt;

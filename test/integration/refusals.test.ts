@@ -2,24 +2,14 @@
  * Refused visitors, SDK against the real reference server: a blacklisted visitor (seeded id)
  * cannot send or rate; a banned one is refused at connect and not reconnected.
  */
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedVisitor, DEMO, frame, recordingWebSocket, waitUntil } from './harness.js';
+import { clientsPerTest, connectedVisitor, DEMO, DEMO_VISITOR, frame, leaveMessage, recordingWebSocket, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
+let server: TestServer;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s));
+const clients = clientsPerTest();
 
 describe('a blacklisted visitor is refused: sends fail with "blacklisted", rating is refused (2001)', () => {
   it('refuses its text and its transfer, marks them failed with a notice, and refuses markScore', async () => {
@@ -51,14 +41,7 @@ describe('a blacklisted visitor is refused: sends fail with "blacklisted", ratin
     expect(v.messages.get(text.fp!)?.sendState).toBe('failed');
 
     // docs/protocol.md §3: a blacklisted visitor may still leave a message
-    const left = await v.api.createMsg({
-      type: 401,
-      from: v.clientId,
-      fp: randomUUID(),
-      mchId: DEMO.mchId,
-      platformId: DEMO.platformId,
-      dataContent: JSON.stringify({ contact: 'me@example.com', content: 'Why can I not write?' }),
-    });
+    const left = await leaveMessage(v, 'Why can I not write?');
     expect(left.type).toBe(401);
     expect(await server.store.records.leaveMessages(DEMO.blacklistedClientId)).toHaveLength(1);
     // the socket stayed up through all of it
@@ -73,7 +56,7 @@ describe('a banned visitor gets the banned refusal at connect and is not reconne
     const visitor = clients.make(server, {
       clientId: 'demo-banned',
       WebSocket: Recording,
-      connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId },
+      connectData: DEMO_VISITOR,
     });
     await visitor.client.start();
     visitor.client.connect();

@@ -6,20 +6,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { ChatMessage, StoredMessage, WebSocketConstructor } from '../../src/index.js';
-import { removeDir, startServer, tempDir } from '../../examples/server/test/helpers/start.js';
-import { ALICE, Clients, DEMO, ecbDecrypt, frame, isEvent, open, waitUntil } from './harness.js';
+import { ALICE, DEMO, DEMO_VISITOR, ecbDecrypt, endpointsFrom, frame, isEvent, open, portOf, restartableServers, waitUntil } from './harness.js';
 
-const dataDir = tempDir();
-const clients = new Clients();
-const running: Awaited<ReturnType<typeof startServer>>[] = [];
-afterAll(async () => {
-  clients.destroyAll();
-  for (const s of running) await s.close();
-  removeDir(dataDir);
-});
+const servers = restartableServers();
+const { clients, dataDir } = servers;
 
 /**
  * The visitor's network: while `away`, opening a socket fails at once (as offline); `dropOnce`
@@ -62,14 +55,13 @@ function countBy<T>(items: readonly T[], key: (item: T) => unknown): Map<unknown
 
 describe('server restart mid-conversation: the client reconnects; no message is lost or duplicated', () => {
   it('delivers the outbox exactly once and fetches what the agent wrote while the visitor was away', async () => {
-    let server = await startServer({ memoryDb: false, dataDir });
-    running.push(server);
-    const port = Number(new URL(server.url).port);
-    const endpoints = { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey };
+    let server = await servers.start();
+    const port = portOf(server);
+    const endpoints = endpointsFrom(server);
     const visitor = clients.make(endpoints, {
       WebSocket: VisitorSocket as unknown as WebSocketConstructor,
       limits: { reconnectDelay: 50, maxReconnectAttempts: 400 },
-      connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId, language: 'en' },
+      connectData: { ...DEMO_VISITOR, language: 'en' },
     });
     const agent = clients.make(endpoints, { connectData: { ...ALICE } });
     await open(visitor);
@@ -113,8 +105,7 @@ describe('server restart mid-conversation: the client reconnects; no message is 
     expect(a.messages.get(a1.fp!)?.sendState).toBe('pending');
 
     // ---- a new process on the same port and data directory: same keys, key sessions, conversation
-    server = await startServer({ memoryDb: false, dataDir, port });
-    running.push(server);
+    server = await servers.start({ port });
     expect(server.url).toBe(endpoints.url);
     expect(server.socketKey).toBe(endpoints.socketKey);
 

@@ -3,21 +3,13 @@
  * server closes that socket with 1011, and the SDK reconnects by itself, resends the text, and
  * ends with it sent once and shown once. No user action.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../examples/server/src/store/types.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedAgent, connectedVisitor, recordingWebSocket, waitUntil } from './harness.js';
+import { clientsPerTest, connectedAgent, connectedVisitor, recordingWebSocket, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+let server: TestServer;
+sharedServer((s) => (server = s), { allowErrors: true });
+const clients = clientsPerTest();
 
 describe('a store failure while a text is stored', () => {
   it('closes with 1011; the client reconnects, resends, and the text is sent and stored once', async () => {

@@ -4,25 +4,16 @@
  * (one "browser"); only the leader opens a socket, a follower's texts go out on it and are
  * stored once, and when the leader tab goes away a follower takes over and connects.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { memoryStorage, type WebSocketConstructor } from '../../src/index.js';
 import { createFakeChannels, FakeLockManager } from '../../src/tabs/tabs.fixture.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, DEMO, waitUntil, type Recorded } from './harness.js';
+import { clientsPerTest, DEMO, DEMO_VISITOR, type Recorded, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
+let server: TestServer;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s));
+const clients = clientsPerTest();
 
 /** One browser: its locks, its channels, and every socket its tabs opened. */
 function browser() {
@@ -48,7 +39,7 @@ function tab(b: ReturnType<typeof browser>, clientId: string): Recorded {
     clientId,
     storage: b.storageOf(clientId),
     WebSocket: b.WebSocket,
-    connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId, language: 'en' },
+    connectData: { ...DEMO_VISITOR, language: 'en' },
     tabs: { locks: b.locks, BroadcastChannel: b.channels.BroadcastChannel },
   });
 }

@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkComplaintAttachments, uploadChunked } from '../../src/upload/index.js';
 import {
   isCancelledError,
@@ -19,28 +19,19 @@ import {
   type UploadedFile,
   type UploadTransport,
 } from '../../src/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, DEMO, download, open, pngBytes } from './harness.js';
+import { clientsPerTest, DEMO, DEMO_VISITOR, download, open, pngBytes, sharedServer, type TestServer } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
+let server: TestServer;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s));
+const clients = clientsPerTest();
 
 /**
  * A connected visitor: uploads and visitor-scoped (enc) calls carry its salt key, which the
  * accepted connect bound to it (protocol §3a).
  */
 async function startedVisitor() {
-  const rec = clients.make(server, { connectData: { role: 'visitor', mchId: DEMO.mchId, platformId: DEMO.platformId } });
+  const rec = clients.make(server, { connectData: DEMO_VISITOR });
   await open(rec);
   return rec;
 }

@@ -4,23 +4,14 @@
  * (an SDK client too) accepts and replies, read receipts both ways, the agent ends, the visitor
  * rates once and a second rating is refused.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, type ChatMessage, type DocumentLike, type QueueEntry, type AgentQueueSnapshot } from '../../src/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { Clients, connectedAgent, connectedVisitor, content, DEMO, frame, isEvent, waitUntil } from './harness.js';
+import { clientsPerTest, connectedAgent, connectedVisitor, content, DEMO, frame, isEvent, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
+let server: TestServer;
 
-beforeAll(async () => {
-  server = await startServer();
-});
-afterEach(() => clients.destroyAll());
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-  expect(server.errors).toEqual([]);
-});
+sharedServer((s) => (server = s));
+const clients = clientsPerTest();
 
 /** A document that stays hidden: the agent's receipts queue until it marks a message read. */
 const hiddenDocument: DocumentLike = {

@@ -6,35 +6,17 @@
  * not answer, except under CI.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { content, isEvent, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { skipWithoutRedis, TEST_REDIS_URL as REDIS_URL } from './helpers/prerequisites.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
-async function redisMissing(): Promise<string | null> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return null;
-  } catch (error) {
-    return `Redis does not answer at ${REDIS_URL} (${(error as Error).message})`;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const missing = await redisMissing();
-if (missing !== null && process.env['CI']) throw new Error(`the cluster delivery tests must run under CI, but: ${missing}`);
-if (missing !== null) console.warn(`[cluster-delivery] skipped: ${missing}`);
+const skip = await skipWithoutRedis('cluster-delivery');
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 const where = { mchId: 'M1001', platformId: 'P01' };
 
-describe.skipIf(missing !== null)('delivery between two nodes through Redis', () => {
+describe.skipIf(skip)('delivery between two nodes through Redis', () => {
   const dataDir = tempDir();
   let a: Server;
   let b: Server;

@@ -4,38 +4,20 @@
  * nodes share. Skips with the reason when Redis does not answer, except under CI.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Hub, type Peer } from '../src/chat/hub.js';
 import type { WireMessage } from '../src/chat/wire.js';
 import { PRESENCE_TTL_MS, RedisLink } from '../src/cluster/redis-link.js';
-
-/** A cluster name of this run: other test files' nodes share the Redis. */
-const CLUSTER = `test-${randomUUID()}`;
 import { RedisWindowLimiter } from '../src/cluster/redis-limiter.js';
 import { RedisLoginThrottle } from '../src/cluster/redis-login-throttle.js';
 import { throttledReporter } from '../src/cluster/node-services.js';
 import { LoginThrottle } from '../src/agents/throttle.js';
+import { skipWithoutRedis, TEST_REDIS_URL as REDIS_URL } from './helpers/prerequisites.js';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const skip = await skipWithoutRedis('redis-link');
 
-async function redisAnswers(): Promise<string | null> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    await probe.ping();
-    return null;
-  } catch (error) {
-    return `Redis does not answer at ${REDIS_URL} (${(error as Error).message})`;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const missing = await redisAnswers();
-if (missing !== null && process.env['CI']) throw new Error(`the Redis tests must run under CI, but: ${missing}`);
-if (missing !== null) console.warn(`[redis] skipped: ${missing}`);
+/** A cluster name of this run: other test files' nodes share the Redis. */
+const CLUSTER = `test-${randomUUID()}`;
 
 function peer(userId: string, role: Peer['role'], inbox: WireMessage[]): Peer {
   return { userId, role, name: userId, avatar: '', mchId: '', platformId: '', language: 'en', saltKey: 's', send: (m) => inbox.push(m), close: () => undefined };
@@ -53,7 +35,7 @@ async function node(name: string, now?: () => number): Promise<{ hub: Hub; link:
   return { hub, link };
 }
 
-describe.skipIf(missing !== null)('Redis link between nodes', () => {
+describe.skipIf(skip)('Redis link between nodes', () => {
   it('delivers a message sent on node A to the sockets of the user on node B, in order, once each', async () => {
     const a = await node('a');
     const b = await node('b');

@@ -5,16 +5,15 @@
  * started and killed by the test, so other test files' Redis is never touched. Skips when
  * `redis-server` is missing, except under CI.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isEvent, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { redisServerUnavailable, skipUnlessCi } from './helpers/prerequisites.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
-const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
-if (!hasRedisServer && process.env['CI']) throw new Error('the Redis outage test must run under CI, but redis-server is not installed');
-if (!hasRedisServer) console.warn('[redis-outage] skipped: redis-server is not installed');
+const skip = skipUnlessCi('redis-outage', redisServerUnavailable());
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -47,7 +46,7 @@ async function redisServer(port: number): Promise<ChildProcess> {
 
 const where = { mchId: 'M1001', platformId: 'P01' };
 
-describe.skipIf(!hasRedisServer)('Redis outage under a cluster node', () => {
+describe.skipIf(skip)('Redis outage under a cluster node', () => {
   const dataDir = tempDir();
   const children: ChildProcess[] = [];
   afterAll(() => {
