@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fixedDelayPolicy, type ReconnectContext } from '../options.js';
 import { CloseCode } from '../codes.js';
-import { CloseCodeHandler } from './close-codes.js';
+import { CloseCodeHandler, haltReasonOf, isTerminalClose } from './close-codes.js';
 
 /** A reconnect context of a visible, online page after `closeCode`. */
 function after(closeCode: number, attempt: number): ReconnectContext {
@@ -57,5 +57,27 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     expect(policy(after(CloseCode.IdentityRefused, 1))).toBe(0);
     givenUp = true;
     expect(policy(after(CloseCode.IdentityRefused, 1))).toBeNull();
+  });
+
+  it('4005 (too many connections): the policy is never asked, no reconnect by itself; the client is told', () => {
+    const policy = vi.fn(fixedDelayPolicy(5000, 10));
+    const tooManyConnections = vi.fn();
+    const codes = new CloseCodeHandler({ forgetKeys: () => undefined, tooManyConnections });
+    codes.handleClose(CloseCode.TooManyConnections);
+    expect(tooManyConnections).toHaveBeenCalledTimes(1);
+    expect(codes.wrap(policy)(after(CloseCode.TooManyConnections, 1))).toBeNull();
+    expect(policy).not.toHaveBeenCalled();
+    // only 4003 is terminal: the page or the network coming back may try a 4005 again
+    expect(isTerminalClose(CloseCode.TooManyConnections)).toBe(false);
+    expect(isTerminalClose(CloseCode.Banned)).toBe(true);
+  });
+
+  it('a halt says why: the close code of the last attempt names the reason', () => {
+    expect(haltReasonOf(CloseCode.Banned)).toBe('banned');
+    expect(haltReasonOf(CloseCode.TooManyConnections)).toBe('too-many-connections');
+    expect(haltReasonOf(CloseCode.IdentityRefused)).toBe('identity-refused');
+    expect(haltReasonOf(CloseCode.Unauthorized)).toBe('unauthorized');
+    expect(haltReasonOf(CloseCode.Abnormal)).toBe('gave-up');
+    expect(haltReasonOf(undefined)).toBe('gave-up');
   });
 });
