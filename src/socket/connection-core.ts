@@ -34,7 +34,7 @@ const never = (): boolean => false;
 export abstract class ConnectionCore extends EventEmitter<ConnectionEvents> {
   private readonly options: ConnectionOptions;
   protected readonly disposables: Disposables;
-  protected readonly maxFrameSize: number;
+  private readonly maxFrameSize: number;
   protected readonly reconnects: ReconnectSchedule;
   protected readonly heartbeat: Heartbeat;
   /** The snapshot of this connection (the client adds the user id). */
@@ -337,7 +337,7 @@ export abstract class ConnectionCore extends EventEmitter<ConnectionEvents> {
     }
   }
 
-  protected report(error: Error, source: ConnectionErrorSource): void {
+  private report(error: Error, source: ConnectionErrorSource): void {
     try {
       this.emit('error', { error, source });
     } catch {
