@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', embed: 'src/embed/index.ts', protocol: 'src/protocol.ts', agent: 'src/agent/index.ts', format: 'src/format.ts', upload: 'src/upload/index.ts' },
+  entry: { index: 'src/index.ts', embed: 'src/embed/index.ts', protocol: 'src/protocol.ts', agent: 'src/agent/index.ts', format: 'src/format.ts', upload: 'src/upload/index.ts', codes: 'src/codes.ts' },
   format: ['esm'],
   target: 'es2020',
   platform: 'neutral',

@@ -19,6 +19,7 @@ export default defineConfig({
       { find: /^@kefu-im\/sdk\/agent$/, replacement: here('./src/agent/index.ts') },
       { find: /^@kefu-im\/sdk\/format$/, replacement: here('./src/format.ts') },
       { find: /^@kefu-im\/sdk\/upload$/, replacement: here('./src/upload/index.ts') },
+      { find: /^@kefu-im\/sdk\/codes$/, replacement: here('./src/codes.ts') },
     ],
   },
   test: {

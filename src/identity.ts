@@ -14,8 +14,6 @@ import { MessageType } from './messages/types.js';
 import type { ClientState } from './state/client-state.js';
 import type { Store } from './state/store.js';
 
-export { CloseCode, type ServerCloseCode } from './socket/close-code.js';
-
 /** What {@link IdentityKeeper.onRefused} decided. */
 export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up';
 

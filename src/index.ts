@@ -3,8 +3,9 @@
  *
  * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}. More entry
  * points: `@kefu-im/sdk/format` (a message's display tokens and times), `@kefu-im/sdk/embed`
- * (deep links, open-app, launch message, layout), `@kefu-im/sdk/agent` (the agent desk) and
- * `@kefu-im/sdk/protocol` (crypto, connect parameters and the frame codec, for bots, servers and tests).
+ * (deep links, open-app, launch message, layout), `@kefu-im/sdk/agent` (the agent desk),
+ * `@kefu-im/sdk/protocol` (crypto, connect parameters and the frame codec, for bots, servers and tests)
+ * and `@kefu-im/sdk/codes` (the socket close codes and the API error codes).
  * @packageDocumentation
  */
 
@@ -39,9 +40,10 @@ export type { ConnectionState, ErrorSource, ImClientEventName, ImClientEvents, N
 export { DefaultReconnectPolicy } from './socket/reconnect-policy.js';
 export type { DefaultReconnectPolicyOptions } from './socket/reconnect-policy.js';
 export { INITIAL_CONNECTION_SNAPSHOT } from './socket/connection-snapshot.js';
-export type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
-export { CloseCode } from './socket/close-code.js';
-export type { KnownCloseCode, ServerCloseCode } from './socket/close-code.js';
+export type { ConnectionSnapshot, HaltReason, ReadonlyStore } from './socket/connection-snapshot.js';
+// The codes as values, and the API error codes too, are also in `@kefu-im/sdk/codes`.
+export { CloseCode } from './codes.js';
+export type { ApiErrorCode, KnownCloseCode, ServerCloseCode } from './codes.js';
 export { defaultTimers } from './timers.js';
 export type { Disposer, ListenerTarget, TimerHandle, TimerProvider } from './timers.js';
 export type { KeySession, StartupResult } from './startup.js';

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImClient, memoryStorage, type ImClientOptions, type Notice } from '../src/index.js';
-import { CloseCode } from '../src/identity.js';
+import { CloseCode } from '../src/codes.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, gcmDecryptNode, makeSocketKey } from './helpers/fake-permit.js';
 

@@ -47,6 +47,7 @@ export default defineConfig({
       { find: /^@kefu-im\/sdk\/agent$/, replacement: here('../../src/agent/index.ts') },
       { find: /^@kefu-im\/sdk\/format$/, replacement: here('../../src/format.ts') },
       { find: /^@kefu-im\/sdk\/upload$/, replacement: here('../../src/upload/index.ts') },
+      { find: /^@kefu-im\/sdk\/codes$/, replacement: here('../../src/codes.ts') },
       { find: /^@kefu-im\/sdk$/, replacement: here('../../src/index.ts') },
       { find: /^@kefu-im\/react$/, replacement: here('../../react/src/index.ts') },
       // React 19 has useSyncExternalStore: wouter's shim for older Reacts is left out

@@ -13,6 +13,7 @@ export default defineConfig({
       { find: /^@kefu-im\/sdk\/protocol$/, replacement: here('../../src/protocol.ts') },
       { find: /^@kefu-im\/sdk\/format$/, replacement: here('../../src/format.ts') },
       { find: /^@kefu-im\/sdk\/upload$/, replacement: here('../../src/upload/index.ts') },
+      { find: /^@kefu-im\/sdk\/codes$/, replacement: here('../../src/codes.ts') },
       { find: /^@kefu-im\/react$/, replacement: here('../../react/src/index.ts') },
     ],
   },

@@ -19,6 +19,7 @@ describe('useConnection: the socket states connecting, open, closed, then automa
       lastCloseCode: null,
       failed: false,
       halted: false,
+      haltReason: null,
       loggedIn: false,
       reconnected: false,
       userId: undefined,

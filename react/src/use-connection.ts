@@ -10,7 +10,7 @@ export type { ConnectionSnapshot } from '@kefu-im/sdk';
 
 /**
  * The connection of the provider's client, read from `client.connectionStore`:
- * `{ state, online, attempt, nextAttemptAt, lastCloseCode, failed, halted, loggedIn, reconnected, userId }`.
+ * `{ state, online, attempt, nextAttemptAt, lastCloseCode, failed, halted, haltReason, loggedIn, reconnected, userId }`.
  * Without a selector it re-renders when any of them changes; with one, only when the slice does.
  *
  * ```tsx

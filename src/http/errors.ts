@@ -2,11 +2,12 @@
  * Errors of the HTTP layer.
  * @module
  */
+import type { ApiErrorCode } from '../codes.js';
 
 /** Constructor input of {@link ApiError}. */
 export interface ApiErrorInit {
-  /** The envelope's `code`, or -1 when the answer carried no envelope. */
-  code: number;
+  /** The envelope's `code`, or -1 (`ApiErrorCode.NoEnvelope`) when the answer carried no envelope. */
+  code: ApiErrorCode | (number & {}); // `& {}` keeps the known codes visible next to `number`
   /** The server's `message`, or a description of the failure. */
   message: string;
   /** The envelope's `data` (or the raw answer when there was no envelope). */
@@ -21,8 +22,11 @@ export interface ApiErrorInit {
  * it sent one.
  */
 export class ApiError extends Error {
-  /** The envelope's `code`, or -1 when the answer carried no envelope. */
-  readonly code: number;
+  /**
+   * The envelope's `code` (e.g. 2001 blacklisted, 2002 already rated: `ApiErrorCode` of
+   * `@kefu-im/sdk/codes`), or -1 (`ApiErrorCode.NoEnvelope`) when the answer carried no envelope.
+   */
+  readonly code: ApiErrorCode | (number & {}); // `& {}` keeps the known codes visible next to `number`
   /** The envelope's `data`, or the raw answer when there was no envelope. */
   readonly data: unknown;
   /** The HTTP status, when a response was received. */

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fixedDelayPolicy, type ReconnectContext } from '../options.js';
-import { CLOSE_BANNED, CLOSE_IDENTITY_REFUSED, CLOSE_SERVICE_RESTART, CLOSE_UNAUTHORIZED, CloseCodeHandler } from './close-codes.js';
+import { CloseCode } from '../codes.js';
+import { CloseCodeHandler, haltReasonOf, isTerminalClose } from './close-codes.js';
 
 /** A reconnect context of a visible, online page after `closeCode`. */
 function after(closeCode: number, attempt: number): ReconnectContext {
@@ -10,14 +11,14 @@ function after(closeCode: number, attempt: number): ReconnectContext {
 describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, refusals count as attempts', () => {
   it('4003 (banned): the policy is never asked, no reconnect', () => {
     const policy = vi.fn(fixedDelayPolicy(5000, 10));
-    expect(new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(policy)(after(CLOSE_BANNED, 1))).toBeNull();
+    expect(new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(policy)(after(CloseCode.Banned, 1))).toBeNull();
     expect(policy).not.toHaveBeenCalled();
   });
 
   it('1012 (a draining server): the first retry goes at once, later ones follow the policy', () => {
     const policy = new CloseCodeHandler({ forgetKeys: () => undefined }).wrap(fixedDelayPolicy(5000, 10));
-    expect(policy(after(CLOSE_SERVICE_RESTART, 1))).toBe(0);
-    expect(policy(after(CLOSE_SERVICE_RESTART, 2))).toBe(5000);
+    expect(policy(after(CloseCode.ServiceRestart, 1))).toBe(0);
+    expect(policy(after(CloseCode.ServiceRestart, 2))).toBe(5000);
     expect(policy(after(1001, 1))).toBe(5000);
   });
 
@@ -25,22 +26,22 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     const forgetKeys = vi.fn();
     const codes = new CloseCodeHandler({ forgetKeys });
     const policy = codes.wrap(fixedDelayPolicy(5000, 3));
-    for (let i = 0; i < 3; i++) codes.handleClose(CLOSE_UNAUTHORIZED);
+    for (let i = 0; i < 3; i++) codes.handleClose(CloseCode.Unauthorized);
     expect(forgetKeys).toHaveBeenCalledTimes(3);
     // every refused socket had opened, so the transport says attempt 1 each time
-    expect(policy(after(CLOSE_UNAUTHORIZED, 1))).toBe(5000);
-    codes.handleClose(CLOSE_UNAUTHORIZED);
-    expect(policy(after(CLOSE_UNAUTHORIZED, 1))).toBeNull();
+    expect(policy(after(CloseCode.Unauthorized, 1))).toBe(5000);
+    codes.handleClose(CloseCode.Unauthorized);
+    expect(policy(after(CloseCode.Unauthorized, 1))).toBeNull();
   });
 
   it('a welcome, a manual connect or the network coming back starts counting again; other codes pass through', () => {
     const codes = new CloseCodeHandler({ forgetKeys: () => undefined });
     const policy = codes.wrap(fixedDelayPolicy(5000, 1));
-    codes.handleClose(CLOSE_UNAUTHORIZED);
-    codes.handleClose(CLOSE_UNAUTHORIZED);
+    codes.handleClose(CloseCode.Unauthorized);
+    codes.handleClose(CloseCode.Unauthorized);
     expect(codes.refusals).toBe(2);
     codes.reset();
-    expect(policy(after(CLOSE_UNAUTHORIZED, 1))).toBe(5000);
+    expect(policy(after(CloseCode.Unauthorized, 1))).toBe(5000);
     codes.handleClose(1006);
     expect(codes.refusals).toBe(0);
     expect(policy(after(1006, 2))).toBeNull();
@@ -51,10 +52,32 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     const identityRefused = vi.fn();
     const codes = new CloseCodeHandler({ forgetKeys: () => undefined, identityRefused, identityGivenUp: () => givenUp });
     const policy = codes.wrap(fixedDelayPolicy(5000, 10));
-    codes.handleClose(CLOSE_IDENTITY_REFUSED);
+    codes.handleClose(CloseCode.IdentityRefused);
     expect(identityRefused).toHaveBeenCalledTimes(1);
-    expect(policy(after(CLOSE_IDENTITY_REFUSED, 1))).toBe(0);
+    expect(policy(after(CloseCode.IdentityRefused, 1))).toBe(0);
     givenUp = true;
-    expect(policy(after(CLOSE_IDENTITY_REFUSED, 1))).toBeNull();
+    expect(policy(after(CloseCode.IdentityRefused, 1))).toBeNull();
+  });
+
+  it('4005 (too many connections): the policy is never asked, no reconnect by itself; the client is told', () => {
+    const policy = vi.fn(fixedDelayPolicy(5000, 10));
+    const tooManyConnections = vi.fn();
+    const codes = new CloseCodeHandler({ forgetKeys: () => undefined, tooManyConnections });
+    codes.handleClose(CloseCode.TooManyConnections);
+    expect(tooManyConnections).toHaveBeenCalledTimes(1);
+    expect(codes.wrap(policy)(after(CloseCode.TooManyConnections, 1))).toBeNull();
+    expect(policy).not.toHaveBeenCalled();
+    // only 4003 is terminal: the page or the network coming back may try a 4005 again
+    expect(isTerminalClose(CloseCode.TooManyConnections)).toBe(false);
+    expect(isTerminalClose(CloseCode.Banned)).toBe(true);
+  });
+
+  it('a halt says why: the close code of the last attempt names the reason', () => {
+    expect(haltReasonOf(CloseCode.Banned)).toBe('banned');
+    expect(haltReasonOf(CloseCode.TooManyConnections)).toBe('too-many-connections');
+    expect(haltReasonOf(CloseCode.IdentityRefused)).toBe('identity-refused');
+    expect(haltReasonOf(CloseCode.Unauthorized)).toBe('unauthorized');
+    expect(haltReasonOf(CloseCode.Abnormal)).toBe('gave-up');
+    expect(haltReasonOf(undefined)).toBe('gave-up');
   });
 });

@@ -1,19 +1,13 @@
 /**
- * The server's close codes (docs/protocol.md, close codes) and what the client does about them:
- * 4001 re-keys, 4003 never reconnects, refusals in a row count as failed attempts.
+ * What the client does about the server's close codes (the codes themselves are in `codes.ts`):
+ * 4001 re-keys, 4003 never reconnects, 4005 stops until the user acts, refusals in a row count
+ * as failed attempts.
  * @module
  */
+import { CloseCode } from '../codes.js';
 import type { ReconnectDelayFn, ReconnectPolicy } from '../options.js';
+import type { HaltReason } from './connection-snapshot.js';
 import { toDelayFn } from './reconnect-policy.js';
-
-/** Close code of a refused connect check (protocol §3): the key session most likely expired. */
-export const CLOSE_UNAUTHORIZED = 4001;
-/** Close code of a banned visitor: never reconnect (docs/protocol.md). */
-export const CLOSE_BANNED = 4003;
-/** Close code of a refused identity (protocol §3a): start a new identity, never retry the refused one. */
-export const CLOSE_IDENTITY_REFUSED = 4004;
-/** Close code of a draining server (SIGTERM): reconnect at once, a balancer routes to another node. */
-export const CLOSE_SERVICE_RESTART = 1012;
 
 /** What {@link CloseCodeHandler} needs from the client. @internal */
 export interface CloseCodeDeps {
@@ -23,6 +17,39 @@ export interface CloseCodeDeps {
   identityRefused?(): void;
   /** True once even a fresh identity was refused: reconnecting would loop. */
   identityGivenUp?(): boolean;
+  /** The identity has too many sockets open (4005): tell the user why the client stopped. */
+  tooManyConnections?(): void;
+}
+
+/**
+ * Why a connection halted, from the close code that ended its last attempt (`undefined`: the
+ * attempt failed before any socket closed).
+ * @param closeCode - the close code of the last attempt
+ * @internal
+ */
+export function haltReasonOf(closeCode: number | undefined): HaltReason {
+  switch (closeCode) {
+    case CloseCode.Banned:
+      return 'banned';
+    case CloseCode.TooManyConnections:
+      return 'too-many-connections';
+    case CloseCode.IdentityRefused:
+      return 'identity-refused';
+    case CloseCode.Unauthorized:
+      return 'unauthorized';
+    default:
+      return 'gave-up';
+  }
+}
+
+/**
+ * Whether a close code ends reconnecting for good: only `connect()` or `reconnect()` try again,
+ * not the page waking up nor the network coming back (4003 banned).
+ * @param code - a close code
+ * @internal
+ */
+export function isTerminalClose(code: number): boolean {
+  return code === CloseCode.Banned;
 }
 
 /**
@@ -40,8 +67,9 @@ export class CloseCodeHandler {
 
   /** The socket closed with `code`. */
   handleClose(code: number): void {
-    if (code === CLOSE_IDENTITY_REFUSED) this.deps.identityRefused?.();
-    if (code !== CLOSE_UNAUTHORIZED) return;
+    if (code === CloseCode.IdentityRefused) this.deps.identityRefused?.();
+    if (code === CloseCode.TooManyConnections) this.deps.tooManyConnections?.();
+    if (code !== CloseCode.Unauthorized) return;
     this.deps.forgetKeys();
     this.refusedInARow++;
   }
@@ -57,23 +85,25 @@ export class CloseCodeHandler {
   }
 
   /**
-   * Wraps a reconnect policy: after 4003 (banned) the client never reconnects; after 1012 (a
-   * draining server) the first retry goes at once; after 4004 it
-   * connects again at once as a new visitor, unless that new visitor was refused too; after 4001
-   * the attempt is at least the number of refusals in a row.
-   * A wrong socket key gives up after `maxRefusals` refusals in a row: refusals after fresh key
-   * exchanges do not heal by waiting.
+   * Wraps a reconnect policy: after 4003 (banned) the client never reconnects; after 4005 (too
+   * many connections) it stops until the user acts (a timer cannot know when another socket
+   * closes, and every refused try costs the server an RSA decrypt); after 1012 (a draining server)
+   * the first retry goes at once; after 4004 it connects again at once as a new visitor, unless
+   * that new visitor was refused too; after 4001 the attempt is at least the number of refusals
+   * in a row. A wrong socket key gives up after `maxRefusals` refusals in a row: refusals after
+   * fresh key exchanges do not heal by waiting.
    * @param reconnectPolicy - the policy in force
    * @param maxRefusals - refusals in a row after which the client stops (`maxReconnectAttempts`)
    */
   wrap(reconnectPolicy: ReconnectPolicy, maxRefusals = Infinity): ReconnectDelayFn {
     const policy = toDelayFn(reconnectPolicy);
     return (ctx) => {
-      if (ctx.closeCode === CLOSE_BANNED) return null;
+      const { closeCode } = ctx;
+      if (closeCode === CloseCode.Banned || closeCode === CloseCode.TooManyConnections) return null;
       // a draining node: the first retry goes at once (to another node behind the balancer)
-      if (ctx.closeCode === CLOSE_SERVICE_RESTART && ctx.attempt <= 1) return 0;
-      if (ctx.closeCode === CLOSE_IDENTITY_REFUSED) return this.deps.identityGivenUp?.() ? null : 0;
-      if (ctx.closeCode === CLOSE_UNAUTHORIZED) {
+      if (closeCode === CloseCode.ServiceRestart && ctx.attempt <= 1) return 0;
+      if (closeCode === CloseCode.IdentityRefused) return this.deps.identityGivenUp?.() ? null : 0;
+      if (closeCode === CloseCode.Unauthorized) {
         const attempt = Math.max(ctx.attempt, this.refusedInARow);
         return attempt > maxRefusals ? null : policy({ ...ctx, attempt });
       }

@@ -5,7 +5,19 @@
  */
 import type { ConnectionState } from '../events.js';
 import { createStore, type Store } from '../state/store.js';
-import type { CloseCode } from './close-code.js';
+import type { CloseCode } from '../codes.js';
+
+/**
+ * Why the client stopped reconnecting by itself (the snapshot's `haltReason`):
+ * - `banned`: the server closed with 4003; only `connect()` or `reconnect()` try again;
+ * - `too-many-connections`: 4005, the identity has too many sockets open elsewhere (other tabs,
+ *   windows or devices); the page coming back, the network coming back, `connect()` or
+ *   `reconnect()` try again;
+ * - `identity-refused`: 4004 even for a fresh identity;
+ * - `unauthorized`: 4001 `maxReconnectAttempts` times in a row, with fresh keys each time;
+ * - `gave-up`: the reconnect policy returned `null`.
+ */
+export type HaltReason = 'banned' | 'too-many-connections' | 'identity-refused' | 'unauthorized' | 'gave-up';
 
 /** What `client.connectionStore` holds. A new object after every change. */
 export interface ConnectionSnapshot {
@@ -23,9 +35,13 @@ export interface ConnectionSnapshot {
   readonly failed: boolean;
   /**
    * True when the client will not reconnect by itself: the server closed with a "never reconnect"
-   * code (4003) or the reconnect policy gave up. Only `connect()` or `reconnect()` leave it.
+   * code (4003), refused the connect for good (4005, 4004 twice, 4001 past the limit) or the
+   * reconnect policy gave up. `connect()` and `reconnect()` leave it; so do the page and the
+   * network coming back, except after 4003. `haltReason` says why.
    */
   readonly halted: boolean;
+  /** Why the client halted (see {@link HaltReason}), or null while it is not halted. */
+  readonly haltReason: HaltReason | null;
   /** True while the socket is open: the server accepted the connect. */
   readonly loggedIn: boolean;
   /** Whether the latest open was a reconnect (false before any open). */
@@ -46,6 +62,7 @@ export const INITIAL_CONNECTION_SNAPSHOT: ConnectionSnapshot = Object.freeze({
   lastCloseCode: null,
   failed: false,
   halted: false,
+  haltReason: null,
   loggedIn: false,
   reconnected: false,
   userId: undefined,

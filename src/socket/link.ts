@@ -9,13 +9,13 @@ import type { KeyRing } from '../key-ring.js';
 import { MessageType, type ChatMessage } from '../messages/types.js';
 import type { ImClientOptions, WebSocketConstructor } from '../options.js';
 import type { Store } from '../state/store.js';
-import { CLOSE_BANNED, CloseCodeHandler, type CloseCodeDeps } from './close-codes.js';
+import { CloseCodeHandler, haltReasonOf, isTerminalClose, type CloseCodeDeps } from './close-codes.js';
 import type { ConnectionSnapshot } from './connection-snapshot.js';
 import { Connection, type NetworkTarget } from './connection.js';
 import { DefaultReconnectPolicy } from './reconnect-policy.js';
 
 /** What the link needs from the client. @internal */
-export type SocketLinkOptions = Pick<ClientContext, 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData'> &
+export type SocketLinkOptions = Pick<ClientContext, 'timers' | 'limits' | 'selfId' | 'clientId' | 'connectData' | 'notify'> &
   Pick<ImClientOptions, 'socketKey' | 'socketUrl' | 'reconnectPolicy'> & {
     WebSocket: WebSocketConstructor;
     network: NetworkTarget | null;
@@ -49,14 +49,18 @@ export class SocketLink {
   readonly connection: Connection;
   /** The key session. */
   readonly keys: KeyRing;
-  /** The close-code rules (4001 re-key, 4003 never reconnect). */
+  /** The close-code rules (4001 re-key, 4003 never reconnect, 4005 stop until the user acts). */
   readonly closeCodes: CloseCodeHandler;
 
   /** @param o - transports, limits and the client's identity */
   constructor(private readonly o: SocketLinkOptions) {
     const { limits } = o;
     this.keys = o.keys;
-    this.closeCodes = new CloseCodeHandler({ forgetKeys: () => this.keys.forget(), ...o.identity });
+    this.closeCodes = new CloseCodeHandler({
+      forgetKeys: () => this.keys.forget(),
+      tooManyConnections: () => o.notify('tooManyConnections', 'error'),
+      ...o.identity,
+    });
     this.connection = new Connection({
       createUrl: () => this.createUrl(),
       WebSocket: o.WebSocket,
@@ -68,7 +72,8 @@ export class SocketLink {
       ),
       failAfterAttempts: limits.maxReconnectAttempts,
       isVisible: () => o.isVisible?.() ?? true,
-      isTerminalClose: (code) => code === CLOSE_BANNED,
+      isTerminalClose,
+      haltReason: haltReasonOf,
       network: o.network,
       heartbeat: () => this.keys.encode({ type: MessageType.Heartbeat, dataContent: '{}', from: o.selfId() ?? o.clientId() }),
       maxFrameSize: limits.maxFrameSize,

@@ -4,10 +4,11 @@
  * @module
  * @internal
  */
+import { CloseCode } from '../codes.js';
 import type { WebSocketLike } from '../options.js';
 
 /** The close code reported when a socket errored (the browser's "abnormal closure"). */
-export const ABNORMAL_CLOSE = 1006;
+const ABNORMAL_CLOSE = CloseCode.Abnormal;
 
 const noop = (): void => undefined;
 

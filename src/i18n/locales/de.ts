@@ -134,5 +134,7 @@ export const de: Catalogue = {
   waitingSince: 'Wartet seit {minutes} Min.',
 
   identityReset: 'Ihre frühere Unterhaltung ist auf diesem Gerät nicht verfügbar.',
+
+  tooManyConnections: 'Dieser Chat ist in zu vielen Fenstern oder auf zu vielen Geräten geöffnet. Schließen Sie eines und verbinden Sie sich dann erneut.',
   fileTooLargeToKeep: 'Datei zu groß, um ein Neuladen zu überstehen; bitte erneut auswählen',
 };

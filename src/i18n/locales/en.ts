@@ -134,5 +134,7 @@ export const en: Catalogue = {
   waitingSince: 'Waiting for {minutes} min',
 
   identityReset: 'Your earlier conversation is not available on this device.',
+
+  tooManyConnections: 'This chat is open in too many windows or devices. Close one, then reconnect.',
   fileTooLargeToKeep: 'File too large to keep across a reload; please pick it again',
 };

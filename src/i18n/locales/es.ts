@@ -134,5 +134,7 @@ export const es: Catalogue = {
   waitingSince: 'Esperando desde hace {minutes} min',
 
   identityReset: 'Su conversación anterior no está disponible en este dispositivo.',
+
+  tooManyConnections: 'Este chat está abierto en demasiadas ventanas o dispositivos. Cierre uno y vuelva a conectarse.',
   fileTooLargeToKeep: 'Archivo demasiado grande para conservarlo al recargar; vuelve a elegirlo',
 };

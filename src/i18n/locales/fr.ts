@@ -134,5 +134,7 @@ export const fr: Catalogue = {
   waitingSince: 'En attente depuis {minutes} min',
 
   identityReset: 'Votre conversation précédente n’est pas disponible sur cet appareil.',
+
+  tooManyConnections: 'Ce chat est ouvert dans trop de fenêtres ou d’appareils. Fermez-en un, puis reconnectez-vous.',
   fileTooLargeToKeep: 'Fichier trop volumineux pour être conservé après un rechargement ; choisissez-le à nouveau',
 };

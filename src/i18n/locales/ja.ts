@@ -134,5 +134,7 @@ export const ja: Catalogue = {
   waitingSince: '{minutes} 分待機中',
 
   identityReset: '以前の会話はこの端末では利用できません。',
+
+  tooManyConnections: 'このチャットを開いているウィンドウまたは端末が多すぎます。1つを閉じてから再接続してください。',
   fileTooLargeToKeep: 'ファイルが大きすぎて再読み込み後に保持できません。もう一度選択してください',
 };

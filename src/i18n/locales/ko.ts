@@ -134,5 +134,7 @@ export const ko: Catalogue = {
   waitingSince: '{minutes}분 대기 중',
 
   identityReset: '이전 대화는 이 기기에서 사용할 수 없습니다.',
+
+  tooManyConnections: '이 채팅이 너무 많은 창이나 기기에서 열려 있습니다. 하나를 닫은 후 다시 연결하세요.',
   fileTooLargeToKeep: '파일이 너무 커서 새로고침 후 유지할 수 없습니다. 다시 선택해 주세요',
 };

@@ -134,5 +134,7 @@ export const pt: Catalogue = {
   waitingSince: 'Aguardando há {minutes} min',
 
   identityReset: 'Sua conversa anterior não está disponível neste dispositivo.',
+
+  tooManyConnections: 'Este chat está aberto em janelas ou dispositivos demais. Feche um e reconecte.',
   fileTooLargeToKeep: 'Arquivo grande demais para ser mantido ao recarregar; escolha-o novamente',
 };

@@ -134,5 +134,7 @@ export const vi: Catalogue = {
   waitingSince: 'Đã chờ {minutes} phút',
 
   identityReset: 'Cuộc trò chuyện trước đây của bạn không khả dụng trên thiết bị này.',
+
+  tooManyConnections: 'Cuộc trò chuyện này đang mở trên quá nhiều cửa sổ hoặc thiết bị. Hãy đóng bớt một cái rồi kết nối lại.',
   fileTooLargeToKeep: 'Tệp quá lớn để giữ lại sau khi tải lại; vui lòng chọn lại',
 };

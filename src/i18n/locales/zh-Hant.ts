@@ -134,5 +134,7 @@ export const zhHant: Catalogue = {
   waitingSince: '已等待 {minutes} 分鐘',
 
   identityReset: '您先前的對話在此裝置上無法使用。',
+
+  tooManyConnections: '此對話在太多視窗或裝置上開啟。請關閉其中一個後重新連線。',
   fileTooLargeToKeep: '檔案太大，重新整理後無法保留，請重新選擇',
 };

@@ -147,5 +147,7 @@ export const zh = {
   waitingSince: '已等待 {minutes} 分钟',
 
   identityReset: '您之前的对话在此设备上不可用。',
+
+  tooManyConnections: '此对话在太多窗口或设备上打开。请关闭其中一个后重新连接。',
   fileTooLargeToKeep: '文件太大，刷新后无法保留，请重新选择',
 } as const;

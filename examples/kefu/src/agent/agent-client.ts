@@ -6,7 +6,8 @@
  */
 import { memoryStorage, type ImClient, type ReconnectContext } from '@kefu-im/sdk';
 import { agentConnectData } from '@kefu-im/sdk/agent';
-import { CLOSE_BANNED, CLOSE_UNAUTHORIZED, type AppRuntime } from '../runtime/runtime.js';
+import { CloseCode } from '@kefu-im/sdk/codes';
+import type { AppRuntime } from '../runtime/runtime.js';
 
 /**
  * An agent's 4001: the first one may be an expired key session (the SDK exchanges keys again), so
@@ -15,7 +16,7 @@ import { CLOSE_BANNED, CLOSE_UNAUTHORIZED, type AppRuntime } from '../runtime/ru
  * other close takes the normal, never-ending backoff: a server away for minutes is waited for.
  */
 export function agentRefusals(ctx: ReconnectContext): number | null | undefined {
-  if (ctx.closeCode !== CLOSE_UNAUTHORIZED) return undefined;
+  if (ctx.closeCode !== CloseCode.Unauthorized) return undefined;
   return ctx.attempt >= 2 ? null : 0;
 }
 
@@ -29,5 +30,5 @@ export function agentRefusals(ctx: ReconnectContext): number | null | undefined 
  * @param credential - the password of a login, or the kept session token
  */
 export function createAgentClient(runtime: AppRuntime, account: string, credential: { password: string } | { token: string }): ImClient {
-  return runtime.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential) }, [CLOSE_BANNED], agentRefusals);
+  return runtime.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential) }, [CloseCode.Banned], agentRefusals);
 }

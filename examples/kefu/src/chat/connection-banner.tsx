@@ -25,13 +25,15 @@ function useSecondsUntil(at: number | null): number | null {
 export function ConnectionBanner(): ReactElement | null {
   const { t, language } = useI18n();
   const client = useImClient();
-  const { state, online, attempt, nextAttemptAt, failed } = useConnection();
+  const { state, online, attempt, nextAttemptAt, failed, haltReason } = useConnection();
   const seconds = useSecondsUntil(state === 'open' ? null : nextAttemptAt);
   if (state === 'open' || state === 'closed') return null;
   // the very first connect is not news; a connect after a loss is (the attempt counter says so)
   if (state === 'connecting' && online && !failed && attempt === 0) return null;
 
-  const headline = !online ? t('offline') : failed ? t('connectionFailed') : t('reconnecting');
+  // too many sockets of this identity (4005): say so; "reconnect now" tries again once one is closed
+  const failedText = haltReason === 'too-many-connections' ? t('tooManyConnections') : t('connectionFailed');
+  const headline = !online ? t('offline') : failed ? failedText : t('reconnecting');
   const next = online && seconds !== null && seconds > 0 ? appText(language, 'nextAttemptIn', { seconds }) : '';
   return (
     <div className={failed ? 'conn-banner conn-banner-failed' : 'conn-banner'} role="status" aria-live="polite">

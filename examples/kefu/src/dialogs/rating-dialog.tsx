@@ -5,6 +5,7 @@
  * @module
  */
 import { ApiError, ImError, type I18nKey } from '@kefu-im/sdk';
+import { ApiErrorCode } from '@kefu-im/sdk/codes';
 import { useI18n, useImClient } from '@kefu-im/react';
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import { Dialog, FormActions } from '../ui/dialog.js';
@@ -21,7 +22,7 @@ export const RATING_LEVELS: readonly { score: number; key: I18nKey }[] = [
 ];
 
 /** Server codes after which rating again is pointless (blacklisted, already rated). */
-const FINAL_CODES = new Set([2001, 2002]);
+const FINAL_CODES: ReadonlySet<number> = new Set([ApiErrorCode.Blacklisted, ApiErrorCode.AlreadyRated]);
 
 /** The rating dialog. */
 export default function RatingDialog({ onClose, onDone }: ChatDialogProps): ReactElement {

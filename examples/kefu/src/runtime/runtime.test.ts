@@ -3,7 +3,8 @@ import { APP_TEXT_TRANSLATIONS } from '../env/app-text-translations.js';
 import { AppTextCatalogue, type AppTextTranslations } from '../env/app-texts.js';
 import { conversationKey, conversationOfPath } from './prepare.js';
 import { agentRefusals } from '../agent/agent-client.js';
-import { AppRuntime, appReconnectPolicy, CLOSE_BANNED, CLOSE_UNAUTHORIZED } from './runtime.js';
+import { CloseCode } from '@kefu-im/sdk/codes';
+import { AppRuntime, appReconnectPolicy } from './runtime.js';
 
 const ctx = (attempt: number, closeCode?: number) => ({ attempt, elapsedMs: 0, reason: 'close', visible: true, online: true, ...(closeCode ? { closeCode } : {}) });
 
@@ -19,28 +20,28 @@ describe('spec §9: reconnect delay 5000 ms, limit 10; no reconnect after unauth
   it('a visitor stops at once and reports a 4003 close; a 4001 (expired key session) goes on', () => {
     const fatal = vi.fn();
     const policy = appReconnectPolicy(5_000, 10, fatal);
-    expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBe(5_000);
-    expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
+    expect(policy(ctx(1, CloseCode.Unauthorized))).toBe(5_000);
+    expect(policy(ctx(1, CloseCode.Banned))).toBeNull();
     expect(fatal.mock.calls).toEqual([[4003]]);
   });
 
   it('an agent stops at once and reports a 4001 (refused login) or 4003 close', () => {
     const fatal = vi.fn();
-    const policy = appReconnectPolicy(5_000, 10, fatal, [CLOSE_UNAUTHORIZED, CLOSE_BANNED]);
-    expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBeNull();
-    expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
+    const policy = appReconnectPolicy(5_000, 10, fatal, [CloseCode.Unauthorized, CloseCode.Banned]);
+    expect(policy(ctx(1, CloseCode.Unauthorized))).toBeNull();
+    expect(policy(ctx(1, CloseCode.Banned))).toBeNull();
     expect(fatal.mock.calls).toEqual([[4001], [4003]]);
   });
 
   it('the desk retries a first 4001 at once (fresh keys), stops at a second one in a row, and waits out any other close for ever', () => {
     const fatal = vi.fn();
-    const policy = appReconnectPolicy(5_000, 10, fatal, [CLOSE_BANNED], agentRefusals);
-    expect(policy(ctx(1, CLOSE_UNAUTHORIZED))).toBe(0);
+    const policy = appReconnectPolicy(5_000, 10, fatal, [CloseCode.Banned], agentRefusals);
+    expect(policy(ctx(1, CloseCode.Unauthorized))).toBe(0);
     expect(fatal).not.toHaveBeenCalled();
-    expect(policy(ctx(2, CLOSE_UNAUTHORIZED))).toBeNull();
+    expect(policy(ctx(2, CloseCode.Unauthorized))).toBeNull();
     expect(fatal.mock.calls).toEqual([[4001]]);
     expect(policy(ctx(40, 1006))).toEqual(expect.any(Number)); // a server away for minutes: still trying
-    expect(policy(ctx(1, CLOSE_BANNED))).toBeNull();
+    expect(policy(ctx(1, CloseCode.Banned))).toBeNull();
   });
 });
 

@@ -5,12 +5,8 @@
  * @module
  */
 import { DefaultReconnectPolicy, I18n, ImClient, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
+import { CloseCode } from '@kefu-im/sdk/codes';
 import { appTexts, type AppTextCatalogue } from '../env/app-texts.js';
-
-/** Close codes after which reconnecting is pointless (docs/protocol.md §5). */
-export const CLOSE_UNAUTHORIZED = 4001;
-/** The server closed a banned visitor's socket. */
-export const CLOSE_BANNED = 4003;
 
 /**
  * The reconnect policy: the SDK's default (the spec's 5 s delay for 10 attempts, then a slow phase
@@ -28,7 +24,7 @@ export function appReconnectPolicy(
   delay: number,
   max: number,
   onFatal: (code: number) => void,
-  fatalCodes: readonly number[] = [CLOSE_BANNED],
+  fatalCodes: readonly number[] = [CloseCode.Banned],
   refusals?: (ctx: ReconnectContext) => number | null | undefined,
 ): ReconnectDelayFn {
   const slow = new DefaultReconnectPolicy({ firstPhaseDelay: delay, firstPhaseAttempts: max });
@@ -36,7 +32,7 @@ export function appReconnectPolicy(
     const { closeCode } = ctx;
     const special = refusals?.(ctx);
     if (special === null || (closeCode !== undefined && fatalCodes.includes(closeCode))) {
-      onFatal(closeCode ?? CLOSE_UNAUTHORIZED);
+      onFatal(closeCode ?? CloseCode.Unauthorized);
       return null;
     }
     return special ?? slow.nextRetryDelayInMs(ctx);
@@ -119,7 +115,7 @@ export class AppRuntime {
    * @param fatalCodes - close codes that end the client (default: banned)
    * @param refusals - a say on each retry before the policy (an agent's: `agentRefusals`)
    */
-  create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CLOSE_BANNED], refusals?: (ctx: ReconnectContext) => number | null | undefined): ImClient {
+  create(extra: Partial<ImClientOptions> = {}, fatalCodes: readonly number[] = [CloseCode.Banned], refusals?: (ctx: ReconnectContext) => number | null | undefined): ImClient {
     const { baseUrl, socketUrl, socketKey } = this.config;
     let created: ImClient | null = null;
     const reconnectPolicy = appReconnectPolicy(

@@ -2,23 +2,13 @@
  * The response envelope `{ code, message, data }` and the failure codes of docs/protocol.md §3.
  * @module
  */
+import { ApiErrorCode } from '@kefu-im/sdk/codes';
 
-/** Failure codes used by this server. */
-export const Code = {
-  Ok: 0,
-  Internal: 1000,
-  BadRequest: 1001,
-  BadSalt: 1002,
-  NotFound: 1003,
-  Blacklisted: 2001,
-  AlreadyRated: 2002,
-  Banned: 2003,
-  Translate: 2004,
-  Upload: 3001,
-  UploadQuota: 3002,
-  Forbidden: 4003,
-  TooFrequent: 413,
-} as const;
+/**
+ * The envelope codes (docs/protocol.md §3): the shared ones of `@kefu-im/sdk/codes`, which the
+ * SDK and the app read too.
+ */
+export const Code = ApiErrorCode;
 
 /** The envelope of every answer. */
 export interface Envelope<T = unknown> {
@@ -37,7 +27,7 @@ export interface Envelope<T = unknown> {
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
-    readonly code: number,
+    readonly code: ApiErrorCode,
     message: string,
     readonly status = 200,
   ) {
@@ -56,6 +46,6 @@ export function ok<T>(data: T): Envelope<T> {
 }
 
 /** A failure envelope. */
-export function fail(code: number, message: string): Envelope<null> {
+export function fail(code: ApiErrorCode, message: string): Envelope<null> {
   return { code, message, data: null };
 }
