@@ -89,7 +89,12 @@ function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; a
     userKey: options.userKey ?? null,
     agentToken: options.agentToken,
     messaging,
-    agentTokens: { revoke: async (token) => void revoked.push(token) },
+    agentTokens: {
+      revoke: async (token) => {
+        revoked.push(token);
+        return true;
+      },
+    },
     agentPresence: { loggedOut: (id) => void loggedOut.push(id) },
     onError: (e) => void errors.push(e),
     now: () => 42,
