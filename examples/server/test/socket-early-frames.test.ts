@@ -110,4 +110,17 @@ describe('no silent frame loss: frames sent before the welcome', () => {
     expect(socket.log.findIndex((m) => m.type === 60)).toBe(0);
     await socket.close();
   });
+
+  it('a refused connect that sent 600 frames (its socket paused) is closed with 4001 promptly, its close handshake complete', { timeout: 30_000 }, async () => {
+    slowConnectCheck(300);
+    const session = await keyExchange(server.url);
+    const id = randomUUID();
+    const socket = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, id, where, { t: 'no-such-salt-key' }), session);
+    const started = Date.now();
+    for (let i = 0; i < 600; i++) socket.say(id, 100, `early ${i}`);
+    const closed = await socket.closed;
+    expect(closed.code).toBe(4001);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(socket.log.filter((m) => m.type === 100)).toEqual([]);
+  });
 });

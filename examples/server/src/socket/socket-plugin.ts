@@ -173,6 +173,8 @@ function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage): void {
     .finally(() => {
       settled();
       early.discard();
+      // a refused socket paused by its early frames reads again, so that its close handshake completes
+      if (ws.readyState !== WebSocket.OPEN && ws.isPaused) ws.resume();
     });
 }
 
