@@ -155,7 +155,12 @@ describe.skipIf(missing !== null)('cluster: 2 nodes on PostgreSQL + Redis behind
       loginsAfterKill += 1;
       if (agentBackAt === 0) agentBackAt = performance.now();
     });
+    let lastAckAt = 0;
+    agent.client.on('send state', ({ state }) => {
+      if (state === 'sent') lastAckAt = performance.now();
+    });
     let restarted: Promise<void> | undefined;
+    let nodeUpAt = 0;
     let writtenAway = 0;
     for (let i = 0; i < rounds; i++) {
       for (const v of visitors) {
@@ -167,7 +172,7 @@ describe.skipIf(missing !== null)('cluster: 2 nodes on PostgreSQL + Redis behind
         killedAt = performance.now();
         await node1.process.kill(); // SIGKILL: no close frames, no drain
       }
-      if (i === restartRound) restarted = cluster.restart(node1);
+      if (i === restartRound) restarted = cluster.restart(node1).then(() => void (nodeUpAt = performance.now()));
       await new Promise((r) => setTimeout(r, 400));
     }
     await restarted;
@@ -192,9 +197,11 @@ describe.skipIf(missing !== null)('cluster: 2 nodes on PostgreSQL + Redis behind
     // one reconnect did it: nothing the agent resent at once was dropped (a dropped heartbeat would
     // have cost a liveness timeout and a second reconnect that resent the rest)
     expect(loginsAfterKill).toBe(1);
+    const ms = (at: number): string => `${(at - killedAt).toFixed(0)} ms`;
     console.log(
-      `[cluster] SIGKILL of the agent's node (5 visitors, 2 on it): the agent welcomed again (on the restarted node1) ${agentBackMs.toFixed(0)} ms after the kill, having written ${writtenAway} texts meanwhile; ` +
-        `every text of every side there ${recoveredMs.toFixed(0)} ms after the kill (writing went on for ${((rounds - killRound) * 400).toFixed(0)} ms after it)`,
+      `[cluster] SIGKILL of the agent's node (5 visitors, 2 on it), after the kill: node1 restarted from ${((restartRound - killRound) * 400).toFixed(0)} ms, ready at ${ms(nodeUpAt)}; ` +
+        `the agent welcomed again at ${agentBackMs.toFixed(0)} ms, having written ${writtenAway} texts meanwhile; its last text acknowledged at ${ms(lastAckAt)}; ` +
+        `every text of every side there at ${recoveredMs.toFixed(0)} ms (writing went on until ${((rounds - killRound) * 400).toFixed(0)} ms)`,
     );
 
     // the database holds each text once, in the order each side sent them
