@@ -122,6 +122,11 @@ function addressOf(req: IncomingMessage, deps: SocketDeps): string {
 /** Completes an upgrade the connect limit allowed (or answers 413). */
 function upgrade(endpoint: Endpoint, allowed: boolean, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   if (socket.destroyed) return;
+  if (endpoint.closing) {
+    // the drain began while the limit answered: this socket would outlive it
+    socket.destroy();
+    return;
+  }
   if (!allowed) {
     socket.end('HTTP/1.1 413 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
