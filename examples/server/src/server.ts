@@ -39,7 +39,9 @@ import { registerUploadRoutes } from './http/upload-routes.js';
 import { socketKeyOf, type ServerKeys } from './keys.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
 import { createServices } from './services/index.js';
-import { attachSocketServer } from './socket/socket-server.js';
+import type { Connection } from './socket/connection.js';
+import { LiveConnections } from './socket/live-connections.js';
+import { socketPlugin } from './socket/socket-plugin.js';
 import { openStore, serverKeysOf } from './store/open-store.js';
 import { nodeServices } from './cluster/node-services.js';
 import type { Store } from './store/types.js';
@@ -188,14 +190,15 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   registerTranslateRoute(app, config, options.fetch);
   registerUploadRoutes(app, deps, files);
   await registerAppRoutes(app, deps, files.filesDir, () => entryPath);
+  // the socket endpoint: app.close() drains it (every socket closed with 1012) before the HTTP server closes
+  const sockets = new LiveConnections<Connection>();
+  await app.register(socketPlugin, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence, limiter: node.limiter, live: sockets });
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address() as AddressInfo;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   listenUrl = `http://${shownHost}:${address.port}`;
   const url = config.publicUrl || listenUrl;
-
-  const socket = attachSocketServer(app.server, { ctx, sessions, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence, limiter: node.limiter });
 
   const housekeeping = setInterval(() => {
     void (async () => {
@@ -220,7 +223,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     store,
     config,
     entryPath,
-    connections: () => socket.connections(),
+    connections: () => sockets.size,
     close: () => {
       closing ??= (async () => {
         draining = true; // /readyz says 503 from now on
@@ -228,8 +231,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
         sessions.dispose();
         agentPresence.dispose();
         absences.dispose();
-        await socket.close();
-        await app.close();
+        await app.close(); // drains the sockets first (the socket plugin's preClose hook)
         await node.close();
         await store.close();
       })();

@@ -12,11 +12,9 @@ import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId } from '../ch
 import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '../crypto.js';
 import { newClientSecret, secretMatches } from '../identity/secrets.js';
 import type { KeySession, Store } from '../store/types.js';
+import { CONNECT_REFUSED, IDENTITY_REFUSED } from './close-codes.js';
 
-/** The close code of a refused connect. */
-export const CONNECT_REFUSED = 4001;
-/** The close code of a refused identity (protocol §3a): a claimed id without its secret, or a key session bound to another identity. */
-export const IDENTITY_REFUSED = 4004;
+export { CONNECT_REFUSED, IDENTITY_REFUSED } from './close-codes.js';
 
 /** A refused connect: the socket is closed with {@link ConnectRefused.code} and this short reason. */
 export class ConnectRefused extends Error {
@@ -104,6 +102,65 @@ export function signedText(payload: { d: unknown; t: unknown; u: unknown }): str
   return `d=${value(payload.d)}&t=${value(payload.t)}&u=${value(payload.u)}`;
 }
 
+/** An agent's connect data (`d` with `role: 'agent'`). */
+export interface AgentConnectData {
+  /** Always `agent`. */
+  role: 'agent';
+  /** The account (`d.account`, trimmed, at most 64 characters). */
+  account: string;
+  /** By session token when `d.token` is a string and no `d.password` is given; by password otherwise. */
+  login: { by: 'password'; password: string } | { by: 'token'; token: string };
+  /** `d.language` (at most 16 characters), or empty. */
+  language: string;
+}
+
+/** A visitor's connect data (`d` without a role, or with `role: 'visitor'`). */
+export interface VisitorConnectData {
+  /** Always `visitor`. */
+  role: 'visitor';
+  /** `d.mchId` (at most 64 characters), or empty. */
+  mchId: string;
+  /** `d.platformId` (at most 64 characters), or empty. */
+  platformId: string;
+  /** `d.name` (at most 64 characters), or empty. */
+  name: string;
+  /** `d.language` (at most 16 characters; `null`, `0` and `no` count as none), or empty. */
+  language: string;
+  /** `d.groupId` (at most 64 characters; `null`, `0` and `data3` count as none), or empty. */
+  groupId: string;
+  /** `d.clientSecret` when it is a string (protocol §3a), else undefined. */
+  clientSecret: string | undefined;
+}
+
+/** The decrypted connect payload's `d`, parsed and validated once. */
+export type ConnectData = AgentConnectData | VisitorConnectData;
+
+/**
+ * Parses the connect payload's `d` (an object; its HMAC already checked) into {@link ConnectData}.
+ * @throws ConnectRefused `unknown role` for a role other than `agent` or `visitor`.
+ */
+export function parseConnectData(d: Record<string, unknown>): ConnectData {
+  const role = d['role'];
+  if (role === 'agent') {
+    const token = d['token'];
+    const password = d['password'];
+    const login: AgentConnectData['login'] =
+      typeof token === 'string' && password === undefined ? { by: 'token', token } : { by: 'password', password: typeof password === 'string' ? password.slice(0, 1024) : '' };
+    return { role: 'agent', account: text(d['account'], 64), login, language: text(d['language'], 16) };
+  }
+  if (role !== undefined && role !== 'visitor') throw new ConnectRefused('unknown role');
+  const clientSecret = d['clientSecret'];
+  return {
+    role: 'visitor',
+    mchId: text(d['mchId'], 64),
+    platformId: text(d['platformId'], 64),
+    name: text(d['name'], 64),
+    language: text(d['language'], 16).replace(/^(null|0|no)$/, ''),
+    groupId: text(d['groupId'], 64).replace(/^(null|0|data3)$/, ''),
+    clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined,
+  };
+}
+
 function decodePayload(params: string, deps: ConnectDeps): { d: Record<string, unknown>; u: string; t: string } {
   if (params.length === 0 || params.length > 16_384) throw new ConnectRefused(UNAUTHORIZED);
   try {
@@ -135,15 +192,14 @@ export async function checkConnect(params: string, deps: ConnectDeps): Promise<C
   const keySession = await deps.store.keys.bySaltKey(t);
   if (!keySession || keySession.lastUsed + deps.config.keySessionTtlMs < deps.now) throw new ConnectRefused(UNAUTHORIZED);
   await deps.store.keys.touch(t, deps.now);
-  if (d['role'] === 'agent') return checkAgent(d, u, keySession, deps);
-  return checkVisitor(d, u, keySession, deps);
+  const data = parseConnectData(d);
+  if (data.role === 'agent') return checkAgent(data, u, keySession, deps);
+  return checkVisitor(data, u, keySession, deps);
 }
 
-async function checkAgent(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
-  const account = text(d['account'], 64);
-  const byToken = typeof d['token'] === 'string' && d['password'] === undefined;
-  const password = typeof d['password'] === 'string' ? d['password'].slice(0, 1024) : '';
-  const result = byToken ? await deps.agentLogin.loginWithToken(account, d['token'], deps.address) : await deps.agentLogin.login(account, password, deps.address);
+async function checkAgent(d: AgentConnectData, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
+  const { login } = d;
+  const result = login.by === 'token' ? await deps.agentLogin.loginWithToken(d.account, login.token, deps.address) : await deps.agentLogin.login(d.account, login.password, deps.address);
   if (!result.ok) throw new ConnectRefused(result.reason);
   const agent = result.agent;
   const userId = agentUserId(agent.account);
@@ -155,24 +211,22 @@ async function checkAgent(d: Record<string, unknown>, u: string, keySession: Key
     avatar: DEFAULT_AGENT_AVATAR,
     mchId: '',
     platformId: '',
-    language: text(d['language'], 16) || 'zh',
+    language: d.language || 'zh',
     groupId: '',
     keySession,
     connectId: u,
-    agentLogin: byToken ? { by: 'token', token: d['token'] as string } : { by: 'password' },
+    agentLogin: login.by === 'token' ? { by: 'token', token: login.token } : { by: 'password' },
   };
 }
 
-async function checkVisitor(d: Record<string, unknown>, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
-  if (d['role'] !== undefined && d['role'] !== 'visitor') throw new ConnectRefused('unknown role');
+async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
   if (!CLIENT_ID.test(u) || RESERVED.has(u)) throw new ConnectRefused('bad client id');
   // protocol §3a: a key session speaks for one identity; a claimed id needs its secret
   if (keySession.boundTo !== null && keySession.boundTo !== u) throw identityRefused();
   const storedHash = await deps.store.identity.secretHash(u);
-  if (storedHash !== undefined && !secretMatches(d['clientSecret'], storedHash)) throw identityRefused();
+  if (storedHash !== undefined && !secretMatches(d.clientSecret, storedHash)) throw identityRefused();
 
-  let mchId = text(d['mchId'], 64);
-  let platformId = text(d['platformId'], 64);
+  let { mchId, platformId } = d;
   if (mchId === '' && platformId === '') {
     const fallback = await deps.store.directory.firstPlatform();
     mchId = fallback?.mchId ?? '';
@@ -182,9 +236,8 @@ async function checkVisitor(d: Record<string, unknown>, u: string, keySession: K
   if (!platform || !platform.enabled || !(await deps.store.directory.merchant(mchId))) throw new ConnectRefused('unknown merchant');
 
   const known = await deps.store.chat.visitor(u);
-  const language = text(d['language'], 16).replace(/^(null|0|no)$/, '') || known?.language || 'zh';
-  const name = text(d['name'], 64) || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${u.slice(0, 4)}`;
-  const groupId = text(d['groupId'], 64).replace(/^(null|0|data3)$/, '');
+  const language = d.language || known?.language || 'zh';
+  const name = d.name || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${u.slice(0, 4)}`;
   return {
     role: 'visitor',
     userId: u,
@@ -193,7 +246,7 @@ async function checkVisitor(d: Record<string, unknown>, u: string, keySession: K
     mchId,
     platformId,
     language,
-    groupId,
+    groupId: d.groupId,
     keySession,
     connectId: u,
     ...(storedHash === undefined ? { claimSecret: newClientSecret() } : {}),

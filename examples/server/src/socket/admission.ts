@@ -1,0 +1,166 @@
+/**
+ * Admission: what happens to a connect that passed the check ({@link checkConnect}) before and
+ * right after its welcome. The visitor is saved, the key session bound to the identity (protocol
+ * §3a), a banned visitor refused, an unseen client id claimed, an agent's session token issued,
+ * and an identity with too many sockets refused. After the welcome, the session starts: an
+ * agent's presence and snapshot, a visitor's group, session and state.
+ *
+ * The store, hub, sessions and tokens are injected, so every rule here is tested without a server.
+ * The calls on visitors (save, ban) and groups (joining an open group) sit in small functions of
+ * their own below: they move to the visitor and group services when those exist.
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import type { Hub, Peer } from '../chat/hub.js';
+import type { Sessions } from '../chat/sessions.js';
+import { T, type WireMessage } from '../chat/wire.js';
+import type { AgentPresence } from '../agents/presence.js';
+import type { AgentTokens } from '../agents/session-tokens.js';
+import { hashSecret } from '../identity/secrets.js';
+import type { Async, ChatRepo, DirectoryRepo, IdentityRepo } from '../store/types.js';
+import { identityRefused, type ConnectIdentity } from './connect-check.js';
+
+/** The store calls admission makes. */
+export interface AdmissionStore {
+  /** Visitors. */
+  readonly chat: Pick<Async<ChatRepo>, 'visitor' | 'saveVisitor'>;
+  /** Key-session binding and claims. */
+  readonly identity: Pick<Async<IdentityRepo>, 'bindKeySession' | 'claim'>;
+  /** Groups. */
+  readonly directory: Pick<Async<DirectoryRepo>, 'group' | 'addMember'>;
+}
+
+/** What admission needs. */
+export interface AdmissionDeps {
+  /** Storage. */
+  store: AdmissionStore;
+  /** Who is connected (this node, or the cluster for agents). */
+  hub: Pick<Hub, 'connectionsOf' | 'isAgentOnline'>;
+  /** Agent session tokens (issued at a password login). */
+  agentTokens: Pick<AgentTokens, 'issue'>;
+  /** Agents within their grace period. */
+  agentPresence: Pick<AgentPresence, 'came'>;
+  /** Sessions: start, resume, state, the agents' snapshot. */
+  sessions: Pick<Sessions, 'agentsChanged' | 'snapshotFor' | 'hasAny' | 'start' | 'resumed' | 'sendState'>;
+  /** At most this many sockets per identity (`MAX_SOCKETS_PER_IDENTITY`). */
+  socketsPerIdentity: number;
+  /** The clock; `Date.now` by default. */
+  now?: () => number;
+}
+
+/** The outcome of {@link Admission.admit}. */
+export type AdmissionResult =
+  | {
+      /** Admitted: welcome it. */
+      readonly kind: 'admitted';
+      /** The agent was online nowhere before this socket (the other agents hear of it). */
+      readonly agentWasOffline: boolean;
+      /** The agent's session token of this connection (issued now, or the one it logged in with). */
+      readonly agentToken: string | undefined;
+      /** A token issued by this connect's password login: the welcome carries it. */
+      readonly issuedToken: string | undefined;
+    }
+  /** The identity has too many sockets open: close with 4005, never welcomed. */
+  | { readonly kind: 'too-many' }
+  /** A banned visitor: refuse (type 500 `banned`) and close with 4003; nothing is claimed. */
+  | { readonly kind: 'banned' };
+
+/** Saves a connecting visitor: its name, avatar and language, last seen now; its flags kept. */
+export async function saveVisitor(store: AdmissionStore, identity: ConnectIdentity, now: number): Promise<void> {
+  const known = await store.chat.visitor(identity.userId);
+  await store.chat.saveVisitor({
+    clientId: identity.userId,
+    name: identity.name,
+    avatar: identity.avatar,
+    language: identity.language,
+    blacklisted: known?.blacklisted ?? false,
+    banned: known?.banned ?? false,
+    createdAt: known?.createdAt ?? now,
+    lastSeen: now,
+  });
+}
+
+/** Whether the visitor `clientId` is banned. */
+export async function isBannedVisitor(store: AdmissionStore, clientId: string): Promise<boolean> {
+  return (await store.chat.visitor(clientId))?.banned === true;
+}
+
+/** Makes the visitor a member of the group it opened, when that group exists and is open. */
+export async function joinOpenGroup(store: AdmissionStore, identity: ConnectIdentity, now: number): Promise<void> {
+  const group = await store.directory.group(identity.groupId);
+  if (!group?.open) return;
+  await store.directory.addMember({ groupId: group.groupId, clientId: identity.userId, name: identity.name, avatar: identity.avatar, role: 'member', joinedAt: now });
+}
+
+/** The welcome (type 60) of an admitted connect: role, user id, name, and a new secret or token. */
+export function welcomeOf(identity: ConnectIdentity, issuedToken: string | undefined, now: number): WireMessage {
+  return {
+    type: T.Welcome,
+    from: 'system',
+    to: identity.userId,
+    fp: randomUUID(),
+    sm: now,
+    createTime: now,
+    dataContent: JSON.stringify({
+      role: identity.role,
+      userId: identity.userId,
+      name: identity.name,
+      ...(identity.claimSecret === undefined ? {} : { clientSecret: identity.claimSecret }),
+      ...(issuedToken === undefined ? {} : { sessionToken: issuedToken }),
+    }),
+  };
+}
+
+/** Admits checked connects (see the module comment). */
+export class Admission {
+  private readonly now: () => number;
+
+  /** @param deps - store, hub, sessions and tokens */
+  constructor(private readonly deps: AdmissionDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Admits a checked connect: too many sockets, visitor save, key-session binding, ban, claim on
+   * first use (the hash is stored before the welcome carries the secret; of two connects claiming
+   * one unseen id at once, the conditional update lets one through), then an agent's token.
+   * @throws ConnectRefused 4004 when the key session is bound to another identity or the claim was lost.
+   */
+  async admit(identity: ConnectIdentity): Promise<AdmissionResult> {
+    const { store, hub } = this.deps;
+    if (hub.connectionsOf(identity.userId) >= this.deps.socketsPerIdentity) return { kind: 'too-many' };
+    const isVisitor = identity.role === 'visitor';
+    if (isVisitor) await saveVisitor(store, identity, this.now());
+    if (!(await store.identity.bindKeySession(identity.keySession.saltKey, identity.userId))) throw identityRefused();
+    // the identity checks passed, so its calls answer 2003 (banned), not 4003; nothing is claimed
+    if (isVisitor && (await isBannedVisitor(store, identity.userId))) return { kind: 'banned' };
+    if (identity.claimSecret !== undefined && !(await store.identity.claim(identity.userId, hashSecret(identity.claimSecret)))) throw identityRefused();
+    const agentWasOffline = identity.role === 'agent' && !(await hub.isAgentOnline(identity.userId));
+    // a password login gets a session token once every check has passed (none is left unused)
+    const login = identity.agentLogin;
+    const issuedToken = login?.by === 'password' ? await this.deps.agentTokens.issue(identity.userId.slice('agent:'.length)) : undefined;
+    const agentToken = login?.by === 'token' ? login.token : issuedToken;
+    return { kind: 'admitted', agentWasOffline, agentToken, issuedToken };
+  }
+
+  /**
+   * After the welcome (it runs before any frame of the socket: a text must find its session): an
+   * agent's presence and snapshot; a visitor's group, its session started or resumed, and its
+   * service state (robot, queued, agent, ended) for a reloaded page or a new tab.
+   */
+  async started(peer: Peer, identity: ConnectIdentity, agentWasOffline: boolean): Promise<void> {
+    const { sessions } = this.deps;
+    if (identity.role === 'agent') {
+      this.deps.agentPresence.came(identity.userId);
+      if (agentWasOffline) sessions.agentsChanged();
+      else peer.send(await sessions.snapshotFor(identity.userId));
+      return;
+    }
+    const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
+    if (identity.groupId !== '') await joinOpenGroup(this.deps.store, identity, this.now());
+    if (!(await sessions.hasAny(v))) await sessions.start(v);
+    else await sessions.resumed(v, (message) => peer.send(message));
+    if (identity.groupId === '') await sessions.sendState(peer);
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * One admitted connection: its peer (how the chat layer sends to it), its ordered work queue with
+ * backpressure, and the decoding and dispatch of its frames (heartbeat answered at once, agent
+ * logout, everything else to messaging). The socket is injected, so the queue and the dispatch
+ * are tested without a server.
+ * @module
+ */
+
+import { refuse } from '../chat/context.js';
+import type { Peer } from '../chat/hub.js';
+import type { ClientFrame, Messaging } from '../chat/messaging.js';
+import { T, type WireMessage } from '../chat/wire.js';
+import type { AgentPresence } from '../agents/presence.js';
+import type { AgentTokens } from '../agents/session-tokens.js';
+import { LOGGED_OUT_CLOSE, SERVER_ERROR_CLOSE } from './close-codes.js';
+import { decodeFrame, encodeFrame } from './codec.js';
+import type { ConnectIdentity } from './connect-check.js';
+
+/**
+ * Backpressure per connection: with this many frames waiting for the store, the server stops
+ * reading the socket (TCP then slows the sender down) until {@link RESUME_PENDING_FRAMES} are left.
+ */
+export const MAX_PENDING_FRAMES = 256;
+/** See {@link MAX_PENDING_FRAMES}. */
+export const RESUME_PENDING_FRAMES = 64;
+
+/** The `readyState` of an open socket (as in the `ws` library and the browser). */
+export const OPEN = 1;
+
+/** A frame as the `ws` library hands it over. */
+export type RawFrame = Buffer | ArrayBuffer | Buffer[];
+
+/** What a connection needs of its socket (a `ws` WebSocket has it all). */
+export interface ConnectionSocket {
+  /** `1` while open. */
+  readonly readyState: number;
+  /** Whether reading is paused. */
+  readonly isPaused: boolean;
+  /** Stops reading the socket. */
+  pause(): void;
+  /** Reads the socket again. */
+  resume(): void;
+  /** Sends one text frame. */
+  send(data: string): void;
+  /** Closes with a code and reason. */
+  close(code: number, reason: string): void;
+  /** Drops the socket at once. */
+  terminate(): void;
+}
+
+/** What a connection needs. */
+export interface ConnectionDeps {
+  /** The socket. */
+  socket: ConnectionSocket;
+  /** Who connected. */
+  identity: ConnectIdentity;
+  /** The AES-ECB user key when the switch is on, else null (protocol §4). */
+  userKey: Buffer | null;
+  /** The agent's session token of this connection, if any (revoked by its logout). */
+  agentToken: string | undefined;
+  /** Frame handling. */
+  messaging: Pick<Messaging, 'handle'>;
+  /** Agent session tokens (a logout revokes one). */
+  agentTokens: Pick<AgentTokens, 'revoke'>;
+  /** Agent presence (a logout releases the agent's visitors at once). */
+  agentPresence: Pick<AgentPresence, 'loggedOut'>;
+  /** Reports unexpected errors (never thrown to the client). */
+  onError: (error: unknown) => void;
+  /** The clock; `Date.now` by default. */
+  now?: () => number;
+}
+
+/** The text of a frame, whatever form the `ws` library handed it over in. */
+export function frameText(data: RawFrame): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** The size of a frame in bytes. */
+export function frameBytes(data: RawFrame): number {
+  if (Array.isArray(data)) return data.reduce((sum, part) => sum + part.length, 0);
+  return data.byteLength;
+}
+
+/** The chat layer's view of a socket: sends encode for this connection and never throw. */
+export function socketPeer(socket: ConnectionSocket, identity: ConnectIdentity, userKey: Buffer | null, agentToken: string | undefined, onError: (error: unknown) => void): Peer {
+  return {
+    userId: identity.userId,
+    connectId: identity.connectId,
+    role: identity.role,
+    name: identity.name,
+    avatar: identity.avatar,
+    mchId: identity.mchId,
+    platformId: identity.platformId,
+    language: identity.language,
+    saltKey: identity.keySession.saltKey,
+    agentToken,
+    send(message: WireMessage): void {
+      if (socket.readyState !== OPEN) return;
+      try {
+        socket.send(encodeFrame(message, userKey));
+      } catch (error) {
+        onError(error);
+      }
+    },
+    close(code: number, reason: string): void {
+      socket.close(code, reason);
+    },
+  };
+}
+
+/** An admitted connection (see the module comment). */
+export class Connection {
+  /** How the chat layer sees this connection. */
+  readonly peer: Peer;
+  /** When the last frame arrived (the idle sweep reads it). */
+  lastFrame: number;
+  private work: Promise<void> = Promise.resolve();
+  private waiting = 0;
+  private readonly now: () => number;
+
+  /** @param deps - the socket, identity and handlers */
+  constructor(private readonly deps: ConnectionDeps) {
+    this.now = deps.now ?? Date.now;
+    this.peer = socketPeer(deps.socket, deps.identity, deps.userKey, deps.agentToken, deps.onError);
+    this.lastFrame = this.now();
+  }
+
+  /** Pieces of work waiting in the queue (including the one running). */
+  get pending(): number {
+    return this.waiting;
+  }
+
+  /**
+   * Runs a connection's work one piece at a time, in arrival order: a sender's messages are
+   * stored and delivered in the order it sent them. Past {@link MAX_PENDING_FRAMES} waiting, the
+   * socket is not read until the backlog is down to {@link RESUME_PENDING_FRAMES}: nothing is
+   * dropped, the sender waits. Work that fails (the store away, say) closes the socket with 1011:
+   * the client reconnects, gap-fills, and resends what was not acknowledged (the fp keeps that
+   * exactly once); nothing of a frame is half done without the client knowing.
+   */
+  enqueue(work: () => Promise<void>): void {
+    const { socket } = this.deps;
+    this.waiting += 1;
+    if (this.waiting === MAX_PENDING_FRAMES) socket.pause();
+    this.work = this.work
+      .then(work)
+      .catch((error: unknown) => {
+        this.deps.onError(error);
+        if (socket.readyState === OPEN) socket.close(SERVER_ERROR_CLOSE, 'server error');
+      })
+      .finally(() => {
+        this.waiting -= 1;
+        if (this.waiting === RESUME_PENDING_FRAMES && socket.isPaused) socket.resume();
+      });
+  }
+
+  /** Resolves once every piece of work queued so far has run. */
+  idle(): Promise<void> {
+    return this.work;
+  }
+
+  /**
+   * Reads the socket again when something else paused it (the frames held before admission) and
+   * the queue is not the one holding it back.
+   */
+  resumeUnlessBacklogged(): void {
+    if (this.deps.socket.isPaused && this.waiting < MAX_PENDING_FRAMES) this.deps.socket.resume();
+  }
+
+  /**
+   * One frame from the client: a heartbeat is answered at once, whatever is waiting; an
+   * undecodable frame is refused (`bad-frame`); a logout and everything else join the queue.
+   */
+  receive(data: RawFrame, isBinary: boolean): void {
+    const { peer } = this;
+    this.lastFrame = this.now();
+    const text = frameText(data);
+    const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, this.deps.userKey);
+    if (!frame) {
+      refuse(peer, 'bad-frame', '');
+      return;
+    }
+    if (frame.type === T.Heartbeat) {
+      peer.send({ type: T.HeartbeatReply, from: 'system', to: peer.userId, sm: this.now(), dataContent: '{}' });
+      return;
+    }
+    if (frame.type === T.AgentLogout) {
+      this.enqueue(() => this.logout());
+      return;
+    }
+    this.enqueue(() => this.handle(frame));
+  }
+
+  private handle(frame: ClientFrame): Promise<void> {
+    return this.deps.messaging.handle(this.peer, frame);
+  }
+
+  /** Type 312: the agent logs out: its token is revoked, its visitors released at once. */
+  private async logout(): Promise<void> {
+    const { peer } = this;
+    if (peer.role !== 'agent') {
+      refuse(peer, 'not-allowed', '');
+      return;
+    }
+    if (peer.agentToken !== undefined) await this.deps.agentTokens.revoke(peer.agentToken);
+    this.deps.agentPresence.loggedOut(peer.userId);
+    peer.close(LOGGED_OUT_CLOSE, 'logged out');
+  }
+
+  /** Closes the socket with `code` and `reason`. */
+  close(code: number, reason: string): void {
+    this.deps.socket.close(code, reason);
+  }
+
+  /** Drops the socket at once. */
+  terminate(): void {
+    this.deps.socket.terminate();
+  }
+}
