@@ -199,7 +199,7 @@ async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentit
     ws.close(BANNED_CLOSE, 'banned');
     return;
   }
-  // the socket may have closed while the store answered: then nothing is registered
+  // the socket may have closed while the services answered: then nothing is registered
   if (ws.readyState !== WebSocket.OPEN) return;
   register(endpoint, ws, connection);
   connection.peer.send(welcomeOf(identity, result.issuedToken, Date.now()));
