@@ -8,7 +8,7 @@
 
 /**
  * The socket close codes, by name, and what the SDK does after each (docs/protocol.md).
- * The standard codes (1000-1012) come from RFC 6455; 4001-4006 are the protocol's own.
+ * The standard codes (1000-1013) come from RFC 6455; 4001-4006 are the protocol's own.
  */
 export const CloseCode = /* @__PURE__ */ Object.freeze({
   /** 1000 normal closure: the client closed (`disconnect()`, offline, the back/forward cache) or an agent logged out. */
@@ -29,6 +29,13 @@ export const CloseCode = /* @__PURE__ */ Object.freeze({
    * balancer sends it to another node); further ones follow the usual backoff.
    */
   ServiceRestart: 1012,
+  /**
+   * 1013 try again later: the client sent more frames before its connect was admitted than the
+   * server holds for it (docs/protocol.md §3). Reconnect with the usual backoff; on the next
+   * welcome the outbox resends what was not acknowledged (the `fp` keeps that exactly once), so
+   * nothing is lost.
+   */
+  TryAgainLater: 1013,
   /**
    * 4001 the connect check failed (crypto, HMAC, expired key session, refused agent credentials):
    * the next attempt exchanges keys again; `maxReconnectAttempts` refusals in a row stop the client.
@@ -67,10 +74,11 @@ export type KnownCloseCode = (typeof CloseCode)[keyof typeof CloseCode];
 // eslint-disable-next-line @typescript-eslint/ban-types
 export type CloseCode = KnownCloseCode | (number & {});
 
-/** A close code the server sends on purpose (1012, 1011 and 4001-4006). */
+/** A close code the server sends on purpose (1011, 1012, 1013 and 4001-4006). */
 export type ServerCloseCode = (typeof CloseCode)[
   | 'ServerError'
   | 'ServiceRestart'
+  | 'TryAgainLater'
   | 'Unauthorized'
   | 'Idle'
   | 'Banned'

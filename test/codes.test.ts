@@ -7,28 +7,25 @@ import { describe, expect, it } from 'vitest';
 import { ApiErrorCode, CloseCode } from '../src/codes.js';
 import { Code } from '../examples/server/src/http/envelope.js';
 import { localizedMessage } from '../examples/server/src/http/localize.js';
-import { CONNECT_REFUSED, IDENTITY_REFUSED } from '../examples/server/src/socket/connect-check.js';
-import { BANNED_CLOSE, IDLE_CLOSE, SERVER_ERROR_CLOSE, TOO_MANY_CONNECTIONS_CLOSE } from '../examples/server/src/socket/socket-server.js';
+import * as serverCloseCodes from '../examples/server/src/socket/close-codes.js';
 
 const protocolDoc = readFileSync(new URL('../docs/protocol.md', import.meta.url), 'utf8');
 
 describe('the server closes sockets with the codes the SDK knows', () => {
-  it('4001 refused connect, 4002 idle, 4003 banned, 4004 identity refused, 4005 too many connections, 1011 server error', () => {
-    expect({
-      refused: CONNECT_REFUSED,
-      idle: IDLE_CLOSE,
-      banned: BANNED_CLOSE,
-      identityRefused: IDENTITY_REFUSED,
-      tooManyConnections: TOO_MANY_CONNECTIONS_CLOSE,
-      serverError: SERVER_ERROR_CLOSE,
-    }).toEqual({
-      refused: CloseCode.Unauthorized,
-      idle: CloseCode.Idle,
-      banned: CloseCode.Banned,
-      identityRefused: CloseCode.IdentityRefused,
-      tooManyConnections: CloseCode.TooManyConnections,
-      serverError: CloseCode.ServerError,
+  it('every server close code (1000, 1009, 1011, 1012, 1013, 4001-4005) is the shared one', () => {
+    expect({ ...serverCloseCodes }).toEqual({
+      LOGGED_OUT_CLOSE: CloseCode.Normal,
+      FRAME_TOO_LARGE_CLOSE: CloseCode.FrameTooLarge,
+      SERVER_ERROR_CLOSE: CloseCode.ServerError,
+      SERVICE_RESTART_CLOSE: CloseCode.ServiceRestart,
+      TRY_AGAIN_LATER_CLOSE: CloseCode.TryAgainLater,
+      CONNECT_REFUSED: CloseCode.Unauthorized,
+      IDLE_CLOSE: CloseCode.Idle,
+      BANNED_CLOSE: CloseCode.Banned,
+      IDENTITY_REFUSED: CloseCode.IdentityRefused,
+      TOO_MANY_CONNECTIONS_CLOSE: CloseCode.TooManyConnections,
     });
+    expect(Object.values(serverCloseCodes).sort((a, b) => a - b)).toEqual([1000, 1009, 1011, 1012, 1013, 4001, 4002, 4003, 4004, 4005]);
   });
 
   it('the protocol\'s own codes are 4001-4006, the standard ones as RFC 6455 numbers them', () => {
@@ -39,6 +36,7 @@ describe('the server closes sockets with the codes the SDK knows', () => {
       FrameTooLarge: 1009,
       ServerError: 1011,
       ServiceRestart: 1012,
+      TryAgainLater: 1013,
       Unauthorized: 4001,
       Idle: 4002,
       Banned: 4003,
@@ -90,7 +88,7 @@ describe('docs/protocol.md names every code', () => {
   });
 
   it('every code the server sends on purpose is described', () => {
-    const sent = [...Object.values(ApiErrorCode).filter((c) => c > 0), CloseCode.ServerError, CloseCode.ServiceRestart, ...Object.values(CloseCode).filter((c) => c >= 4000)];
+    const sent = [...Object.values(ApiErrorCode).filter((c) => c > 0), CloseCode.ServerError, CloseCode.ServiceRestart, CloseCode.TryAgainLater, ...Object.values(CloseCode).filter((c) => c >= 4000)];
     for (const code of sent) expect(protocolDoc, `docs/protocol.md mentions ${code}`).toMatch(new RegExp(`\\b${code}\\b`));
   });
 });

@@ -22,6 +22,21 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     expect(policy(after(1001, 1))).toBe(5000);
   });
 
+  it('1013 (too many frames before admission): a normal reconnect with the usual backoff, keys and identity kept', () => {
+    const forgetKeys = vi.fn();
+    const identityRefused = vi.fn();
+    const tooManyConnections = vi.fn();
+    const codes = new CloseCodeHandler({ forgetKeys, identityRefused, tooManyConnections });
+    const policy = codes.wrap(fixedDelayPolicy(5000, 10));
+    codes.handleClose(CloseCode.TryAgainLater);
+    expect(policy(after(CloseCode.TryAgainLater, 1))).toBe(5000);
+    expect(policy(after(CloseCode.TryAgainLater, 2))).toBe(5000);
+    expect([forgetKeys, identityRefused, tooManyConnections].map((fn) => fn.mock.calls.length)).toEqual([0, 0, 0]);
+    expect(codes.refusals).toBe(0);
+    expect(isTerminalClose(CloseCode.TryAgainLater)).toBe(false);
+    expect(haltReasonOf(CloseCode.TryAgainLater)).toBe('gave-up');
+  });
+
   it('4001 forgets the keys and counts refusals in a row, so a wrong key gives up after the limit', () => {
     const forgetKeys = vi.fn();
     const codes = new CloseCodeHandler({ forgetKeys });

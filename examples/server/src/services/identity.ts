@@ -1,18 +1,27 @@
 /**
- * Key sessions (protocol §1) and who may act for whom (protocol §3a.3): a key session is made
- * once per request key and expires a TTL after its last use; a bound visitor may name only
- * itself, an agent only the visitors whose conversations were assigned to it.
+ * Key sessions (protocol §1), identity binding (protocol §3a) and who may act for whom (protocol
+ * §3a.3): a key session is made once per request key and expires a TTL after its last use; it is
+ * bound to the first identity accepted on it and speaks only for that one; an unseen client id is
+ * claimed once with a secret, stored only as its hash; a bound visitor may name only itself, an
+ * agent only the visitors whose conversations were assigned to it.
  * @module
  */
 
 import { randomBytes } from 'node:crypto';
 import { randomAscii } from '../crypto.js';
+import { hashSecret, secretMatches } from '../identity/secrets.js';
 import { ApiError, Code } from '../http/envelope.js';
 import { tooManyRequests } from '../http/errors.js';
 import type { KeySession, Store } from '../store/types.js';
 
 /** Touch a session's lastUsed at most this often (ms). */
 const TOUCH_EVERY = 60_000;
+
+/**
+ * What a connect's secret says about a client id (protocol §3a.1): the id is `unclaimed` (the
+ * connect claims it), the secret `matches` its stored hash, or it does not (`mismatch`).
+ */
+export type ClaimCheck = 'unclaimed' | 'matches' | 'mismatch';
 
 /** The role an identity (`clientId` or `agent:<account>`) speaks as. */
 export function roleOf(identity: string): 'visitor' | 'agent' {
@@ -56,13 +65,46 @@ export class Identity {
    * @throws ApiError 1002 when missing, unknown or expired.
    */
   async requireLive(saltKey: string): Promise<KeySession> {
+    const session = await this.live(saltKey);
+    if (!session) throw new ApiError(Code.BadSalt, 'Unknown or expired salt key: restart the key exchange');
+    return session;
+  }
+
+  /**
+   * The live key session named by a salt key (its last use moved on, at most once a minute), or
+   * undefined when missing, unknown or expired.
+   */
+  async live(saltKey: string): Promise<KeySession | undefined> {
     const session = saltKey === '' ? undefined : await this.store.keys.bySaltKey(saltKey);
     const now = this.now();
-    if (!session || session.lastUsed + this.ttlMs < now) {
-      throw new ApiError(Code.BadSalt, 'Unknown or expired salt key: restart the key exchange');
-    }
+    if (!session || session.lastUsed + this.ttlMs < now) return undefined;
     if (now - session.lastUsed > TOUCH_EVERY) await this.store.keys.touch(session.saltKey, now);
     return session;
+  }
+
+  /**
+   * Binds the key session `saltKey` to `identity` (protocol §3a): the first accepted identity
+   * binds it, the same one again is fine.
+   * @returns false when it is bound to another identity
+   */
+  bind(saltKey: string, identity: string): Promise<boolean> {
+    return this.store.identity.bindKeySession(saltKey, identity);
+  }
+
+  /** Whether `secret` proves client id `clientId` ({@link ClaimCheck}); the comparison takes constant time. */
+  async checkClaim(clientId: string, secret: unknown): Promise<ClaimCheck> {
+    const storedHash = await this.store.identity.secretHash(clientId);
+    if (storedHash === undefined) return 'unclaimed';
+    return secretMatches(secret, storedHash) ? 'matches' : 'mismatch';
+  }
+
+  /**
+   * Claims the unclaimed client id `clientId` with `secret` (only its hash is stored, before any
+   * welcome carries the secret). Of two connects claiming one id at once, one wins.
+   * @returns false when it was claimed already
+   */
+  claim(clientId: string, secret: string): Promise<boolean> {
+    return this.store.identity.claim(clientId, hashSecret(secret));
   }
 
   /** Whether a salt key names a stored key session (expired or not): the rate limiter's key. */

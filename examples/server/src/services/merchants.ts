@@ -46,6 +46,11 @@ export class Merchants {
     return merchant;
   }
 
+  /** The first platform stored, enabled or not (where a visitor that names none is placed), if any. */
+  firstPlatform(): Promise<Platform | undefined> {
+    return this.store.directory.firstPlatform();
+  }
+
   /** The platform, enabled or not, if any. */
   platform(mchId: string, platformId: string): Promise<Platform | undefined> {
     return this.store.directory.platform(mchId, platformId);

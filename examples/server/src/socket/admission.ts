@@ -5,9 +5,9 @@
  * and an identity with too many sockets refused. After the welcome, the session starts: an
  * agent's presence and snapshot, a visitor's group, session and state.
  *
- * The store, hub, sessions and tokens are injected, so every rule here is tested without a server.
- * The calls on visitors (save, ban) and groups (joining an open group) sit in small functions of
- * their own below: they move to the visitor and group services when those exist.
+ * The rules themselves live in the services (the ban in {@link Visitors}, joining in
+ * {@link Groups}, binding and claims in {@link Identity}); admission only orders the steps. The
+ * services, hub, sessions and tokens are injected, so every step here is tested without a server.
  * @module
  */
 
@@ -17,24 +17,25 @@ import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { AgentPresence } from '../agents/presence.js';
 import type { AgentTokens } from '../agents/session-tokens.js';
-import { hashSecret } from '../identity/secrets.js';
-import type { Async, ChatRepo, DirectoryRepo, IdentityRepo } from '../store/types.js';
+import type { Groups } from '../services/groups.js';
+import type { Identity } from '../services/identity.js';
+import type { Visitors } from '../services/visitors.js';
 import { identityRefused, type ConnectIdentity } from './connect-check.js';
 
-/** The store calls admission makes. */
-export interface AdmissionStore {
-  /** Visitors. */
-  readonly chat: Pick<Async<ChatRepo>, 'visitor' | 'saveVisitor'>;
-  /** Key-session binding and claims. */
-  readonly identity: Pick<Async<IdentityRepo>, 'bindKeySession' | 'claim'>;
-  /** Groups. */
-  readonly directory: Pick<Async<DirectoryRepo>, 'group' | 'addMember'>;
+/** The service calls admission makes (a `Services` of `createServices` fits). */
+export interface AdmissionServices {
+  /** The visitor upsert on connect, and the ban. */
+  readonly visitors: Pick<Visitors, 'saveOnConnect' | 'isBanned'>;
+  /** Joining the open group a visitor opened. */
+  readonly groups: Pick<Groups, 'joinOpenGroup'>;
+  /** Key-session binding and claims (protocol §3a). */
+  readonly identity: Pick<Identity, 'bind' | 'claim'>;
 }
 
 /** What admission needs. */
 export interface AdmissionDeps {
-  /** Storage. */
-  store: AdmissionStore;
+  /** The services. */
+  services: AdmissionServices;
   /** Who is connected (this node, or the cluster for agents). */
   hub: Pick<Hub, 'connectionsOf' | 'isAgentOnline'>;
   /** Agent session tokens (issued at a password login). */
@@ -45,8 +46,6 @@ export interface AdmissionDeps {
   sessions: Pick<Sessions, 'agentsChanged' | 'snapshotFor' | 'hasAny' | 'start' | 'resumed' | 'sendState'>;
   /** At most this many sockets per identity (`MAX_SOCKETS_PER_IDENTITY`). */
   socketsPerIdentity: number;
-  /** The clock; `Date.now` by default. */
-  now?: () => number;
 }
 
 /** The outcome of {@link Admission.admit}. */
@@ -65,33 +64,6 @@ export type AdmissionResult =
   | { readonly kind: 'too-many' }
   /** A banned visitor: refuse (type 500 `banned`) and close with 4003; nothing is claimed. */
   | { readonly kind: 'banned' };
-
-/** Saves a connecting visitor: its name, avatar and language, last seen now; its flags kept. */
-export async function saveVisitor(store: AdmissionStore, identity: ConnectIdentity, now: number): Promise<void> {
-  const known = await store.chat.visitor(identity.userId);
-  await store.chat.saveVisitor({
-    clientId: identity.userId,
-    name: identity.name,
-    avatar: identity.avatar,
-    language: identity.language,
-    blacklisted: known?.blacklisted ?? false,
-    banned: known?.banned ?? false,
-    createdAt: known?.createdAt ?? now,
-    lastSeen: now,
-  });
-}
-
-/** Whether the visitor `clientId` is banned. */
-export async function isBannedVisitor(store: AdmissionStore, clientId: string): Promise<boolean> {
-  return (await store.chat.visitor(clientId))?.banned === true;
-}
-
-/** Makes the visitor a member of the group it opened, when that group exists and is open. */
-export async function joinOpenGroup(store: AdmissionStore, identity: ConnectIdentity, now: number): Promise<void> {
-  const group = await store.directory.group(identity.groupId);
-  if (!group?.open) return;
-  await store.directory.addMember({ groupId: group.groupId, clientId: identity.userId, name: identity.name, avatar: identity.avatar, role: 'member', joinedAt: now });
-}
 
 /** The welcome (type 60) of an admitted connect: role, user id, name, and a new secret or token. */
 export function welcomeOf(identity: ConnectIdentity, issuedToken: string | undefined, now: number): WireMessage {
@@ -114,12 +86,8 @@ export function welcomeOf(identity: ConnectIdentity, issuedToken: string | undef
 
 /** Admits checked connects (see the module comment). */
 export class Admission {
-  private readonly now: () => number;
-
-  /** @param deps - store, hub, sessions and tokens */
-  constructor(private readonly deps: AdmissionDeps) {
-    this.now = deps.now ?? Date.now;
-  }
+  /** @param deps - services, hub, sessions and tokens */
+  constructor(private readonly deps: AdmissionDeps) {}
 
   /**
    * Admits a checked connect: too many sockets, visitor save, key-session binding, ban, claim on
@@ -128,14 +96,14 @@ export class Admission {
    * @throws ConnectRefused 4004 when the key session is bound to another identity or the claim was lost.
    */
   async admit(identity: ConnectIdentity): Promise<AdmissionResult> {
-    const { store, hub } = this.deps;
+    const { services, hub } = this.deps;
     if (hub.connectionsOf(identity.userId) >= this.deps.socketsPerIdentity) return { kind: 'too-many' };
     const isVisitor = identity.role === 'visitor';
-    if (isVisitor) await saveVisitor(store, identity, this.now());
-    if (!(await store.identity.bindKeySession(identity.keySession.saltKey, identity.userId))) throw identityRefused();
+    if (isVisitor) await services.visitors.saveOnConnect({ clientId: identity.userId, name: identity.name, avatar: identity.avatar, language: identity.language });
+    if (!(await services.identity.bind(identity.keySession.saltKey, identity.userId))) throw identityRefused();
     // the identity checks passed, so its calls answer 2003 (banned), not 4003; nothing is claimed
-    if (isVisitor && (await isBannedVisitor(store, identity.userId))) return { kind: 'banned' };
-    if (identity.claimSecret !== undefined && !(await store.identity.claim(identity.userId, hashSecret(identity.claimSecret)))) throw identityRefused();
+    if (isVisitor && (await services.visitors.isBanned(identity.userId))) return { kind: 'banned' };
+    if (identity.claimSecret !== undefined && !(await services.identity.claim(identity.userId, identity.claimSecret))) throw identityRefused();
     const agentWasOffline = identity.role === 'agent' && !(await hub.isAgentOnline(identity.userId));
     // a password login gets a session token once every check has passed (none is left unused)
     const login = identity.agentLogin;
@@ -158,7 +126,7 @@ export class Admission {
       return;
     }
     const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
-    if (identity.groupId !== '') await joinOpenGroup(this.deps.store, identity, this.now());
+    if (identity.groupId !== '') await this.deps.services.groups.joinOpenGroup(identity.groupId, { clientId: identity.userId, name: identity.name, avatar: identity.avatar });
     if (!(await sessions.hasAny(v))) await sessions.start(v);
     else await sessions.resumed(v, (message) => peer.send(message));
     if (identity.groupId === '') await sessions.sendState(peer);

@@ -2,16 +2,20 @@
  * The connect check (protocol §3): `params` -> `{ A, B }` -> RSA-decrypt B to K -> GCM-decrypt A
  * to `{ d, u, t, s }` -> constant-time HMAC check of `s` -> `t` names a live key session -> the
  * role of docs/protocol.md §5. Any failure is a {@link ConnectRefused}; the crypto failures all
- * carry the same reason so that nothing tells which step failed.
+ * carry the same reason so that nothing tells which step failed. Key sessions, claims, platforms
+ * and stored visitors are read through the services (their rules live there), never the store.
  * @module
  */
 
 import type { AgentLogin } from '../agents/login.js';
-import type { ServerConfig } from '../config.js';
 import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId } from '../chat/context.js';
 import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '../crypto.js';
-import { newClientSecret, secretMatches } from '../identity/secrets.js';
-import type { KeySession, Store } from '../store/types.js';
+import { ApiError } from '../http/envelope.js';
+import { newClientSecret } from '../identity/secrets.js';
+import type { Identity } from '../services/identity.js';
+import type { Merchants } from '../services/merchants.js';
+import type { Visitors } from '../services/visitors.js';
+import type { KeySession } from '../store/types.js';
 import { CONNECT_REFUSED, IDENTITY_REFUSED } from './close-codes.js';
 
 export { CONNECT_REFUSED, IDENTITY_REFUSED } from './close-codes.js';
@@ -61,18 +65,24 @@ export interface ConnectIdentity {
   agentLogin?: { by: 'password' } | { by: 'token'; token: string };
 }
 
+/** The service calls the check makes (a `Services` of `createServices` fits). */
+export interface ConnectServices {
+  /** Live key sessions and the claim check (protocol §3a). */
+  readonly identity: Pick<Identity, 'live' | 'checkClaim'>;
+  /** The visitor's platform: the first one for a visitor that names none; enabled, of a known merchant. */
+  readonly merchants: Pick<Merchants, 'firstPlatform' | 'requirePlatform'>;
+  /** A returning visitor's stored name, avatar and language. */
+  readonly visitors: Pick<Visitors, 'find'>;
+}
+
 /** What the check needs. */
 export interface ConnectDeps {
   /** The server's RSA private key. */
   rsa: RsaPrivateKey;
   /** The HMAC secret. */
   secret: string;
-  /** Storage. */
-  store: Store;
-  /** Configuration. */
-  config: ServerConfig;
-  /** The clock. */
-  now: number;
+  /** The services. */
+  services: ConnectServices;
   /** Agent logins (throttled). */
   agentLogin: AgentLogin;
   /** The peer's address (login throttling). */
@@ -189,9 +199,8 @@ function decodePayload(params: string, deps: ConnectDeps): { d: Record<string, u
  */
 export async function checkConnect(params: string, deps: ConnectDeps): Promise<ConnectIdentity> {
   const { d, u, t } = decodePayload(params, deps);
-  const keySession = await deps.store.keys.bySaltKey(t);
-  if (!keySession || keySession.lastUsed + deps.config.keySessionTtlMs < deps.now) throw new ConnectRefused(UNAUTHORIZED);
-  await deps.store.keys.touch(t, deps.now);
+  const keySession = await deps.services.identity.live(t);
+  if (!keySession) throw new ConnectRefused(UNAUTHORIZED);
   const data = parseConnectData(d);
   if (data.role === 'agent') return checkAgent(data, u, keySession, deps);
   return checkVisitor(data, u, keySession, deps);
@@ -223,19 +232,21 @@ async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySes
   if (!CLIENT_ID.test(u) || RESERVED.has(u)) throw new ConnectRefused('bad client id');
   // protocol §3a: a key session speaks for one identity; a claimed id needs its secret
   if (keySession.boundTo !== null && keySession.boundTo !== u) throw identityRefused();
-  const storedHash = await deps.store.identity.secretHash(u);
-  if (storedHash !== undefined && !secretMatches(d.clientSecret, storedHash)) throw identityRefused();
+  const claim = await deps.services.identity.checkClaim(u, d.clientSecret);
+  if (claim === 'mismatch') throw identityRefused();
 
   let { mchId, platformId } = d;
   if (mchId === '' && platformId === '') {
-    const fallback = await deps.store.directory.firstPlatform();
+    const fallback = await deps.services.merchants.firstPlatform();
     mchId = fallback?.mchId ?? '';
     platformId = fallback?.platformId ?? '';
   }
-  const platform = await deps.store.directory.platform(mchId, platformId);
-  if (!platform || !platform.enabled || !(await deps.store.directory.merchant(mchId))) throw new ConnectRefused('unknown merchant');
+  await deps.services.merchants.requirePlatform(mchId, platformId).catch((error: unknown) => {
+    // 1003 on HTTP (unknown merchant or platform, or a disabled one) is a refused connect here
+    throw error instanceof ApiError ? new ConnectRefused('unknown merchant') : error;
+  });
 
-  const known = await deps.store.chat.visitor(u);
+  const known = await deps.services.visitors.find(u);
   const language = d.language || known?.language || 'zh';
   const name = d.name || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${u.slice(0, 4)}`;
   return {
@@ -249,6 +260,6 @@ async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySes
     groupId: d.groupId,
     keySession,
     connectId: u,
-    ...(storedHash === undefined ? { claimSecret: newClientSecret() } : {}),
+    ...(claim === 'unclaimed' ? { claimSecret: newClientSecret() } : {}),
   };
 }

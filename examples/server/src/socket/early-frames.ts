@@ -1,5 +1,5 @@
 /**
- * Frames a client sends before its connect is admitted (admission reads the store, so an SDK that
+ * Frames a client sends before its connect is admitted (admission waits on the services, so an SDK that
  * resends its whole outbox right after opening gets ahead of it). They are held, in order, and
  * handed to the connection once admitted. None is dropped silently: past
  * {@link EARLY_PAUSE_FRAMES} frames or {@link EARLY_PAUSE_BYTES} bytes the socket is not read

@@ -20,6 +20,7 @@ import type { AgentTokens } from '../agents/session-tokens.js';
 import type { RsaPrivateKey } from '../crypto.js';
 import { clientAddress, type TrustProxy } from '../http/client-address.js';
 import type { LimiterFactory } from '../cluster/node-services.js';
+import type { Services } from '../services/index.js';
 import { Admission, welcomeOf } from './admission.js';
 import { BANNED_CLOSE, CONNECT_REFUSED, SERVER_ERROR_CLOSE, SERVICE_RESTART_CLOSE, TOO_MANY_CONNECTIONS_CLOSE } from './close-codes.js';
 import { checkConnect, ConnectRefused, type ConnectIdentity } from './connect-check.js';
@@ -39,6 +40,8 @@ export interface SocketDeps {
   ctx: ChatContext;
   /** Sessions. */
   sessions: Sessions;
+  /** The services (built once by `createServices`): the connect check and admission call them. */
+  services: Services;
   /** Frame handling. */
   messaging: Messaging;
   /** The server's RSA key. */
@@ -81,7 +84,7 @@ export const socketPlugin: FastifyPluginAsync<SocketPluginOptions> = async (app,
   const endpoint: Endpoint = {
     deps,
     wss: new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES }),
-    admission: new Admission({ ...deps, store: ctx.store, hub: ctx.hub, socketsPerIdentity: ctx.config.abuse.socketsPerIdentity }),
+    admission: new Admission({ ...deps, hub: ctx.hub, socketsPerIdentity: ctx.config.abuse.socketsPerIdentity }),
     admitting: new Set(),
     closing: false,
   };
@@ -158,9 +161,7 @@ function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage): void {
   checkConnect(params, {
     rsa: deps.rsa,
     secret: deps.secret,
-    store: deps.ctx.store,
-    config: deps.ctx.config,
-    now: Date.now(),
+    services: deps.services,
     agentLogin: deps.agentLogin,
     address: addressOf(req, deps),
   })
@@ -198,7 +199,7 @@ async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentit
     ws.close(BANNED_CLOSE, 'banned');
     return;
   }
-  // the socket may have closed while the store answered: then nothing is registered
+  // the socket may have closed while the services answered: then nothing is registered
   if (ws.readyState !== WebSocket.OPEN) return;
   register(endpoint, ws, connection);
   connection.peer.send(welcomeOf(identity, result.issuedToken, Date.now()));

@@ -1,6 +1,7 @@
-/** The identity service: key sessions per request key, their expiry, and who may act for whom. */
+/** The identity service: key sessions per request key, their expiry, binding and claims, and who may act for whom. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Code } from '../../src/http/envelope.js';
+import { hashSecret } from '../../src/identity/secrets.js';
 import { Identity, roleOf } from '../../src/services/identity.js';
 import { F, refusalOf, serviceFixture, type ServiceFixture } from './fixture.js';
 
@@ -33,6 +34,37 @@ describe('key sessions', () => {
   it('refuses a new one when the limit says no, and creates nothing', async () => {
     await expect(identity.sessionFor(REQUEST_KEY, () => false)).rejects.toThrow(/too frequent/);
     expect(await fx.store.keys.byRequestKey(REQUEST_KEY)).toBeUndefined();
+  });
+});
+
+describe('live key sessions (the socket\'s connect check)', () => {
+  it('answers a live one, undefined for an unknown, empty or expired one', async () => {
+    const session = await identity.sessionFor(REQUEST_KEY, () => true);
+    expect(await identity.live(session.saltKey)).toMatchObject({ saltKey: session.saltKey });
+    expect(await identity.live('unknown')).toBeUndefined();
+    expect(await identity.live('')).toBeUndefined();
+    now += 60_001;
+    expect(await identity.live(session.saltKey)).toBeUndefined();
+  });
+});
+
+describe('binding and claims (protocol §3a)', () => {
+  it('a key session is bound to the first identity, again to that one, never to another', async () => {
+    const session = await identity.sessionFor(REQUEST_KEY, () => true);
+    expect(await identity.bind(session.saltKey, F.plain)).toBe(true);
+    expect(await identity.bind(session.saltKey, F.plain)).toBe(true);
+    expect(await identity.bind(session.saltKey, F.banned)).toBe(false);
+    expect((await fx.store.keys.bySaltKey(session.saltKey))?.boundTo).toBe(F.plain);
+  });
+
+  it('an unseen id is claimed once, its secret stored only as a hash; the secret then proves it', async () => {
+    expect(await identity.checkClaim(F.plain, 'anything')).toBe('unclaimed');
+    expect(await identity.claim(F.plain, 'the-secret')).toBe(true);
+    expect(await fx.store.identity.secretHash(F.plain)).toBe(hashSecret('the-secret'));
+    expect(await identity.claim(F.plain, 'another-secret')).toBe(false);
+    expect(await identity.checkClaim(F.plain, 'the-secret')).toBe('matches');
+    expect(await identity.checkClaim(F.plain, 'another-secret')).toBe('mismatch');
+    expect(await identity.checkClaim(F.plain, undefined)).toBe('mismatch');
   });
 });
 

@@ -1,43 +1,76 @@
 /**
- * The admission service alone: an in-memory store, hub, sessions and tokens; no server, no socket.
+ * The admission steps alone: fakes of the services (visitors, groups, identity), hub, sessions and
+ * tokens; no server, no socket, no store. The rules the services own are tested with them
+ * (test/services): the flags a save keeps, the claim's hash; the fakes below use the services'
+ * own rule functions for the ban and for which groups may be joined.
  */
 import { describe, expect, it } from 'vitest';
 import type { Peer } from '../../src/chat/hub.js';
 import type { WireMessage } from '../../src/chat/wire.js';
-import { hashSecret } from '../../src/identity/secrets.js';
+import { mayJoin, type Joiner } from '../../src/services/groups.js';
+import { visitorRefusal, type ConnectingVisitor } from '../../src/services/visitors.js';
 import type { Group, GroupMember, Visitor } from '../../src/store/types.js';
-import { Admission, welcomeOf, type AdmissionDeps, type AdmissionStore } from '../../src/socket/admission.js';
+import { Admission, welcomeOf, type AdmissionDeps, type AdmissionServices } from '../../src/socket/admission.js';
 import { IDENTITY_REFUSED } from '../../src/socket/close-codes.js';
 import { ConnectRefused, type ConnectIdentity } from '../../src/socket/connect-check.js';
 
 const NOW = 1_700_000_000_000;
 
-class MemoryAdmissionStore implements AdmissionStore {
-  readonly visitors = new Map<string, Visitor>();
+/** Services that record what admission asks of them. */
+class FakeServices implements AdmissionServices {
+  /** Every service call, in order. */
+  readonly calls: string[] = [];
+  /** The visitors saved on connect. */
+  readonly saved: ConnectingVisitor[] = [];
+  /** Stored visitor flags (a save keeps them: that rule is the visitor service's). */
+  readonly flags = new Map<string, Pick<Visitor, 'banned' | 'blacklisted'>>();
+  /** Key-session bindings: salt key -> identity. */
   readonly bindings = new Map<string, string>();
+  /** Claims: client id -> the secret it was claimed with (the service stores its hash). */
   readonly claims = new Map<string, string>();
-  readonly groups = new Map<string, Group>();
+  /** Stored groups. */
+  readonly groupRows = new Map<string, Group>();
+  /** Memberships made. */
   readonly members: GroupMember[] = [];
-  readonly chat = {
-    visitor: async (clientId: string) => this.visitors.get(clientId),
-    saveVisitor: async (visitor: Visitor) => void this.visitors.set(visitor.clientId, visitor),
+
+  readonly visitors = {
+    saveOnConnect: async (visitor: ConnectingVisitor): Promise<Visitor> => {
+      this.calls.push(`save ${visitor.clientId}`);
+      this.saved.push(visitor);
+      const flags = this.flags.get(visitor.clientId) ?? { banned: false, blacklisted: false };
+      return { ...visitor, ...flags, createdAt: NOW, lastSeen: NOW };
+    },
+    isBanned: async (clientId: string): Promise<boolean> => {
+      this.calls.push(`isBanned ${clientId}`);
+      return visitorRefusal(this.flags.get(clientId), 'use') === 'banned';
+    },
   };
+
   readonly identity = {
-    bindKeySession: async (saltKey: string, identity: string) => {
+    bind: async (saltKey: string, identity: string): Promise<boolean> => {
+      this.calls.push(`bind ${saltKey}`);
       const bound = this.bindings.get(saltKey);
       if (bound !== undefined) return bound === identity;
       this.bindings.set(saltKey, identity);
       return true;
     },
-    claim: async (clientId: string, secretHash: string) => {
+    claim: async (clientId: string, secret: string): Promise<boolean> => {
+      this.calls.push(`claim ${clientId}`);
       if (this.claims.has(clientId)) return false;
-      this.claims.set(clientId, secretHash);
+      this.claims.set(clientId, secret);
       return true;
     },
   };
-  readonly directory = {
-    group: async (groupId: string) => this.groups.get(groupId),
-    addMember: async (member: GroupMember) => void this.members.push(member),
+
+  readonly groups = {
+    joinOpenGroup: async (groupId: string, joiner: Joiner): Promise<GroupMember | undefined> => {
+      this.calls.push(`join ${groupId}`);
+      const group = this.groupRows.get(groupId);
+      if (!group || !mayJoin(group)) return undefined;
+      const member: GroupMember = { groupId, ...joiner, role: 'member', joinedAt: NOW };
+      this.members.push(member);
+      return member;
+    },
   };
 }
 
@@ -63,11 +96,11 @@ function agentIdentity(login: ConnectIdentity['agentLogin']): ConnectIdentity {
 }
 
 function setUp(over: { connections?: number; agentOnline?: boolean } = {}) {
-  const store = new MemoryAdmissionStore();
+  const services = new FakeServices();
   const calls: string[] = [];
   const issued: string[] = [];
   const deps: AdmissionDeps = {
-    store,
+    services,
     hub: { connectionsOf: () => over.connections ?? 0, isAgentOnline: async () => over.agentOnline ?? false },
     agentTokens: {
       issue: async (account) => {
@@ -88,9 +121,8 @@ function setUp(over: { connections?: number; agentOnline?: boolean } = {}) {
       sendState: async () => void calls.push('sendState'),
     },
     socketsPerIdentity: 2,
-    now: () => NOW,
   };
-  return { store, calls, issued, admission: new Admission(deps) };
+  return { services, calls, issued, admission: new Admission(deps) };
 }
 
 function fakePeer(sent: WireMessage[]): Peer {
@@ -98,44 +130,52 @@ function fakePeer(sent: WireMessage[]): Peer {
 }
 
 describe('admission: too many connections', () => {
-  it('refuses an identity that already has MAX_SOCKETS_PER_IDENTITY sockets, before touching the store', async () => {
-    const { store, admission } = setUp({ connections: 2 });
+  it('refuses an identity that already has MAX_SOCKETS_PER_IDENTITY sockets, before calling any service', async () => {
+    const { services, admission } = setUp({ connections: 2 });
     expect(await admission.admit(visitorIdentity())).toEqual({ kind: 'too-many' });
-    expect(store.visitors.size).toBe(0);
-    expect(store.bindings.size).toBe(0);
+    expect(services.calls).toEqual([]);
+    expect(services.bindings.size).toBe(0);
   });
 });
 
 describe('admission: the visitor is saved', () => {
-  it('saves a new visitor, last seen now', async () => {
-    const { store, admission } = setUp();
+  it('saves a visitor through the visitor service with its connect\'s name, avatar and language, before the binding', async () => {
+    const { services, admission } = setUp();
     await admission.admit(visitorIdentity());
-    expect(store.visitors.get('v1')).toEqual({ clientId: 'v1', name: 'Visitor v1', avatar: 'a.svg', language: 'en', blacklisted: false, banned: false, createdAt: NOW, lastSeen: NOW });
+    expect(services.saved).toEqual([{ clientId: 'v1', name: 'Visitor v1', avatar: 'a.svg', language: 'en' }]);
+    expect(services.calls).toEqual(['save v1', 'bind salt-1', 'isBanned v1', 'claim v1']);
   });
 
-  it('keeps a known visitor’s flags and first-seen time', async () => {
-    const { store, admission } = setUp();
-    store.visitors.set('v1', { clientId: 'v1', name: 'old', avatar: 'old', language: 'zh', blacklisted: true, banned: false, createdAt: 5, lastSeen: 6 });
-    await admission.admit(visitorIdentity());
-    expect(store.visitors.get('v1')).toMatchObject({ name: 'Visitor v1', blacklisted: true, createdAt: 5, lastSeen: NOW });
+  it('saves no agent and asks no ban of it', async () => {
+    const { services, admission } = setUp();
+    await admission.admit(agentIdentity({ by: 'password' }));
+    expect(services.saved).toEqual([]);
+    expect(services.calls).toEqual(['bind salt-1']);
   });
 });
 
 describe('admission: protocol §3a key-session binding and claim on first use', () => {
-  it('binds the key session and claims the unseen id with the hash of the secret the welcome carries', async () => {
-    const { store, admission } = setUp();
+  it('binds the key session and claims the unseen id with the secret the welcome carries (the service stores its hash)', async () => {
+    const { services, admission } = setUp();
     const result = await admission.admit(visitorIdentity());
     expect(result.kind).toBe('admitted');
-    expect(store.bindings.get('salt-1')).toBe('v1');
-    expect(store.claims.get('v1')).toBe(hashSecret('fresh-secret'));
+    expect(services.bindings.get('salt-1')).toBe('v1');
+    expect(services.claims.get('v1')).toBe('fresh-secret');
+  });
+
+  it('claims nothing for a known id (no secret to hand out)', async () => {
+    const { services, admission } = setUp();
+    expect(await admission.admit(visitorIdentity({ claimSecret: undefined }))).toMatchObject({ kind: 'admitted' });
+    expect(services.claims.size).toBe(0);
   });
 
   it('refuses with 4004 a key session bound to another identity', async () => {
-    const { store, admission } = setUp();
-    store.bindings.set('salt-1', 'someone-else');
+    const { services, admission } = setUp();
+    services.bindings.set('salt-1', 'someone-else');
     const refused = admission.admit(visitorIdentity());
     await expect(refused).rejects.toBeInstanceOf(ConnectRefused);
     await expect(refused).rejects.toMatchObject({ code: IDENTITY_REFUSED });
+    expect(services.claims.size).toBe(0);
   });
 
   it('of two connects claiming one unseen id, the second is refused with 4004', async () => {
@@ -149,11 +189,17 @@ describe('admission: protocol §3a key-session binding and claim on first use', 
 
 describe('admission: a banned visitor is refused', () => {
   it('answers banned and claims nothing', async () => {
-    const { store, admission } = setUp();
-    store.visitors.set('v1', { clientId: 'v1', name: 'x', avatar: 'x', language: 'en', blacklisted: false, banned: true, createdAt: 1, lastSeen: 1 });
+    const { services, admission } = setUp();
+    services.flags.set('v1', { blacklisted: false, banned: true });
     expect(await admission.admit(visitorIdentity())).toEqual({ kind: 'banned' });
-    expect(store.claims.size).toBe(0);
-    expect(store.visitors.get('v1')?.banned).toBe(true);
+    expect(services.claims.size).toBe(0);
+    expect(services.calls).toEqual(['save v1', 'bind salt-1', 'isBanned v1']);
+  });
+
+  it('a blacklisted visitor is admitted (it may connect and read)', async () => {
+    const { services, admission } = setUp();
+    services.flags.set('v1', { blacklisted: true, banned: false });
+    expect(await admission.admit(visitorIdentity())).toMatchObject({ kind: 'admitted' });
   });
 });
 
@@ -173,8 +219,8 @@ describe('admission: agents', () => {
   });
 
   it('issues no token when the key session is bound to another identity', async () => {
-    const { store, issued, admission } = setUp();
-    store.bindings.set('salt-1', 'v9');
+    const { services, issued, admission } = setUp();
+    services.bindings.set('salt-1', 'v9');
     await expect(admission.admit(agentIdentity({ by: 'password' }))).rejects.toMatchObject({ code: IDENTITY_REFUSED });
     expect(issued).toEqual([]);
   });
@@ -217,10 +263,16 @@ describe('admission: after the welcome', () => {
   });
 
   it('a visitor that opened an open group joins it; a closed or unknown group is not joined', async () => {
-    const { store, admission } = setUp();
-    store.groups.set('g-open', { groupId: 'g-open', mchId: 'M1', name: 'Open', kind: 'group', avatar: '', notice: '', open: true });
-    store.groups.set('g-closed', { groupId: 'g-closed', mchId: 'M1', name: 'Closed', kind: 'group', avatar: '', notice: '', open: false });
+    const { services, admission } = setUp();
+    services.groupRows.set('g-open', { groupId: 'g-open', mchId: 'M1', name: 'Open', kind: 'group', avatar: '', notice: '', open: true });
+    services.groupRows.set('g-closed', { groupId: 'g-closed', mchId: 'M1', name: 'Closed', kind: 'group', avatar: '', notice: '', open: false });
     for (const groupId of ['g-open', 'g-closed', 'g-unknown']) await admission.started(fakePeer([]), visitorIdentity({ groupId }), false);
-    expect(store.members).toEqual([{ groupId: 'g-open', clientId: 'v1', name: 'Visitor v1', avatar: 'a.svg', role: 'member', joinedAt: NOW }]);
+    expect(services.members).toEqual([{ groupId: 'g-open', clientId: 'v1', name: 'Visitor v1', avatar: 'a.svg', role: 'member', joinedAt: NOW }]);
+  });
+
+  it('a visitor without a group asks to join none', async () => {
+    const { services, admission } = setUp();
+    await admission.started(fakePeer([]), visitorIdentity(), false);
+    expect(services.calls).toEqual([]);
   });
 });
