@@ -87,7 +87,7 @@ export class VisitorThread {
       messages,
       held: heldOf(messages, session.clientId),
       fetchPage: (q) => this.fetch(client, q),
-      keepOlder: () => true, // session events too: the desk reads a conversation's start and end from them
+      keepOlder: () => !this.stopped, // session events too; nothing once the desk is destroyed
       route: (m) => {
         if (!this.stopped) messages.upsert(m);
       },
