@@ -59,7 +59,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
     if (!session || session.clientId !== clientId || session.mchId !== mchId || session.platformId !== platformId) {
       throw new ApiError(Code.NotFound, 'There is no conversation to rate');
     }
-    return store.transaction(async (tx) => {
+    const rated = await store.transaction(async (tx) => {
       const fresh = (await tx.chat.session(session.sessionId)) ?? session;
       if (fresh.score !== null) throw new ApiError(Code.AlreadyRated, 'You have commented already');
       fresh.score = score;
@@ -67,6 +67,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
       await tx.chat.updateSession(fresh);
       return { sessionId: fresh.sessionId, score };
     });
+    await deps.sessions.rated(rated.sessionId); // the agent sees the rating (desk issue)
+    return rated;
   });
 
   registerCreateMsg(app, deps);
