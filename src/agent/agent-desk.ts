@@ -1,5 +1,5 @@
 /**
- * The agent's desk: a composition root over the agent's {@link ImClient}, the way `client.ts`
+ * The agent's desk: a composition root over the agent's `ImClient`, the way `client.ts`
  * composes the engine. Each power of the desk is a manager of its own (a store plus calls):
  * the queue ({@link DeskQueue}, type 310 snapshots and accept), the conversations
  * ({@link DeskConversations}: histories with the agent history call, catch-up, end, ended
@@ -33,7 +33,7 @@ export interface AgentDeskOptions {
 }
 
 /**
- * An agent's desk over an {@link ImClient} connected with agent connect data
+ * An agent's desk over an `ImClient` connected with agent connect data
  * (`agentConnectData(account, { password })` or `{ token }`).
  *
  * @example

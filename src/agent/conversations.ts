@@ -89,6 +89,7 @@ export class DeskConversations {
   /**
    * @param client - the agent's client
    * @param deps - disposables, clock, the snapshot store and the page sizes
+   * @internal the desk composes it
    */
   constructor(
     private readonly client: DeskClient,

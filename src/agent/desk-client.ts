@@ -1,5 +1,5 @@
 /**
- * What the desk's managers need from the agent's {@link ImClient}: a few events, `send`, the
+ * What the desk's managers need from the agent's `ImClient`: a few events, `send`, the
  * message list, the agent history call and the connect data. Unit tests give them a fake one.
  * @module
  */
@@ -15,7 +15,7 @@ import type { Disposables, Disposer } from '../timers.js';
 export type DeskEvent = 'socket message' | 'socket login' | 'state';
 
 /**
- * The part of an {@link ImClient} that the desk uses (an `ImClient` is one).
+ * The part of an `ImClient` that the desk uses (an `ImClient` is one).
  * @internal
  */
 export interface DeskClient {

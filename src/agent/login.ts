@@ -21,6 +21,7 @@ export class DeskLogin {
    * @param client - the agent's client
    * @param disposables - where listeners and timers are registered
    * @param storage - where the login is kept (none: not kept)
+   * @internal the desk composes it
    */
   constructor(
     private readonly client: DeskClient,

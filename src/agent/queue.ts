@@ -31,6 +31,7 @@ export class DeskQueue {
   /**
    * @param client - the agent's client
    * @param disposables - where the frame listener is registered
+   * @internal the desk composes it
    */
   constructor(
     private readonly client: DeskClient,
