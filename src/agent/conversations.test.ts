@@ -102,6 +102,15 @@ describe('an ended conversation stays on the desk, read-only, until the agent cl
     ]);
   });
 
+  it('an end asked for a visitor without an open conversation is forgotten: a later end by that visitor is the visitor’s', () => {
+    const { client, conversations } = setup();
+    conversations.end('v1');
+    client.frame(snapshotFrame([]));
+    client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }]));
+    client.frame(sessionEvent({ event: 'ended', sessionId: 's1' }, 7000));
+    expect(conversations.store.getState().list).toEqual([expect.objectContaining({ sessionId: 's1', endedBy: 'visitor' })]);
+  });
+
   it('the visitor’s rating (session event rated) shows on the conversation', () => {
     const { client, conversations } = setup();
     client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }]));

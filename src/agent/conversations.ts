@@ -171,6 +171,8 @@ export class DeskConversations {
       });
       const known = new Set(next.map((c) => c.sessionId));
       for (const s of sessions) if (!known.has(s.sessionId)) next.push({ ...s, status: 'active' });
+      // an end asked for a visitor without an open conversation is moot
+      for (const clientId of this.ending) if (!next.some((c) => c.clientId === clientId && c.status === 'active')) this.ending.delete(clientId);
       return { list: next };
     });
     for (const session of sessions) this.syncThread(session);
