@@ -76,6 +76,7 @@ describe('a visitor who ended and came back: the desk shows the new conversation
       await rating.getByRole('button', { name: zh.submit }).click();
       await rating.waitFor({ state: 'detached' });
       await agent.getByText(app.deskVisitorEnded).waitFor();
+      expect(await agent.getByText(t.conversationOver, { exact: true }).count()).toBe(0); // no visitor-side toast
       await agent.getByText(new RegExp(app.deskRating.replace('{score}', '\\d').replace(/[()]/g, '\\$&'))).waitFor();
       await agent.locator('.msg.theirs').filter({ hasText: `first conversation ${tag}` }).waitFor();
       expect(await agent.getByLabel(t.inputPlaceholder).count()).toBe(0); // read-only

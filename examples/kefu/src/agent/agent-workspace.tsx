@@ -6,12 +6,24 @@
  */
 import type { QueueEntry } from '@kefu-im/sdk';
 import type { AgentDesk, DeskConversation } from '@kefu-im/sdk/agent';
-import { useAgentQueue, useConnection, useI18n, useServerClock } from '@kefu-im/react';
+import { useAgentQueue, useConnection, useI18n, useNotices, useServerClock } from '@kefu-im/react';
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
-import { ClientNotices } from '../chat/chat-screen.js';
 import { ConnectionBanner } from '../chat/connection-banner.js';
 import { appText } from '../env/app-texts.js';
+import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
+
+/** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
+const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
+
+/** The client's notices as toasts, but those meant for a visitor. */
+function DeskNotices(): null {
+  const toast = useToast();
+  useNotices((notice) => {
+    if (!VISITOR_SESSION_NOTICES.has(notice.key)) toast(notice.text, notice.level, notice.duration);
+  });
+  return null;
+}
 
 /** What the agent chose: a visitor (its open conversation, else its latest), or one conversation. */
 export interface DeskSelection {
@@ -142,7 +154,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
         )}
       </aside>
       <section className="desk-main">{current ? <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
-      <ClientNotices />
+      <DeskNotices />
     </div>
   );
 }
