@@ -82,8 +82,7 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     case MessageType.Refusal: {
       const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
       // a resent message that met the rate limit stays pending (sent again later): no notice
-      const failed = refusal.fp ? ctx.markFailed(refusal.fp, refusal.reason) !== false : true;
-      if (failed) ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
+      if (!refusal.fp || ctx.markFailed(refusal.fp, refusal.reason) !== false) ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
       ctx.events.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
       return;
     }

@@ -184,7 +184,7 @@ export class HistoryPager {
 
   /** Where a catch-up from what is held now starts. */
   heldMark(): CatchUpMark {
-    const held = [this.held.newestSeq(), this.deps.held ? undefined : this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
+    const held = [this.held.newestSeq(), this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
     if (held.length > 0) return { seq: Math.max(...held) };
     const time = this.held.newestTime();
     return time === undefined ? {} : { time };

@@ -110,8 +110,7 @@ export class DurableOutbox {
 export function outboxScope(clientId: string, connectData: Readonly<Record<string, unknown>>): string {
   // An agent's texts belong to its account, not to the page's random client id: a reload (a new
   // client id, the same account) restores and sends them.
-  const account = connectData.account;
-  if (connectData.role === 'agent' && typeof account === 'string' && account !== '') return `agent:${account}`;
   const part = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  if (connectData.role === 'agent') return `agent:${part(connectData.account)}`;
   return [clientId, part(connectData.mchId), part(connectData.platformId), part(connectData.groupId)].join('|');
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../messages/types.js';
 import { defaultTimers } from '../timers.js';
-import { ACK_TIMEOUT_MS, RATE_PAUSES_MS, RESEND_WINDOW, ResendPacer } from './resend-pacer.js';
+import { ACK_TIMEOUT_MS, RATE_PAUSE_MS, RESEND_WINDOW, ResendPacer } from './resend-pacer.js';
 
 /** An outbox of texts and a socket that records what is written. */
 function setup(count: number) {
@@ -11,6 +11,7 @@ function setup(count: number) {
     pending: () => pending,
     isOpen: () => socket.open,
     write: (m) => socket.open && socket.written.push(m.fp as string) > 0,
+    onResend: () => undefined,
     timers: defaultTimers,
   });
   /** The server echoes a message: it leaves the outbox. */
@@ -96,7 +97,7 @@ describe('a resent text refused too-frequent is kept and sent again after a paus
     expect(pacer.retryLater('t11')).toBe(true);
     expect(pacer.retryLater('t12')).toBe(true);
     socket.written.length = 0;
-    await vi.advanceTimersByTimeAsync(RATE_PAUSES_MS[0]! - 1);
+    await vi.advanceTimersByTimeAsync(RATE_PAUSE_MS - 1);
     expect(socket.written).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(socket.written).toEqual(['t11']); // one at a time from now on
