@@ -223,8 +223,7 @@ export class Sessions {
 
   /**
    * The visitor rated a session (markScore): its agent hears it live as a session event `rated`
-   * (`{ event, sessionId, clientId, score, remark? }`), not stored: the score is the session's.
-   * Never throws (a rating is kept whatever happens to the notice).
+   * (`{ event, sessionId, clientId, score, remark? }`), not stored. Never throws.
    */
   async rated(sessionId: string): Promise<void> {
     try {
