@@ -263,6 +263,7 @@ export class Engine {
     this.stopNetworkWatch();
     this.stack?.destroy();
     this.files?.dispose();
+    this.sender.dispose();
   }
 
   /** Runs `use` with the socket stack: now when loaded, else once loaded (not after destroy). */

@@ -35,7 +35,8 @@ export interface InboundContext {
   selfId(): string | undefined;
   events: Pick<EventEmitter<ImClientEvents>, 'emit'>;
   notify(key: I18nKey, level: NoticeLevel): void;
-  markFailed(fp: string, reason: FailReason): void;
+  /** Fails a refused message; false when it stays pending (sent again later: no notice). */
+  markFailed(fp: string, reason: FailReason): boolean | void;
   reportError(error: Error, source: ErrorSource): void;
 }
 
@@ -80,8 +81,8 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     }
     case MessageType.Refusal: {
       const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
-      if (refusal.fp) ctx.markFailed(refusal.fp, refusal.reason);
-      ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
+      // a resent message that met the rate limit stays pending (sent again later): no notice
+      if (!refusal.fp || ctx.markFailed(refusal.fp, refusal.reason) !== false) ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
       ctx.events.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
       return;
     }

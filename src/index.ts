@@ -149,7 +149,7 @@ export { indexedDbOutboxStorage, memoryOutboxStorage, OUTBOX_DB, resolveOutboxSt
 export type { OutboxRecord, OutboxStorage, PendingFile } from './outbox/storage.js';
 export type { FileKind } from './outbox/file-message.js';
 export { HistoryPager } from './messages/history.js';
-export type { PagingSnapshot } from './messages/history.js';
+export type { CatchUpMark, PagingSnapshot } from './messages/history.js';
 export { toMillis } from './messages/time.js';
 export type { TimeInput } from './messages/time.js';
 export {

@@ -1,42 +1,24 @@
 /**
- * The agent's side of the client: the queue and the open conversations (type 310 snapshots), each
- * conversation's history (the agent history call, `findMsgForCus` on an agent's key session,
- * docs/protocol.md §6), the catch-up after every reconnect, the kept login, accept / end / logout.
+ * The agent's desk: a composition root over the agent's `ImClient`, the way `client.ts`
+ * composes the engine. Each power of the desk is a manager of its own (a store plus calls):
+ * the queue ({@link DeskQueue}, type 310 snapshots and accept), the conversations
+ * ({@link DeskConversations}: histories with the agent history call, catch-up, end, ended
+ * conversations and ratings) and the login ({@link DeskLogin}: the kept session token, logout).
+ * Every listener and timer is registered in one disposer set that {@link AgentDesk.destroy} runs.
  *
  * Data flows one way: frames and history pages go into the client's message list and into the
- * desk's own stores; a desk UI only reads the stores and calls the methods.
+ * managers' stores; a desk UI only reads the stores and calls the methods.
  * @module
  */
-import type { ImClient } from '../client.js';
 import type { StorageLike } from '../options.js';
-import { isChatType, messageTimeMs, parseAgentQueue } from '../messages/content.js';
-import { MessageType, type AgentSession, type ChatMessage, type QueueEntry, type StoredMessage } from '../messages/types.js';
-import { createStore, type Store } from '../state/store.js';
-import { clearAgentLogin, sessionTokenOf, writeAgentLogin } from './session-token.js';
-
-/** The desk's queue snapshot (`desk.queue.getSnapshot()`). */
-export interface AgentDeskSnapshot {
-  /** Visitors waiting, in queue order. */
-  readonly queue: readonly QueueEntry[];
-  /** The agent's open conversations. */
-  readonly sessions: readonly AgentSession[];
-  /** How many agents are online. */
-  readonly online: number;
-  /** False until the first snapshot arrived. */
-  readonly received: boolean;
-}
-
-/** The history state of one conversation (`desk.conversation(clientId).getSnapshot()`). */
-export interface ConversationHistory {
-  /** True while a page is loading. */
-  readonly loading: boolean;
-  /** True once the newest page (or a catch-up) arrived. */
-  readonly loaded: boolean;
-  /** False once the server said there is nothing older. */
-  readonly hasMore: boolean;
-  /** The error of the last failed load, cleared by the next one. */
-  readonly error: Error | null;
-}
+import type { AgentSession } from '../messages/types.js';
+import type { Store } from '../state/store.js';
+import { defaultTimers, Disposables, type TimerProvider } from '../timers.js';
+import { DeskConversations } from './conversations.js';
+import type { DeskClient } from './desk-client.js';
+import { DeskLogin } from './login.js';
+import { DeskQueue, type AgentDeskSnapshot } from './queue.js';
+import type { ConversationHistory } from './visitor-thread.js';
 
 /** Options of {@link AgentDesk}. */
 export interface AgentDeskOptions {
@@ -46,18 +28,12 @@ export interface AgentDeskOptions {
   pageSize?: number;
   /** Pages fetched at most by one catch-up (default 20). */
   maxCatchUpPages?: number;
-}
-
-const EMPTY: AgentDeskSnapshot = Object.freeze({ queue: [], sessions: [], online: 0, received: false });
-const FRESH: ConversationHistory = Object.freeze({ loading: false, loaded: false, hasMore: true, error: null });
-
-/** Whether a message belongs to the conversation with `clientId`. */
-function ofVisitor(m: ChatMessage, clientId: string): boolean {
-  return m.from === clientId || m.to === clientId;
+  /** The timers (default: `globalThis`'s, looked up at call time; tests inject fake ones). */
+  timers?: TimerProvider;
 }
 
 /**
- * An agent's desk over an {@link ImClient} connected with agent connect data
+ * An agent's desk over an `ImClient` connected with agent connect data
  * (`agentConnectData(account, { password })` or `{ token }`).
  *
  * @example
@@ -70,60 +46,52 @@ function ofVisitor(m: ChatMessage, clientId: string): boolean {
  */
 export class AgentDesk {
   /** The queue and the open conversations (type 310), for `useSyncExternalStore`. */
-  readonly queue: Store<AgentDeskSnapshot> = createStore<AgentDeskSnapshot>(EMPTY);
-  private readonly histories = new Map<string, Store<ConversationHistory>>();
-  /** Per visitor: the highest `seq` (else the newest `createTime`) held when the socket dropped. */
-  private readonly catchUpFrom = new Map<string, { seq?: number; time?: number }>();
-  private readonly offs: (() => void)[] = [];
-  private readonly pageSize: number;
-  private readonly maxCatchUpPages: number;
-  private destroyed = false;
+  readonly queue: Store<AgentDeskSnapshot>;
+  /** The queue manager: the last snapshot and accept. */
+  readonly queueManager: DeskQueue;
+  /** The conversations manager: open and ended conversations, histories, end, close. */
+  readonly conversations: DeskConversations;
+  /** The login manager: the kept session token and logout. */
+  readonly login: DeskLogin;
+  private readonly disposables: Disposables;
 
   /**
    * @param client - the agent's client (its connect data has `role: 'agent'`)
-   * @param options - storage for the kept login, page sizes
+   * @param options - storage for the kept login, page sizes, timers
    */
-  constructor(
-    private readonly client: ImClient,
-    private readonly options: AgentDeskOptions = {},
-  ) {
-    this.pageSize = Math.min(100, Math.max(1, options.pageSize ?? 50));
-    this.maxCatchUpPages = Math.max(1, options.maxCatchUpPages ?? 20);
-    const onFrame = ({ message }: { message: ChatMessage }): void => this.onFrame(message);
-    const onLogin = ({ reconnected }: { reconnected: boolean }): void => {
-      if (reconnected) this.markForCatchUp();
-    };
-    client.on('socket message', onFrame);
-    client.on('socket login', onLogin);
-    this.offs.push(
-      () => client.off('socket message', onFrame),
-      () => client.off('socket login', onLogin),
-    );
+  constructor(client: DeskClient, options: AgentDeskOptions = {}) {
+    const timers = options.timers ?? defaultTimers;
+    this.disposables = new Disposables(timers);
+    this.queueManager = new DeskQueue(client, this.disposables);
+    this.queue = this.queueManager.store;
+    this.conversations = new DeskConversations(client, {
+      disposables: this.disposables,
+      timers,
+      sessions: this.queue,
+      pageSize: Math.min(100, Math.max(1, options.pageSize ?? 50)),
+      maxCatchUpPages: Math.max(1, options.maxCatchUpPages ?? 20),
+    });
+    this.login = new DeskLogin(client, this.disposables, options.storage);
   }
 
   /** The history state of the conversation with `clientId` (a store; created on first use). */
   conversation(clientId: string): Store<ConversationHistory> {
-    let store = this.histories.get(clientId);
-    if (!store) {
-      store = createStore<ConversationHistory>(FRESH);
-      this.histories.set(clientId, store);
-    }
-    return store;
+    return this.conversations.history(clientId);
   }
 
   /** The open conversation with `clientId`, if the last snapshot lists it. */
   session(clientId: string): AgentSession | undefined {
-    return this.queue.getState().sessions.find((s) => s.clientId === clientId);
+    return this.queueManager.session(clientId);
   }
 
   /** Accepts a waiting visitor (type 311); its whole history loads when the snapshot lists it. */
   accept(clientId: string): void {
-    this.client.send({ type: MessageType.AgentAccept, dataContent: JSON.stringify({ clientId }) });
+    this.queueManager.accept(clientId);
   }
 
-  /** Ends the conversation with `clientId` (type 302). */
+  /** Ends the conversation with `clientId` (type 302); it stays on the desk, ended, until closed. */
   end(clientId: string): void {
-    this.client.send({ type: MessageType.EndConversation, to: clientId, dataContent: '{}' });
+    this.conversations.end(clientId);
   }
 
   /**
@@ -131,152 +99,26 @@ export class AgentDesk {
    * call). Resolves when it is in the message list; a failure is kept in the conversation's
    * `error` (and rejects).
    */
-  async loadOlder(clientId: string): Promise<void> {
-    const session = this.session(clientId);
-    const store = this.conversation(clientId);
-    const state = store.getState();
-    if (!session || state.loading || (state.loaded && !state.hasMore)) return;
-    const oldest = this.timesOf(clientId)[0];
-    await this.load(session, store, oldest === undefined ? {} : { before: oldest });
+  loadOlder(clientId: string): Promise<void> {
+    return this.conversations.loadOlder(clientId);
   }
 
   /**
    * Logs out (type 312): the server revokes the session token and releases the agent's visitors at
-   * once; the kept login is forgotten and the client disconnects (it does not come back with the
-   * revoked token). Resolves when the server closed the socket (at most 3 s).
+   * once; the kept login is forgotten and the client disconnects. Resolves when the server closed
+   * the socket (at most 3 s, or at once when the desk is destroyed meanwhile).
    */
-  async logout(): Promise<void> {
-    if (this.options.storage) clearAgentLogin(this.options.storage);
-    if (this.client.connectionState !== 'open') {
-      this.client.disconnect();
-      return;
-    }
-    const closed = new Promise<void>((resolve) => {
-      const timer = setTimeout(done, 3_000);
-      const client = this.client;
-      function done(): void {
-        clearTimeout(timer);
-        client.off('state', onState);
-        resolve();
-      }
-      function onState({ newState }: { newState: string }): void {
-        if (newState !== 'open') done();
-      }
-      client.on('state', onState);
-    });
-    const sent = this.client.send({ type: MessageType.AgentLogout, dataContent: '{}' });
-    if (sent.sendState !== 'failed') await closed;
-    this.client.disconnect();
+  logout(): Promise<void> {
+    return this.login.logout();
   }
 
-  /** Stops listening (the client is left as it is). */
+  /** How many listeners and timers the desk holds (0 after {@link AgentDesk.destroy}). */
+  get liveDisposers(): number {
+    return this.disposables.size;
+  }
+
+  /** Stops listening and cancels every timer (the client is left as it is). */
   destroy(): void {
-    this.destroyed = true;
-    for (const off of this.offs.splice(0)) off();
-  }
-
-  private onFrame(message: ChatMessage): void {
-    if (message.type === MessageType.Welcome) {
-      this.keepLogin(message);
-      return;
-    }
-    if (message.type !== MessageType.AgentQueue) return;
-    const parsed = parseAgentQueue(message.dataContent);
-    if (!parsed) return;
-    this.queue.setState({ ...parsed, received: true });
-    for (const session of parsed.sessions) this.sync(session);
-  }
-
-  /** The welcome of a password login carries the session token: it replaces the password. */
-  private keepLogin(message: ChatMessage): void {
-    const token = sessionTokenOf(message);
-    const data = this.client.getConnectData();
-    const account = typeof data.account === 'string' ? data.account : '';
-    if (token === undefined || account === '') return;
-    const { password: _password, ...rest } = data;
-    this.client.setConnectData({ ...rest, token });
-    if (this.options.storage) writeAgentLogin(this.options.storage, { account, token });
-  }
-
-  /** The socket came back: every open conversation catches up from what it held. */
-  private markForCatchUp(): void {
-    for (const session of this.queue.getState().sessions) {
-      const times = this.timesOf(session.clientId);
-      const seq = this.seqOf(session.clientId);
-      const time = times[times.length - 1];
-      this.catchUpFrom.set(session.clientId, { ...(seq === undefined ? {} : { seq }), ...(time === undefined ? {} : { time }) });
-    }
-  }
-
-  /** A conversation listed by a snapshot: its newest page on first sight, else a pending catch-up. */
-  private sync(session: AgentSession): void {
-    const store = this.conversation(session.clientId);
-    if (!store.getState().loaded && !store.getState().loading) {
-      this.catchUpFrom.delete(session.clientId);
-      void this.load(session, store, {}).catch(() => undefined);
-      return;
-    }
-    if (!this.catchUpFrom.has(session.clientId)) return;
-    const from = this.catchUpFrom.get(session.clientId) ?? {};
-    this.catchUpFrom.delete(session.clientId);
-    void this.catchUp(session, store, from).catch(() => undefined);
-  }
-
-  /**
-   * Fetches everything after what was held (the agent history call with `afterSeq` when the server
-   * stamps `seq`, else `after` a time), page by page.
-   */
-  private async catchUp(session: AgentSession, store: Store<ConversationHistory>, held: { seq?: number; time?: number }): Promise<void> {
-    const bySeq = held.seq !== undefined;
-    let from = held.seq ?? held.time;
-    if (from === undefined) return this.load(session, store, {});
-    for (let i = 0; i < this.maxCatchUpPages && !this.destroyed; i++) {
-      const page = await this.fetch(session, { ...(bySeq ? { afterSeq: from } : { after: from }), size: 100 });
-      this.client.messages.upsertMany(page.list);
-      const mark = (m: ChatMessage): number | undefined => (bySeq ? (typeof m.seq === 'number' ? m.seq : undefined) : messageTimeMs(m));
-      const newest = Math.max(from, ...page.list.map((m) => mark(m) ?? from!));
-      if (!page.hasMore || newest === from) break;
-      from = newest;
-    }
-  }
-
-  private async load(session: AgentSession, store: Store<ConversationHistory>, window: { before?: number }): Promise<void> {
-    store.setState({ loading: true, error: null });
-    try {
-      const page = await this.fetch(session, { ...window, size: this.pageSize });
-      if (this.destroyed) return;
-      this.client.messages.upsertMany(page.list);
-      store.setState({ loading: false, loaded: true, hasMore: page.hasMore });
-    } catch (error) {
-      store.setState({ loading: false, error: error instanceof Error ? error : new Error(String(error)) });
-      throw error;
-    }
-  }
-
-  private fetch(session: AgentSession, window: { before?: number; after?: number; afterSeq?: number; size: number }): Promise<{ list: StoredMessage[]; hasMore: boolean }> {
-    if (session.mchId === undefined || session.platformId === undefined) {
-      return Promise.reject(new Error(`The server named no merchant for the conversation with ${session.clientId}; its history cannot be loaded.`));
-    }
-    return this.client.api.findMsgForCus({ clientId: session.clientId, mchId: session.mchId, platformId: session.platformId, ...window });
-  }
-
-  /** The highest `seq` held for the conversation with `clientId`, if the server stamps one. */
-  private seqOf(clientId: string): number | undefined {
-    let max: number | undefined;
-    for (const m of this.client.messages.getSnapshot()) {
-      if (ofVisitor(m, clientId) && typeof m.seq === 'number' && (max === undefined || m.seq > max)) max = m.seq;
-    }
-    return max;
-  }
-
-  /** The `createTime`s (ms) held for the conversation with `clientId`, oldest first. */
-  private timesOf(clientId: string): number[] {
-    const out: number[] = [];
-    for (const m of this.client.messages.getSnapshot()) {
-      if (!ofVisitor(m, clientId) || !isChatType(m.type) || m.createTime === undefined) continue;
-      const t = messageTimeMs(m);
-      if (t !== undefined) out.push(t);
-    }
-    return out.sort((a, b) => a - b);
+    this.disposables.dispose();
   }
 }

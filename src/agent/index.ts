@@ -1,10 +1,18 @@
 /**
  * `@kefu-im/sdk/agent`: the agent's side of the SDK (beyond the upstream spec): the queue and open
- * conversations, the agent history call with the catch-up after every reconnect, the login kept
- * across reloads as a session token, accept, end and logout. Visitors' apps never load it.
+ * conversations, the agent history call with the catch-up after every reconnect, ended
+ * conversations with the visitor's rating, the login kept across reloads as a session token,
+ * accept, end and logout. Visitors' apps never load it.
  * @packageDocumentation
  */
 export { AgentDesk } from './agent-desk.js';
-export type { AgentDeskOptions, AgentDeskSnapshot, ConversationHistory } from './agent-desk.js';
+export type { AgentDeskOptions } from './agent-desk.js';
+export { DeskQueue } from './queue.js';
+export type { AgentDeskSnapshot } from './queue.js';
+export { DeskConversations } from './conversations.js';
+export type { ConversationRating, ConversationWindow, DeskConversation, DeskConversationsSnapshot, DeskConversationsDeps } from './conversations.js';
+export type { ConversationHistory } from './visitor-thread.js';
+export { DeskLogin, LOGOUT_WAIT_MS } from './login.js';
+export type { DeskClient, DeskEvent } from './desk-client.js';
 export { AGENT_SESSION_KEY, agentConnectData, clearAgentLogin, readAgentLogin, sessionTokenOf, writeAgentLogin } from './session-token.js';
 export type { AgentLogin } from './session-token.js';

@@ -55,3 +55,26 @@ describe('history paging: the SDK holds hasMore/loading/error as a subscribable 
     expect(findMsgForCus.mock.calls.map((c) => c[0].after)).toEqual([2000, 4000]);
   });
 });
+
+describe('history paging of any conversation: a page function, what is held, a catch-up from a mark', () => {
+  it('pages with the given function from the oldest time the given holdings report', async () => {
+    const messages = new MessageList();
+    const fetchPage = vi.fn(async (q: { before?: number }) => ({ list: q.before === 3000 ? [msg(2, 300), msg(2.5)] : [], hasMore: false }));
+    const held = { oldestTime: () => 3000, newestTime: () => 9000, newestSeq: () => undefined };
+    const pager = new HistoryPager({ messages, fetchPage, held, keepOlder: () => true, route: () => undefined });
+    await pager.loadOlder(10);
+    expect(fetchPage).toHaveBeenCalledWith({ before: 3000, size: 10 });
+    expect(messages.getSnapshot().map((m) => m.fp)).toEqual(['m2', 'm2.5']); // session events kept when asked
+    expect(pager.heldMark()).toEqual({ time: 9000 });
+  });
+
+  it('fetchMissed(from) starts after the given seq, whatever is held now', async () => {
+    const routed: ChatMessage[] = [];
+    const seqMsg = (n: number): ChatMessage => ({ ...msg(n), seq: n });
+    const fetchPage = vi.fn(async (q: { afterSeq?: number }) => (q.afterSeq === 4 ? { list: [seqMsg(5), seqMsg(6)], hasMore: true } : { list: [], hasMore: true }));
+    const pager = new HistoryPager({ messages: new MessageList(), fetchPage, route: (m) => routed.push(m) });
+    expect(await pager.fetchMissed(5, { seq: 4 })).toBe(2);
+    expect(routed.map((m) => m.fp)).toEqual(['m5', 'm6']);
+    expect(fetchPage.mock.calls.map((c) => c[0].afterSeq)).toEqual([4, 6]); // stops on an empty page
+  });
+});

@@ -27,8 +27,38 @@ export interface PageWindowQuery {
   size: number;
 }
 
+/** Where a catch-up starts: after the highest `seq` held (when the server stamps one), else after a time (ms). */
+export interface CatchUpMark {
+  /** The highest per-conversation `seq` held. */
+  seq?: number;
+  /** The newest `createTime` (ms) held. */
+  time?: number;
+}
+
+/** What the pager holds of its conversation (the client's whole list, or one visitor's part of it). @internal */
+export interface HeldMessages {
+  /** The oldest `createTime` (ms) held. */
+  oldestTime(): number | undefined;
+  /** The newest `createTime` (ms) held. */
+  newestTime(): number | undefined;
+  /** The highest `seq` held. */
+  newestSeq(): number | undefined;
+}
+
+/** Where the pager's pages come from: the visitor's own history calls, or a page function. @internal */
+export type PageSource =
+  | Pick<ClientContext, 'api' | 'clientId' | 'connectData'>
+  | {
+      /** Fetches one page; an agent's desk pages one visitor's conversation with the agent history call. */
+      fetchPage(q: PageWindowQuery): Promise<MessagePage>;
+    };
+
 /** What the pager needs from the client. @internal */
-export type HistoryDeps = Pick<ClientContext, 'messages' | 'api' | 'clientId' | 'connectData'> & {
+export type HistoryDeps = PageSource & Pick<ClientContext, 'messages'> & {
+  /** What the pager holds (default: the whole message list). */
+  held?: HeldMessages;
+  /** Which messages of a page of older history join the list (default: chat content only). */
+  keepOlder?(message: ChatMessage): boolean;
   /** The highest `seq` of any message routed so far (frames and pages), if any. */
   seenSeq?: () => number | undefined;
   /** Handles a missed message as if it had arrived on the socket. */
@@ -71,8 +101,14 @@ export class HistoryPager {
   private oldestFetched: number | undefined;
   private inFlight: Promise<MessagePage> | null = null;
 
+  private readonly held: HeldMessages;
+  private readonly fetchPage: (q: PageWindowQuery) => Promise<MessagePage>;
+
   /** @param deps - the list, the page fetch and the inbound router @internal */
-  constructor(private readonly deps: HistoryDeps) {}
+  constructor(private readonly deps: HistoryDeps) {
+    this.held = deps.held ?? deps.messages;
+    this.fetchPage = 'fetchPage' in deps ? (q) => deps.fetchPage(q) : (q) => fetchHistoryPage(deps, q);
+  }
 
   /** Calls `listener` after every change of the paging state; returns the unsubscribe function. */
   readonly subscribe = (listener: () => void): (() => void) => this.store.subscribe(() => listener());
@@ -92,10 +128,11 @@ export class HistoryPager {
       try {
         const ready = this.deps.ready?.();
         if (ready) await ready;
-        const before = minDefined(this.deps.messages.oldestTime(), this.oldestFetched);
-        const page = await fetchHistoryPage(this.deps, { ...(before === undefined ? {} : { before }), size });
+        const before = minDefined(this.held.oldestTime(), this.oldestFetched);
+        const page = await this.fetchPage({ ...(before === undefined ? {} : { before }), size });
         this.oldestFetched = minDefined(this.oldestFetched, ...page.list.map(messageTimeMs));
-        this.deps.messages.upsertMany(page.list.filter((m) => isChatType(m.type)));
+        const keep = this.deps.keepOlder ?? ((m: ChatMessage) => isChatType(m.type));
+        this.deps.messages.upsertMany(page.list.filter(keep));
         this.store.setState({ loading: false, hasMore: page.hasMore === true, error: null });
         return page;
       } catch (e) {
@@ -121,39 +158,36 @@ export class HistoryPager {
    * servers whose clocks disagree cannot make it skip anything), else what is newer than the
    * newest `createTime` held.
    * @param maxPages - how many pages of 100 at most
+   * @param from - where to start (default: what is held now); an agent's desk passes what it held
+   *   when the socket dropped
    * @returns how many messages were fetched
    */
-  async fetchMissed(maxPages = 20): Promise<number> {
+  async fetchMissed(maxPages = 20, from?: CatchUpMark): Promise<number> {
     const ready = this.deps.ready?.();
     if (ready) await ready;
-    const held = [this.deps.messages.newestSeq(), this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
-    const seq = held.length > 0 ? Math.max(...held) : undefined;
-    if (seq !== undefined) return this.fetchAfterSeq(seq, maxPages);
+    const mark = from ?? this.heldMark();
+    const bySeq = mark.seq !== undefined;
+    let after = mark.seq ?? mark.time;
     let fetched = 0;
-    let after = this.deps.messages.newestTime();
     for (let i = 0; i < maxPages; i++) {
-      const page = await fetchHistoryPage(this.deps, { ...(after === undefined ? {} : { after }), size: 100 });
+      const window = after === undefined ? {} : bySeq ? { afterSeq: after } : { after };
+      const page = await this.fetchPage({ ...window, size: 100 });
       for (const message of page.list) this.deps.route(message);
       fetched += page.list.length;
-      const newest = page.list.map(messageTimeMs).filter((t): t is number => t !== undefined);
-      if (!page.hasMore || newest.length === 0) break;
-      after = Math.max(after ?? -Infinity, ...newest);
+      const marks = page.list.map((m) => (bySeq ? (typeof m.seq === 'number' ? m.seq : undefined) : messageTimeMs(m))).filter((t): t is number => t !== undefined);
+      const next = marks.length === 0 ? after : Math.max(after ?? -Infinity, ...marks);
+      if (!page.hasMore || next === undefined || next === after) break;
+      after = next;
     }
     return fetched;
   }
 
-  private async fetchAfterSeq(from: number, maxPages: number): Promise<number> {
-    let fetched = 0;
-    let afterSeq = from;
-    for (let i = 0; i < maxPages; i++) {
-      const page = await fetchHistoryPage(this.deps, { afterSeq, size: 100 });
-      for (const message of page.list) this.deps.route(message);
-      fetched += page.list.length;
-      const next = Math.max(afterSeq, ...page.list.map((m) => (typeof m.seq === 'number' ? m.seq : afterSeq)));
-      if (!page.hasMore || next === afterSeq) break;
-      afterSeq = next;
-    }
-    return fetched;
+  /** Where a catch-up from what is held now starts. */
+  heldMark(): CatchUpMark {
+    const held = [this.held.newestSeq(), this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
+    if (held.length > 0) return { seq: Math.max(...held) };
+    const time = this.held.newestTime();
+    return time === undefined ? {} : { time };
   }
 }
 

@@ -88,3 +88,12 @@ describe('outboxScope', () => {
     expect(outboxScope('c1', { mchId: 7, platformId: 9, groupId: 'g' })).toBe('c1|7|9|g');
   });
 });
+
+describe('an agent’s pending texts belong to its account, not to the page’s client id', () => {
+  it('two pages (two client ids) of one agent share the scope; another agent and a visitor do not', () => {
+    const alice = { role: 'agent', account: 'alice', token: 't' };
+    expect(outboxScope('page-1', alice)).toBe(outboxScope('page-2', { ...alice, password: 'pw' }));
+    expect(outboxScope('page-1', alice)).not.toBe(outboxScope('page-1', { role: 'agent', account: 'bob' }));
+    expect(outboxScope('page-1', alice)).not.toBe(outboxScope('page-1', { role: 'visitor', account: 'alice' }));
+  });
+});

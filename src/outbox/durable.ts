@@ -104,10 +104,13 @@ export class DurableOutbox {
 
 /**
  * The scope of a visitor's pending messages: the client id with the merchant, platform and group
- * of the connect data.
+ * of the connect data; an agent's are its account's (`agent:<account>`).
  * @internal
  */
 export function outboxScope(clientId: string, connectData: Readonly<Record<string, unknown>>): string {
+  // An agent's texts belong to its account, not to the page's random client id: a reload (a new
+  // client id, the same account) restores and sends them.
   const part = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  if (connectData.role === 'agent') return `agent:${part(connectData.account)}`;
   return [clientId, part(connectData.mchId), part(connectData.platformId), part(connectData.groupId)].join('|');
 }

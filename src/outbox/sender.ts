@@ -11,6 +11,7 @@ import { MessageType, type ChatMessage, type SendFailReason, type StoredMessage 
 import type { DurableOutbox } from './durable.js';
 import type { OutboxRecord } from './storage.js';
 import { Outbox } from './outbox.js';
+import { ResendPacer } from './resend-pacer.js';
 
 /** What to send with `ImClient.send`. */
 export interface SendInput {
@@ -39,7 +40,7 @@ export interface SenderSocket {
 }
 
 /** What the sender needs from the client. @internal */
-export type SenderDeps = Pick<ClientContext, 'messages' | 'events' | 'limits' | 'clock' | 'i18n' | 'notify' | 'selfId' | 'clientId' | 'connectData'> & {
+export type SenderDeps = Pick<ClientContext, 'messages' | 'events' | 'limits' | 'clock' | 'i18n' | 'notify' | 'selfId' | 'clientId' | 'connectData' | 'timers'> & {
   socket: SenderSocket;
   /** Where pending chat messages are kept across reloads. */
   durable: DurableOutbox;
@@ -64,10 +65,22 @@ const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
 export class MessageSender {
   /** The messages waiting for the server's echo, in composition order. */
   readonly outbox: Outbox;
+  /** When each pending message is written (the resend rule). */
+  private readonly pacer: ResendPacer;
 
   /** @param deps - the socket, the list, the events and the durable store */
   constructor(private readonly deps: SenderDeps) {
-    this.outbox = new Outbox((fp) => deps.durable.drop(fp));
+    this.outbox = new Outbox((fp) => {
+      deps.durable.drop(fp);
+      this.pacer.settled(fp);
+    });
+    this.pacer = new ResendPacer({
+      pending: () => this.outbox.pending(),
+      isOpen: () => deps.socket.isOpen,
+      write: (message) => deps.socket.send(message),
+      onResend: (message) => this.unfail(message),
+      timers: deps.timers,
+    });
   }
 
   /**
@@ -177,23 +190,28 @@ export class MessageSender {
     }
     this.outbox.add(wire);
     if (isChatType(wire.type)) deps.durable.keep(wire);
-    if (socket.isOpen) socket.send(wire);
+    this.pacer.send(wire);
     // Nothing is trying to connect: say so now; the message goes out after the next open.
-    else if (socket.gaveUp) this.markFailed(wire.fp, 'network');
+    if (!socket.isOpen && socket.gaveUp) this.markFailed(wire.fp, 'network');
     return deps.messages.get(wire.fp) ?? stored;
   }
 
   /**
    * The message failed: `failed` in the list. A refused or oversized message leaves the outbox
    * (and the durable store); a chat message failed by the network stays and is sent again after
-   * the next open, when it turns `pending` again.
+   * the next open, when it turns `pending` again. A resent message refused `too-frequent` is not
+   * failed: it is sent again after a pause.
+   * @returns false when the message stays pending (no failure to tell the user about)
    */
-  markFailed(fp: string, reason: SendFailReason): void {
+  markFailed(fp: string, reason: SendFailReason): boolean {
+    // a resent message that met the rate limit goes out again after a pause (see ResendPacer)
+    if (reason === 'too-frequent' && this.pacer.retryLater(fp)) return false;
     if (reason !== 'network' || !this.deps.messages.has(fp)) this.outbox.fail(fp);
     const { messages, events } = this.deps;
-    if (!messages.has(fp)) return;
+    if (!messages.has(fp)) return true;
     const message = messages.patch(fp, { sendState: 'failed', failReason: reason });
     if (message) events.emit('send state', { fp, state: 'failed', message, reason });
+    return true;
   }
 
   /** Fails every pending message (e.g. the connection gave up) with one `sendFailed` notice. */
@@ -205,19 +223,25 @@ export class MessageSender {
   }
 
   /**
-   * Writes every message of the outbox again, in composition order (after an open); those the
-   * network had failed turn `pending` again.
+   * Writes every message of the outbox again, in composition order and paced (after an open; see
+   * {@link ResendPacer}); those the network had failed turn `pending` again.
    */
   resendPending(): void {
-    const { socket, messages, events } = this.deps;
-    for (const m of this.outbox.pending()) {
-      const fp = m.fp as string;
-      if (messages.get(fp)?.sendState === 'failed') {
-        const message = messages.patch(fp, { sendState: 'pending', failReason: undefined });
-        if (message) events.emit('send state', { fp, state: 'pending', message });
-      }
-      socket.send(m);
-    }
+    this.pacer.opened();
+  }
+
+  /** Cancels the resend timers (the client is destroyed). */
+  dispose(): void {
+    this.pacer.dispose();
+  }
+
+  /** A message the network had failed turns `pending` again as it goes out. */
+  private unfail(m: ChatMessage): void {
+    const { messages, events } = this.deps;
+    const fp = m.fp as string;
+    if (messages.get(fp)?.sendState !== 'failed') return;
+    const message = messages.patch(fp, { sendState: 'pending', failReason: undefined });
+    if (message) events.emit('send state', { fp, state: 'pending', message });
   }
 }
 

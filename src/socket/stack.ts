@@ -54,8 +54,8 @@ export interface SocketStackDeps {
   outbox: Outbox;
   /** The read receipts incoming messages go to. */
   receipts: ReceiptManager;
-  /** A refused message fails. */
-  markFailed(fp: string, reason: FailReason): void;
+  /** A refused message fails; false when it stays pending (sent again later). */
+  markFailed(fp: string, reason: FailReason): boolean | void;
   /** A socket this tab uses opened. */
   loggedIn(reconnected: boolean): void;
   /** The service state, for a tab that joins later. */

@@ -5,73 +5,29 @@
  * token; an agent that logs out or stays away past the grace period releases its visitors.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { memoryStorage, type StorageLike, type StoredMessage, type WebSocketConstructor } from '../../src/index.js';
-import { AGENT_SESSION_KEY, AgentDesk, agentConnectData, readAgentLogin } from '../../src/agent/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStorage, type StorageLike } from '../../src/index.js';
+import { AGENT_SESSION_KEY, agentConnectData, readAgentLogin, type AgentDesk } from '../../src/agent/index.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { ALICE, Clients, clientsPerTest, connectedVisitor, DEMO, frame, isEvent, leaveMessage, open, type Recorded, type ServerEndpoints, sharedServer, type TestServer, waitUntil } from './harness.js';
+import { conversationAt, cuttableNetwork, deskAgent, servedBy, type AgentExtra } from './agent-helpers.js';
+import { ALICE, Clients, DEMO, frame, isEvent, waitUntil, type ServerEndpoints } from './harness.js';
 
-/** An agent's network that the test can cut: sockets are dropped and refused, fetch fails. */
-function cuttableNetwork(): { WebSocket: WebSocketConstructor; fetch: typeof fetch; cut(): void; restore(): void } {
-  const open = new Set<WebSocket>();
-  const net = { down: false };
-  class Cuttable extends WebSocket {
-    constructor(url: string) {
-      if (net.down) throw new Error('network unreachable (test: the agent is offline)');
-      super(url);
-      open.add(this);
-      this.addEventListener('close', () => open.delete(this));
-    }
-  }
-  return {
-    WebSocket: Cuttable as unknown as WebSocketConstructor,
-    fetch: (input, init) => (net.down ? Promise.reject(new TypeError('fetch failed (test: the agent is offline)')) : fetch(input, init)),
-    cut() {
-      net.down = true;
-      for (const ws of open) ws.terminate();
-    },
-    restore() {
-      net.down = false;
-    },
-  };
-}
-
-type Server = TestServer;
-const clients = clientsPerTest();
-
-/** An agent client with a desk; `storage` keeps its login (a reload reuses it). */
-async function agentWithDesk(server: ServerEndpoints, storage: StorageLike, extra: Parameters<Clients['make']>[1] = {}): Promise<{ rec: Recorded; desk: AgentDesk }> {
-  const kept = readAgentLogin(storage);
-  const connectData = kept ? agentConnectData(kept.account, { token: kept.token }) : agentConnectData(ALICE.account, { password: ALICE.password });
-  const rec = clients.make(server, { connectData, ...extra });
-  const desk = new AgentDesk(rec.client, { storage });
-  await open(rec);
-  return { rec, desk };
-}
-
-/** A visitor that asked the robot something, then transferred; the agent accepts it. */
-async function servedVisitor(server: ServerEndpoints, desk: AgentDesk): Promise<Recorded> {
-  const visitor = await connectedVisitor(clients, server, { clientId: `v-${randomUUID()}` });
-  const v = visitor.client;
-  const question = v.sendText('What are your opening hours?');
-  await waitUntil(() => expect(v.messages.get(question.fp!)?.sendState).toBe('sent'));
-  await waitUntil(() => expect(v.messages.getSnapshot().filter((m) => m.type === 200).length).toBeGreaterThanOrEqual(2));
-  v.transferToHuman();
-  await waitUntil(() => expect(desk.queue.getState().queue.some((q) => q.clientId === v.clientId)).toBe(true));
-  desk.accept(v.clientId);
-  await waitUntil(() => expect(v.session.getState().status).toBe('agent'));
-  return visitor;
-}
-
-/** The agent's chat messages of one visitor, in list order. */
-function conversationAt(agent: Recorded, clientId: string): StoredMessage[] {
-  return agent.client.messages.getSnapshot().filter((m) => (m.from === clientId || m.to === clientId) && m.type >= 100 && m.type !== 104 && m.type !== 300 && m.type !== 201);
-}
+type Server = Awaited<ReturnType<typeof startServer>>;
+const clients = new Clients();
+afterEach(() => clients.destroyAll());
+const agentWithDesk = (server: ServerEndpoints, storage: StorageLike, extra: AgentExtra = {}) => deskAgent(clients, server, storage, extra);
+const servedVisitor = (server: ServerEndpoints, desk: AgentDesk) => servedBy(clients, server, desk);
 
 describe('agent desk: catch-up, kept login, whole history', () => {
   let server: Server;
-  sharedServer((s) => (server = s), { env: { AGENT_GRACE_MS: '60000' } });
+  beforeAll(async () => {
+    server = await startServer({}, { AGENT_GRACE_MS: '60000' });
+  });
+  afterAll(async () => {
+    await server.close();
+    removeDir(server.dataDir);
+    expect(server.errors).toEqual([]);
+  });
 
   it('shows an accepted visitor’s robot phase at once, and texts sent while the agent is away arrive once and in order after it returns', async () => {
     const net = cuttableNetwork();
@@ -177,7 +133,14 @@ describe('agent desk: catch-up, kept login, whole history', () => {
 
 describe('agent gone: logout and the grace period', () => {
   let server: Server;
-  sharedServer((s) => (server = s), { env: { AGENT_GRACE_MS: '400' } });
+  beforeAll(async () => {
+    server = await startServer({}, { AGENT_GRACE_MS: '400' });
+  });
+  afterAll(async () => {
+    await server.close();
+    removeDir(server.dataDir);
+    expect(server.errors).toEqual([]);
+  });
 
   it('tells the visitor when its agent disappears past the grace period; it may queue again (busy) or leave a message', async () => {
     const net = cuttableNetwork();
@@ -196,7 +159,14 @@ describe('agent gone: logout and the grace period', () => {
     const queued = await frame(visitor, (m) => isEvent('queued')(m) && m.dataContent?.includes('"busy":true') === true);
     expect(queued).toBeDefined();
     await waitUntil(() => expect(v.session.getState()).toMatchObject({ status: 'queued', busy: true }));
-    const left = await leaveMessage(v, 'Please call me back.');
+    const left = await v.api.createMsg({
+      type: 401,
+      from: v.clientId,
+      fp: randomUUID(),
+      mchId: DEMO.mchId,
+      platformId: DEMO.platformId,
+      dataContent: JSON.stringify({ contact: 'me@example.com', content: 'Please call me back.' }),
+    });
     expect(left.type).toBe(401);
     expect(agent.client.connectionState).not.toBe('open');
   });

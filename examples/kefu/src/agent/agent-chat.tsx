@@ -1,35 +1,66 @@
 /**
- * One conversation on the agent desk: the visitor's whole history, robot phase included (loaded
- * and caught up by the SDK's agent desk with the agent history call), the live messages, the same rows and composer as the visitor's chat (sending to the visitor), and
- * the end-of-conversation action (type 302 to the visitor).
+ * One conversation on the agent desk: the visitor's history, robot phase included (loaded and
+ * caught up by the SDK's agent desk with the agent history call), the live messages, the same
+ * rows and composer as the visitor's chat (sending to the visitor), and the end action (type 302
+ * to the visitor). An ended conversation stays read-only, with who ended it and the visitor's
+ * rating, until the agent closes it. A visitor who came back has one conversation of each kind:
+ * each shows its own part of the visitor's thread (split at the end of the earlier one).
  * @module
  */
-import type { AgentSession, StoredMessage } from '@kefu-im/sdk';
-import type { AgentDesk } from '@kefu-im/sdk/agent';
+import type { StoredMessage } from '@kefu-im/sdk';
+import type { AgentDesk, ConversationWindow, DeskConversation } from '@kefu-im/sdk/agent';
+import { messageTimeMs } from '@kefu-im/sdk';
 import { useAgentHistory, useConnection, useI18n } from '@kefu-im/react';
 import { lazy, useCallback, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Composer } from '../chat/composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo } from '../chat/conversation.js';
 import { MessageList, type MessageListHandle } from '../chat/message-list.js';
+import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
 
 const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));
 
+/** Whether a message falls in a conversation's window of the visitor's thread. */
+export function inWindow(message: StoredMessage, window: ConversationWindow): boolean {
+  const t = messageTimeMs(message);
+  if (t === undefined) return window.until === undefined; // not stored yet: the open conversation's
+  return (window.after === undefined || t > window.after) && (window.until === undefined || t <= window.until);
+}
+
+/** Who ended the conversation, and the visitor's rating. */
+function EndedNote({ conversation }: { conversation: DeskConversation }): ReactElement {
+  const { language } = useI18n();
+  const who = conversation.endedBy === 'visitor' ? 'deskVisitorEnded' : conversation.endedBy === 'agent' ? 'deskAgentEnded' : 'deskConversationEnded';
+  const rating = conversation.rating;
+  return (
+    <div className="agent-chat-ended" role="status">
+      <p>{appText(language, who)}</p>
+      <p>
+        {rating ? appText(language, 'deskRating', { score: rating.score }) : appText(language, 'deskNotRated')}
+        {rating?.remark ? ` · “${rating.remark}”` : ''}
+      </p>
+    </div>
+  );
+}
+
 /** The conversation with one visitor. */
-export function AgentChat({ session, desk }: { session: AgentSession; desk: AgentDesk }): ReactElement {
-  const { t } = useI18n();
+export function AgentChat({ conversation, window, desk }: { conversation: DeskConversation; window: ConversationWindow; desk: AgentDesk }): ReactElement {
+  const { t, language } = useI18n();
   const userId = useConnection((c) => c.userId);
-  const visitor = session.clientId;
-  const { messages, hasMore, loading, loadOlder } = useAgentHistory(desk, visitor);
+  const visitor = conversation.clientId;
+  const ended = conversation.status === 'ended';
+  const history = useAgentHistory(desk, visitor);
+  const { hasMore, loading, loadOlder } = history;
+  const messages = useMemo(() => history.messages.filter((m) => inWindow(m, window)), [history.messages, window]);
   const [preview, setPreview] = useState<string | null>(null);
   const [scrollRoot, setScrollRoot] = useState<HTMLElement | null>(null);
   const list = useRef<MessageListHandle>(null);
   const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
 
   const info = useMemo<ConversationInfo>(
-    () => ({ kind: 'service', mchId: session.mchId ?? '', platformId: session.platformId ?? '', kefuId: '', groupId: null, title: session.name, notice: '', query: readEntryQuery('') }),
-    [session.mchId, session.platformId, session.name],
+    () => ({ kind: 'service', mchId: conversation.mchId ?? '', platformId: conversation.platformId ?? '', kefuId: '', groupId: null, title: conversation.name, notice: '', query: readEntryQuery('') }),
+    [conversation.mchId, conversation.platformId, conversation.name],
   );
   const actions = useMemo<ChatActions>(
     () => ({
@@ -46,19 +77,24 @@ export function AgentChat({ session, desk }: { session: AgentSession; desk: Agen
     [info, visitor, scrollRoot],
   );
   const isMine = useCallback((m: StoredMessage) => userId !== undefined && m.from === userId, [userId]);
-  const end = (): void => desk.end(visitor);
 
   return (
     <ChatContext.Provider value={actions}>
       <div className="agent-chat">
         <div className="agent-chat-head hairline-bottom">
-          <h2>{session.name}</h2>
-          <button type="button" className="btn btn-small btn-danger" onClick={end}>
-            {t('endConversation')}
-          </button>
+          <h2>{conversation.name}</h2>
+          {ended ? (
+            <button type="button" className="btn btn-small" onClick={() => desk.conversations.close(conversation.sessionId)}>
+              {appText(language, 'deskClose')}
+            </button>
+          ) : (
+            <button type="button" className="btn btn-small btn-danger" onClick={() => desk.end(visitor)}>
+              {t('endConversation')}
+            </button>
+          )}
         </div>
-        <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={session.name} />
-        <Composer />
+        <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
+        {ended ? <EndedNote conversation={conversation} /> : <Composer />}
         {preview && (
           <LazyPart onFailure={() => setPreview(null)}>
             <ImagePreview data={preview} onClose={() => setPreview(null)} />

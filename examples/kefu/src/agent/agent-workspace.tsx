@@ -1,16 +1,60 @@
 /**
  * The agent's workspace: the queue (type 310 snapshots) with an accept action (type 311), the
- * agent's open conversations, and the chosen conversation with the same message components as
- * the visitor's chat.
+ * agent's open conversations, the ended ones (read-only until closed), and the chosen
+ * conversation with the same message components as the visitor's chat.
  * @module
  */
 import type { QueueEntry } from '@kefu-im/sdk';
-import type { AgentDesk } from '@kefu-im/sdk/agent';
-import { useAgentQueue, useConnection, useI18n, useServerClock } from '@kefu-im/react';
-import { useEffect, useState, type ReactElement } from 'react';
-import { ClientNotices } from '../chat/chat-screen.js';
+import type { AgentDesk, DeskConversation } from '@kefu-im/sdk/agent';
+import { useAgentQueue, useConnection, useI18n, useNotices, useServerClock } from '@kefu-im/react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { ConnectionBanner } from '../chat/connection-banner.js';
+import { appText } from '../env/app-texts.js';
+import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
+
+/** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
+const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
+
+/** The client's notices as toasts, but those meant for a visitor. */
+function DeskNotices(): null {
+  const toast = useToast();
+  useNotices((notice) => {
+    if (!VISITOR_SESSION_NOTICES.has(notice.key)) toast(notice.text, notice.level, notice.duration);
+  });
+  return null;
+}
+
+/** What the agent chose: a visitor (its open conversation, else its latest), or one conversation. */
+export interface DeskSelection {
+  /** The visitor. */
+  clientId: string;
+  /** One conversation of the visitor, when the agent picked it in the list. */
+  sessionId?: string;
+}
+
+/**
+ * The conversation to show for a selection: the one picked, else the visitor's open one, else
+ * its latest ended one (a visitor who came back and was accepted shows its new conversation).
+ */
+export function pickConversation(list: readonly DeskConversation[], selected: DeskSelection | null): DeskConversation | null {
+  if (!selected) return null;
+  const picked = selected.sessionId === undefined ? undefined : list.find((c) => c.sessionId === selected.sessionId);
+  const ofVisitor = list.filter((c) => c.clientId === selected.clientId);
+  return picked ?? ofVisitor.find((c) => c.status === 'active') ?? ofVisitor[ofVisitor.length - 1] ?? null;
+}
+
+function ConversationButton({ conversation, current, onPick }: { conversation: DeskConversation; current: boolean; onPick: () => void }): ReactElement {
+  const ended = conversation.status === 'ended';
+  const className = ['session-btn', current ? 'is-current' : '', ended ? 'is-ended' : ''].filter(Boolean).join(' ');
+  return (
+    <li>
+      <button type="button" className={className} aria-current={current ? 'true' : undefined} onClick={onPick}>
+        {conversation.name}
+      </button>
+    </li>
+  );
+}
 
 function QueueItem({ entry, onAccept }: { entry: QueueEntry; onAccept: () => void }): ReactElement {
   const { t } = useI18n();
@@ -39,21 +83,26 @@ export interface AgentWorkspaceProps {
 
 /** The workspace of a logged-in agent. */
 export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps): ReactElement {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const { loggedIn, state, online } = useConnection();
   const snapshot = useAgentQueue(desk);
-  const [selected, setSelected] = useState<string | null>(null);
+  const { list } = useSyncExternalStore(desk.conversations.store.subscribe, desk.conversations.store.getSnapshot);
+  const [selected, setSelected] = useState<DeskSelection | null>(null);
 
-  const sessions = snapshot.sessions;
-  const current = sessions.find((s) => s.clientId === selected) ?? null;
+  const open = list.filter((c) => c.status === 'active');
+  const ended = list.filter((c) => c.status === 'ended');
+  const current = pickConversation(list, selected);
+  // the window depends on the list (the end of the visitor's earlier conversation): recomputed with it
+  const window = useMemo(() => (current && list ? desk.conversations.window(current.sessionId) : {}), [desk, current, list]);
   useEffect(() => {
-    if (selected === null && sessions.length > 0) setSelected(sessions[0]?.clientId ?? null);
-  }, [selected, sessions]);
+    if (current === null && open.length > 0) setSelected({ clientId: open[0]!.clientId });
+  }, [current, open]);
 
   const accept = (clientId: string): void => {
     desk.accept(clientId);
-    setSelected(clientId);
+    setSelected({ clientId });
   };
+  const pick = (c: DeskConversation): void => setSelected({ clientId: c.clientId, sessionId: c.sessionId });
   const status = loggedIn ? `${t('online')} ${snapshot.online}` : !online ? t('offline') : t(state === 'reconnecting' ? 'reconnecting' : 'connecting');
 
   return (
@@ -84,20 +133,28 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
           </ul>
         )}
         <h2>
-          {t('sessions')} ({sessions.length})
+          {t('sessions')} ({open.length})
         </h2>
         <ul className="sessions">
-          {sessions.map((s) => (
-            <li key={s.sessionId}>
-              <button type="button" className={s.clientId === selected ? 'session-btn is-current' : 'session-btn'} aria-current={s.clientId === selected ? 'true' : undefined} onClick={() => setSelected(s.clientId)}>
-                {s.name}
-              </button>
-            </li>
+          {open.map((c) => (
+            <ConversationButton key={c.sessionId} conversation={c} current={c === current} onPick={() => pick(c)} />
           ))}
         </ul>
+        {ended.length > 0 && (
+          <>
+            <h2>
+              {appText(language, 'deskEndedConversations')} ({ended.length})
+            </h2>
+            <ul className="sessions">
+              {ended.map((c) => (
+                <ConversationButton key={c.sessionId} conversation={c} current={c === current} onPick={() => pick(c)} />
+              ))}
+            </ul>
+          </>
+        )}
       </aside>
-      <section className="desk-main">{current ? <AgentChat key={current.sessionId} session={current} desk={desk} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
-      <ClientNotices />
+      <section className="desk-main">{current ? <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
+      <DeskNotices />
     </div>
   );
 }

@@ -124,7 +124,7 @@ export function Composer(): ReactElement {
           rows={1}
           value={draft}
           aria-label={t('inputPlaceholder')}
-          placeholder={status === 'ended' && !group ? appText(language, 'newConversationHint') : t('inputPlaceholder')}
+          placeholder={status === 'ended' && !group && role === 'visitor' ? appText(language, 'newConversationHint') : t('inputPlaceholder')}
           maxLength={5000}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}

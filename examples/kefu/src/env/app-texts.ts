@@ -33,7 +33,15 @@ export type AppTextKey =
   | 'nextAttemptIn'
   | 'sendsWhenBack'
   // the agent desk (issue 11)
-  | 'sessionExpired';
+  | 'sessionExpired'
+  // the desk's ended conversations and the visitor's rating
+  | 'deskVisitorEnded'
+  | 'deskAgentEnded'
+  | 'deskConversationEnded'
+  | 'deskEndedConversations'
+  | 'deskClose'
+  | 'deskRating'
+  | 'deskNotRated';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -66,6 +74,13 @@ export const ZH_APP_TEXTS: AppTextTable = {
   moreSuggestions: '更多问题',
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   sessionExpired: '登录已失效，请重新登录',
+  deskVisitorEnded: '访客已结束会话',
+  deskAgentEnded: '您已结束会话',
+  deskConversationEnded: '会话已结束',
+  deskEndedConversations: '已结束的会话',
+  deskClose: '关闭',
+  deskRating: '访客评价：{score}/5',
+  deskNotRated: '访客尚未评价',
   cannotOpenFaq: '常见问题加载失败',
 };
 

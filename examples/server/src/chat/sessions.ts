@@ -222,6 +222,21 @@ export class Sessions {
   }
 
   /**
+   * The visitor rated a session (markScore): its agent hears it live as a session event `rated`
+   * (`{ event, sessionId, clientId, score, remark? }`), not stored. Never throws.
+   */
+  async rated(sessionId: string): Promise<void> {
+    try {
+      const session = await this.ctx.store.chat.session(sessionId);
+      if (!session?.agentId || session.score === null) return;
+      const content = { event: 'rated', sessionId, clientId: session.clientId, score: session.score, ...(session.remark ? { remark: session.remark } : {}) };
+      this.ctx.hub.sendTo(session.agentId, { type: T.SessionEvent, from: 'system', to: session.agentId, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify(content) });
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /**
    * Re-sends the session's current state as a session event (triggerUpdate, repeated 301); a
    * queue position is sent live, not stored.
    */

@@ -107,7 +107,7 @@ export class Conversations {
   }
 
   /**
-   * Rates a session once.
+   * Rates a session once; the agent who served it hears of it at once (session event `rated`).
    * @throws ApiError 2003 (banned), 2001 (blacklisted), 1003 (no such session of this visitor), 2002 (rated already).
    */
   async rate(rating: Rating): Promise<{ sessionId: string; score: number }> {
@@ -118,7 +118,7 @@ export class Conversations {
     if (!session || session.clientId !== clientId || session.mchId !== mchId || session.platformId !== platformId) {
       throw new ApiError(Code.NotFound, 'There is no conversation to rate');
     }
-    return this.ctx.store.transaction(async (tx) => {
+    const rated = await this.ctx.store.transaction(async (tx) => {
       const fresh = (await tx.chat.session(session.sessionId)) ?? session;
       if (fresh.score !== null) throw new ApiError(Code.AlreadyRated, 'You have commented already');
       fresh.score = rating.score;
@@ -126,6 +126,8 @@ export class Conversations {
       await tx.chat.updateSession(fresh);
       return { sessionId: fresh.sessionId, score: rating.score };
     });
+    await this.sessions.rated(rated.sessionId); // the agent serving it sees the rating live
+    return rated;
   }
 
   /**

@@ -1,0 +1,232 @@
+/**
+ * The desk's conversations manager: every conversation on the agent's desk (the open ones of the
+ * type 310 snapshots, and those that ended, kept read-only until the agent closes them), each
+ * visitor's history (loaded when a conversation first shows, caught up after every reconnect and
+ * when a visitor comes back with a new conversation), the end call (type 302), and what the
+ * server says about an end (session event `ended`) and the visitor's rating (`rated`).
+ * @module
+ */
+import { messageTimeMs, parseSessionEvent } from '../messages/content.js';
+import type { CatchUpMark } from '../messages/history.js';
+import { MessageType, type AgentSession, type ChatMessage } from '../messages/types.js';
+import { createStore, type Store } from '../state/store.js';
+import type { Disposables, TimerProvider } from '../timers.js';
+import { listen, type DeskClient } from './desk-client.js';
+import { FRESH_HISTORY, VisitorThread, type ConversationHistory } from './visitor-thread.js';
+
+/** The visitor's rating of a conversation (`markScore`), as the server told the agent. */
+export interface ConversationRating {
+  /** 1 to 5. */
+  readonly score: number;
+  /** The visitor's remark, if any. */
+  readonly remark?: string;
+}
+
+/** One conversation on the desk. */
+export interface DeskConversation {
+  /** The conversation's id on the server. */
+  readonly sessionId: string;
+  /** The visitor's client id. */
+  readonly clientId: string;
+  /** The visitor's display name. */
+  readonly name: string;
+  /** Since when the agent serves it, ms. */
+  readonly since: number;
+  /** The merchant of the conversation. */
+  readonly mchId?: string;
+  /** The merchant's platform. */
+  readonly platformId?: string;
+  /** `active` while the agent serves it; `ended` once it ended (read-only until closed). */
+  readonly status: 'active' | 'ended';
+  /** Who ended it, when known: the visitor, or this agent (`end`). */
+  readonly endedBy?: 'visitor' | 'agent';
+  /** When it ended, ms (the server's time of the `ended` event, else when the desk noticed). */
+  readonly endedAt?: number;
+  /** The visitor's rating, once given. */
+  readonly rating?: ConversationRating;
+}
+
+/** The conversations on the desk (`desk.conversations.store.getSnapshot()`), in the order they came. */
+export interface DeskConversationsSnapshot {
+  /** Open and ended conversations; a visitor who came back has one of each. */
+  readonly list: readonly DeskConversation[];
+}
+
+/** The time window of a conversation's messages in the visitor's thread (ms, both ends included). */
+export interface ConversationWindow {
+  /** Messages after this time (the end of the visitor's previous conversation on the desk). */
+  readonly after?: number;
+  /** Messages up to this time (the conversation's end). */
+  readonly until?: number;
+}
+
+/** What {@link DeskConversations} needs besides the client. @internal */
+export interface DeskConversationsDeps {
+  /** Where listeners are registered. */
+  disposables: Disposables;
+  /** The clock of `endedAt` when the server gave no time. */
+  timers: Pick<TimerProvider, 'now'>;
+  /** The open conversations of the last snapshot (the queue manager's store). */
+  sessions: Store<{ readonly sessions: readonly AgentSession[] }>;
+  /** Messages per page of older history. */
+  pageSize: number;
+  /** Pages fetched at most by one catch-up. */
+  maxCatchUpPages: number;
+}
+
+/** Every conversation on the desk and each visitor's history. */
+export class DeskConversations {
+  /** The conversations, for `useSyncExternalStore`. */
+  readonly store: Store<DeskConversationsSnapshot> = createStore<DeskConversationsSnapshot>({ list: [] });
+  private readonly threads = new Map<string, VisitorThread>();
+  private readonly histories = new Map<string, Store<ConversationHistory>>();
+  /** Per visitor: what was held when the socket dropped (the catch-up starts there). */
+  private readonly marks = new Map<string, CatchUpMark>();
+  /** Conversations this agent asked to end (302), by visitor. */
+  private readonly ending = new Set<string>();
+  private destroyed = false;
+
+  /**
+   * @param client - the agent's client
+   * @param deps - disposables, clock, the snapshot store and the page sizes
+   * @internal the desk composes it
+   */
+  constructor(
+    private readonly client: DeskClient,
+    private readonly deps: DeskConversationsDeps,
+  ) {
+    const { disposables } = deps;
+    disposables.add(deps.sessions.subscribe((state) => this.sync(state.sessions)));
+    listen(disposables, client, 'socket login', ({ reconnected }) => {
+      if (reconnected) this.markForCatchUp();
+    });
+    listen(disposables, client, 'socket message', ({ message }) => {
+      if (message.type === MessageType.SessionEvent) this.onSessionEvent(message);
+    });
+    disposables.add(() => {
+      this.destroyed = true;
+      for (const thread of this.threads.values()) thread.stop();
+    });
+  }
+
+  /** The history state of the conversation with `clientId` (a store; created on first use). */
+  history(clientId: string): Store<ConversationHistory> {
+    let store = this.histories.get(clientId);
+    if (!store) {
+      store = createStore<ConversationHistory>(FRESH_HISTORY);
+      this.histories.set(clientId, store);
+    }
+    return store;
+  }
+
+  /**
+   * Loads the page of history older than what the list holds for `clientId` (the agent history
+   * call). Resolves when it is in the message list; a failure is kept in the conversation's
+   * `error` (and rejects).
+   */
+  async loadOlder(clientId: string): Promise<void> {
+    const thread = this.threads.get(clientId);
+    const state = thread?.history.getState();
+    if (!thread || !state || state.loading || (state.loaded && !state.hasMore)) return;
+    await thread.loadOlder();
+  }
+
+  /** Ends the conversation with `clientId` (type 302); it stays on the desk, ended, until closed. */
+  end(clientId: string): void {
+    this.ending.add(clientId);
+    this.client.send({ type: MessageType.EndConversation, to: clientId, dataContent: '{}' });
+  }
+
+  /** Takes an ended conversation off the desk (an open one stays). */
+  close(sessionId: string): void {
+    this.store.setState(({ list }) => ({ list: list.filter((c) => c.sessionId !== sessionId || c.status === 'active') }));
+  }
+
+  /**
+   * The time window of a conversation's messages: after the end of the same visitor's previous
+   * conversation on the desk, up to its own end. Empty (the whole thread) without either.
+   */
+  window(sessionId: string): ConversationWindow {
+    const list = this.store.getState().list;
+    const index = list.findIndex((c) => c.sessionId === sessionId);
+    const conversation = list[index];
+    if (!conversation) return {};
+    const earlier = list.slice(0, index).filter((c) => c.clientId === conversation.clientId && c.endedAt !== undefined);
+    const after = earlier.length === 0 ? undefined : Math.max(...earlier.map((c) => c.endedAt as number));
+    return { ...(after === undefined ? {} : { after }), ...(conversation.endedAt === undefined ? {} : { until: conversation.endedAt }) };
+  }
+
+  /** A snapshot listed the open conversations: add new ones, end those that left, load histories. */
+  private sync(sessions: readonly AgentSession[]): void {
+    const listed = new Map(sessions.map((s) => [s.sessionId, s]));
+    const now = this.deps.timers.now();
+    this.store.setState(({ list }) => {
+      const next = list.map((c): DeskConversation => {
+        const again = listed.get(c.sessionId);
+        // back with this agent under the same id (it had left the desk without an end, e.g. the grace period)
+        if (again) return c.status === 'active' ? c : { ...again, status: 'active', ...(c.rating ? { rating: c.rating } : {}) };
+        if (c.status !== 'active') return c;
+        const endedBy = c.endedBy ?? (this.ending.delete(c.clientId) ? 'agent' : undefined);
+        return { ...c, status: 'ended', endedAt: c.endedAt ?? now, ...(endedBy ? { endedBy } : {}) };
+      });
+      const known = new Set(next.map((c) => c.sessionId));
+      for (const s of sessions) if (!known.has(s.sessionId)) next.push({ ...s, status: 'active' });
+      // an end asked for a visitor without an open conversation is moot
+      for (const clientId of this.ending) if (!next.some((c) => c.clientId === clientId && c.status === 'active')) this.ending.delete(clientId);
+      return { list: next };
+    });
+    for (const session of sessions) this.syncThread(session);
+  }
+
+  /**
+   * A listed conversation's thread: its newest page on first sight, a catch-up after a reconnect,
+   * and a catch-up when a visitor the desk already knows comes back with a new conversation (its
+   * robot phase happened while the desk was not told).
+   */
+  private syncThread(session: AgentSession): void {
+    let thread = this.threads.get(session.clientId);
+    const isNew = thread === undefined || thread.session.sessionId !== session.sessionId;
+    if (!thread) {
+      thread = new VisitorThread(this.client, session, this.deps.pageSize, this.history(session.clientId));
+      this.threads.set(session.clientId, thread);
+    }
+    thread.session = session;
+    const { loaded, loading } = thread.history.getState();
+    const mark = this.marks.get(session.clientId) ?? (isNew && loaded ? thread.mark() : undefined);
+    this.marks.delete(session.clientId);
+    if (!loaded && !loading) void thread.loadOlder().catch(() => undefined);
+    else if (mark) void thread.catchUp(mark, this.deps.maxCatchUpPages).catch(() => undefined);
+  }
+
+  /** The socket came back: every open conversation catches up from what it held. */
+  private markForCatchUp(): void {
+    for (const c of this.store.getState().list) {
+      const thread = this.threads.get(c.clientId);
+      if (c.status === 'active' && thread) this.marks.set(c.clientId, thread.mark());
+    }
+  }
+
+  /** `ended` and `rated` (type 300) of a conversation on the desk. */
+  private onSessionEvent(message: ChatMessage): void {
+    const event = parseSessionEvent(message.dataContent);
+    const sessionId = event?.sessionId;
+    if (!event || sessionId === undefined || this.destroyed) return;
+    if (event.event === 'ended') {
+      const endedAt = messageTimeMs(message) ?? this.deps.timers.now();
+      this.patch(sessionId, (c) => {
+        const endedBy = c.endedBy ?? (this.ending.delete(c.clientId) ? 'agent' : 'visitor');
+        return { status: 'ended', endedBy, endedAt };
+      });
+    } else if (event.event === 'rated' && typeof event.score === 'number') {
+      const rating: ConversationRating = { score: event.score, ...(typeof event.remark === 'string' && event.remark !== '' ? { remark: event.remark } : {}) };
+      this.patch(sessionId, () => ({ rating }));
+    }
+  }
+
+  private patch(sessionId: string, change: (c: DeskConversation) => Partial<DeskConversation>): void {
+    this.store.setState(({ list }) => {
+      if (!list.some((c) => c.sessionId === sessionId)) return null;
+      return { list: list.map((c) => (c.sessionId === sessionId ? { ...c, ...change(c) } : c)) };
+    });
+  }
+}

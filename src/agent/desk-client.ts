@@ -1,0 +1,50 @@
+/**
+ * What the desk's managers need from the agent's `ImClient`: a few events, `send`, the
+ * message list, the agent history call and the connect data. Unit tests give them a fake one.
+ * @module
+ */
+import type { EventEmitter } from 'eventemitter3';
+import type { ImClientEvents, ConnectionState } from '../events.js';
+import type { MessagePage, HistoryQuery } from '../http/types.js';
+import type { MessageList } from '../messages/message-list.js';
+import type { StoredMessage } from '../messages/types.js';
+import type { SendInput } from '../outbox/sender.js';
+import type { Disposables, Disposer } from '../timers.js';
+
+/** The client events the desk listens to. */
+export type DeskEvent = 'socket message' | 'socket login' | 'state';
+
+/**
+ * The part of an `ImClient` that the desk uses (an `ImClient` is one).
+ * @internal
+ */
+export interface DeskClient {
+  /** Adds an event listener (the client's event emitter). */
+  on: EventEmitter<ImClientEvents>['on'];
+  /** Removes an event listener. */
+  off: EventEmitter<ImClientEvents>['off'];
+  /** Sends a message (see `ImClient.send`). */
+  send(input: SendInput): StoredMessage;
+  /** The client's message list: every conversation of the agent. */
+  readonly messages: MessageList;
+  /** The permit API; the desk uses the agent history call. */
+  readonly api: { findMsgForCus(q: HistoryQuery): Promise<MessagePage> };
+  /** The connection state. */
+  readonly connectionState: ConnectionState;
+  /** The connect data (`role: 'agent'`, account, password or token). */
+  getConnectData(): Readonly<Record<string, unknown>>;
+  /** Replaces the connect data (used from the next connect on). */
+  setConnectData(data: Record<string, unknown>): void;
+  /** Closes the socket without reconnecting. */
+  disconnect(): void;
+}
+
+/**
+ * Adds a client listener and registers its removal in `disposables`.
+ * @returns the disposer (also run by `disposables.dispose()`)
+ * @internal
+ */
+export function listen<E extends DeskEvent>(disposables: Disposables, client: DeskClient, event: E, listener: EventEmitter.EventListener<ImClientEvents, E>): Disposer {
+  client.on(event, listener);
+  return disposables.add(() => client.off(event, listener));
+}
