@@ -35,7 +35,7 @@ import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
-import { Typing } from './typing/typing.js';
+import { createTyping, type Typing } from './typing/typing.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
@@ -125,7 +125,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     });
     this.history = this.engine.history;
     this.connectionStore = this.engine.connectionStore;
-    this.typing = new Typing(this, timers);
+    this.typing = createTyping(this, timers);
   }
 
   /** The connection state (in a follower tab: the leader tab's). */

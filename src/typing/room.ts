@@ -8,12 +8,16 @@
  * @internal
  */
 import type { ConnectionState } from '../events.js';
-import { isChatType } from '../messages/content.js';
-import { MessageType, type ChatMessage, type SendState, type StoredMessage } from '../messages/types.js';
+import type { ChatMessage, SendState } from '../messages/types.js';
 import type { Store } from '../state/store.js';
-import { Disposables, type Disposer, type TimerProvider } from '../timers.js';
-import { TypingSender, type TypingContent } from './sender.js';
+import type { Disposer, TimerProvider } from '../timers.js';
+import { TimerBag, TypingSender, type TypingContent } from './sender.js';
 import type { TypingClient, TypingIndicator, TypingSnapshot } from './types.js';
+
+/** The wire type of typing signals (`MessageType.Typing`; a literal here keeps the room free of start-up code). */
+const TYPING = 105;
+/** Receipts (104) say nothing about typing; any other message from the typing party ends it. */
+const RECEIPT = 104;
 
 /** A receiver treats `typing` as expired this long after the last one (ms). */
 export const TYPING_EXPIRY_MS = 6_000;
@@ -34,7 +38,7 @@ function readContent(dataContent: unknown): TypingContent | undefined {
 
 /** The typing room of one client. @internal */
 export class TypingRoom {
-  private readonly bag: Disposables;
+  private readonly bag: TimerBag;
   private readonly senders = new Map<string, TypingSender>();
   private readonly expiries = new Map<string, Disposer>();
 
@@ -48,10 +52,11 @@ export class TypingRoom {
     private readonly timers: TimerProvider,
     private readonly store: Store<TypingSnapshot>,
   ) {
-    this.bag = new Disposables(timers);
+    this.bag = new TimerBag(timers);
     const onFrame = ({ message }: { message: ChatMessage }): void => this.hear(message);
-    const onSend = ({ state, message }: { state: SendState; message: StoredMessage }): void => {
-      if (state === 'pending' && isChatType(message.type)) this.blur(this.agent ? message.to : undefined);
+    // every sent message (chat, transfer, end) says paused: the composer was used
+    const onSend = ({ state, message }: { state: SendState; message: ChatMessage }): void => {
+      if (state === 'pending') this.blur(this.agent ? message.to : undefined);
     };
     const onState = ({ newState }: { newState: ConnectionState }): void => {
       if (newState !== 'open') this.forgetAll();
@@ -75,7 +80,7 @@ export class TypingRoom {
         bag: this.bag,
         now: () => this.timers.now(),
         previewOf: (text) => this.previewOf(text),
-        send: (content) => this.client.send({ type: MessageType.Typing, dataContent: JSON.stringify(content), ...(to ? { to } : {}) }),
+        send: (content) => this.client.send({ type: TYPING, dataContent: JSON.stringify(content), ...(to ? { to } : {}) }),
       });
       this.senders.set(key, sender);
     }
@@ -112,8 +117,8 @@ export class TypingRoom {
   private hear(message: ChatMessage): void {
     // a conversation is named by its visitor: the sender for an agent, the addressee for a visitor
     const key = String((this.agent ? message.from : message.to) ?? '');
-    if (message.type !== MessageType.Typing) {
-      if (isChatType(message.type) && this.indicator(key)?.from === message.from) this.stop(key);
+    if (message.type !== TYPING) {
+      if (message.type !== RECEIPT && this.indicator(key)?.from === message.from) this.stop(key);
       return;
     }
     const content = readContent(message.dataContent);

@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import type { Disposables, Disposer } from '../timers.js';
+import type { Disposer, TimerProvider } from '../timers.js';
 
 /** `typing` is said again at most this often while input continues (ms). */
 export const TYPING_REFRESH_MS = 2_000;
@@ -14,6 +14,43 @@ export const TYPING_REFRESH_MS = 2_000;
 export const TYPING_IDLE_MS = 5_000;
 /** Two frames of one sender are at least this far apart: the server drops the closer one (ms). */
 export const TYPING_MIN_GAP_MS = 1_000;
+
+/**
+ * The room's timeouts, all cleared at once by {@link TimerBag.dispose} (like `Disposables`, kept
+ * here so that the room's chunk needs nothing from the start-up code).
+ * @internal
+ */
+export class TimerBag {
+  private readonly live = new Set<Disposer>();
+
+  /** @param timers - the client's timer provider (looked up at call time) */
+  constructor(private readonly timers: TimerProvider) {}
+
+  /** A timeout; returns its canceller (a no-op once it fired). */
+  timeout(fn: () => void, ms: number): Disposer {
+    const cancel = (): void => {
+      this.live.delete(cancel);
+      this.timers.clearTimeout(handle);
+    };
+    const handle = this.timers.setTimeout(() => {
+      this.live.delete(cancel);
+      fn();
+    }, ms);
+    this.live.add(cancel);
+    return cancel;
+  }
+
+  /** Runs `fn` at disposal. */
+  add(fn: () => void): void {
+    this.live.add(fn);
+  }
+
+  /** Clears every timeout and runs every added function. */
+  dispose(): void {
+    for (const cancel of [...this.live]) cancel();
+    this.live.clear();
+  }
+}
 
 /** A typing frame's content. @internal */
 export interface TypingContent {
@@ -26,7 +63,7 @@ export interface TypingContent {
 /** What a {@link TypingSender} needs. @internal */
 export interface TypingSenderDeps {
   /** The room's timers (disposed with it). */
-  bag: Disposables;
+  bag: TimerBag;
   /** The clock (ms). */
   now(): number;
   /** Sends one frame. */

@@ -12,7 +12,7 @@ import { defaultTimers } from '../timers.js';
 import { PREVIEW_MAX_CHARS, TYPING_EXPIRY_MS } from './room.js';
 import { TYPING_IDLE_MS } from './sender.js';
 import type { TypingClient } from './types.js';
-import { Typing } from './typing.js';
+import { createTyping, type Typing } from './typing.js';
 
 class FakeClient extends EventEmitter<ImClientEvents> {
   readonly sent: SendInput[] = [];
@@ -55,7 +55,7 @@ const fromAgent = (state: 'typing' | 'paused', extra: Partial<ChatMessage> = {})
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
   client = new FakeClient();
-  typing = new Typing(client as unknown as TypingClient, defaultTimers);
+  typing = createTyping(client as unknown as TypingClient, defaultTimers);
 });
 afterEach(() => {
   typing.destroy();
@@ -115,14 +115,15 @@ describe('sender: paused on blur, on send and after 5 s without input', () => {
     expect(client.frames()).toEqual([{ state: 'typing' }, { state: 'paused' }]);
   });
 
-  it('sending a chat message says paused; a control message does not', async () => {
+  it('sending a message says paused (once: a later send says nothing more)', async () => {
     await loaded();
     typing.input('hello');
     await vi.advanceTimersByTimeAsync(1_500);
-    client.emit('send state', { fp: 'f', state: 'pending', message: { type: MessageType.TransferToHuman, dataContent: '{}', fp: 'f', sendState: 'pending' } });
+    client.emit('send state', { fp: 'g', state: 'sent', message: { type: MessageType.Text, dataContent: 'hello', fp: 'g', sendState: 'sent' } });
     expect(client.frames()).toEqual([{ state: 'typing' }]);
     client.emit('send state', { fp: 'g', state: 'pending', message: { type: MessageType.Text, dataContent: 'hello', fp: 'g', sendState: 'pending' } });
     expect(client.frames()).toEqual([{ state: 'typing' }, { state: 'paused' }]);
+    client.emit('send state', { fp: 'h', state: 'pending', message: { type: MessageType.EndConversation, dataContent: '{}', fp: 'h', sendState: 'pending' } });
     await vi.advanceTimersByTimeAsync(TYPING_IDLE_MS * 2);
     expect(client.frames()).toHaveLength(2);
   });
@@ -138,6 +139,7 @@ describe('sender: paused on blur, on send and after 5 s without input', () => {
     typing.input('b');
     await vi.advanceTimersByTimeAsync(1_000);
     typing.input('');
+    await vi.advanceTimersByTimeAsync(0);
     expect(client.frames().map((f) => f.state)).toEqual(['typing', 'paused', 'typing', 'paused']);
   });
 });
@@ -166,9 +168,10 @@ describe('sneak peek: the draft goes out only when the merchant has it on, at mo
     client = new FakeClient();
     client.connectData = { role: 'agent' };
     client.state.setState({ merchantInfo: { sneakPeek: true } });
-    typing = new Typing(client as unknown as TypingClient, defaultTimers);
+    typing = createTyping(client as unknown as TypingClient, defaultTimers);
     await loaded();
     typing.input('agent draft', 'v1');
+    await vi.advanceTimersByTimeAsync(0);
     expect(client.frames()).toEqual([{ state: 'typing' }]);
     expect(client.sent[0]).toMatchObject({ to: 'v1' });
   });
@@ -213,7 +216,7 @@ describe('receiver: an indicator per conversation, expired 6 s after the last ty
     });
     typing.destroy();
     client = new FakeClient();
-    typing = new Typing(client as unknown as TypingClient, defaultTimers);
+    typing = createTyping(client as unknown as TypingClient, defaultTimers);
     await loaded();
     hear(fromAgent('typing', { dataContent: '{"state":"typing","preview":"x"}' }));
     expect(typing.store.getState().conversations['v1']?.preview).toBeUndefined();
@@ -243,7 +246,7 @@ describe('disposal', () => {
     typing.destroy();
     expect(vi.getTimerCount()).toBe(0);
     expect(client.listenerCount('socket message') + client.listenerCount('send state') + client.listenerCount('state')).toBe(0);
-    const late = new Typing(client as unknown as TypingClient, defaultTimers);
+    const late = createTyping(client as unknown as TypingClient, defaultTimers);
     late.destroy();
     late.input('x');
     await late.load();

@@ -12,7 +12,7 @@ import type { TypingRoom } from './room.js';
 import type { TypingClient, TypingSnapshot } from './types.js';
 
 /**
- * Typing signals both ways (type 105, protocol §5a) of one client.
+ * Typing signals both ways (type 105, protocol §5a) of one client: `client.typing`.
  *
  * ```ts
  * textarea.oninput = () => client.typing.input(textarea.value); // throttled by the SDK
@@ -21,30 +21,14 @@ import type { TypingClient, TypingSnapshot } from './types.js';
  * void client.typing.load(); // hear the other side before the first keystroke
  * ```
  */
-export class Typing {
+export interface Typing {
   /** Who is typing, per conversation (the visitor's client id); filled once the room has loaded. */
-  readonly store: Store<TypingSnapshot> = createStore<TypingSnapshot>({ conversations: {} });
+  readonly store: Store<TypingSnapshot>;
   /**
    * Loads the typing room once (again after a failed load): from then on incoming signals fill
    * {@link Typing.store}. Resolves when it listens.
    */
-  readonly load: () => Promise<unknown>;
-  private room: TypingRoom | undefined;
-  private destroyed = false;
-
-  /**
-   * @param client - the client (its public calls)
-   * @param timers - the client's timer provider
-   * @internal
-   */
-  constructor(client: TypingClient, timers: TimerProvider) {
-    this.load = lazy(() =>
-      import('./room.js').then(({ TypingRoom }) => {
-        if (!this.destroyed) this.room ??= new TypingRoom(client, timers, this.store);
-      }),
-    );
-  }
-
+  load(): Promise<unknown>;
   /**
    * Tells the other party that this user types (call it on every input event; the SDK sends
    * `typing` at most once per 2 s and `paused` after 5 s without input). An empty draft counts
@@ -53,23 +37,36 @@ export class Typing {
    *   sneak peek on (at most 200 characters); never sent otherwise
    * @param to - an agent names the visitor (its client id); a visitor leaves it out
    */
-  input(draft?: string, to?: string): void {
-    if (this.room) this.room.input(draft, to);
-    else this.load().then(() => this.room?.input(draft, to), () => undefined);
-  }
-
+  input(draft?: string, to?: string): void;
   /**
    * The composer lost focus: `paused` now (if `typing` was said). Sending a message says `paused`
    * by itself.
    * @param to - as in {@link Typing.input}
    */
-  blur(to?: string): void {
-    this.room?.blur(to);
-  }
+  blur(to?: string): void;
+  /** Stops every timer and listener of typing signals (the client's `destroy()` calls it). */
+  destroy(): void;
+}
 
-  /** Stops every timer and listener of typing signals. @internal */
-  destroy(): void {
-    this.destroyed = true;
-    this.room?.destroy();
-  }
+/**
+ * Creates `client.typing`.
+ * @param client - the client (its public calls)
+ * @param timers - the client's timer provider
+ * @internal
+ */
+export function createTyping(client: TypingClient, timers: TimerProvider): Typing {
+  const store = createStore<TypingSnapshot>({ conversations: {} });
+  let room: TypingRoom | undefined;
+  let destroyed = false;
+  const load = lazy(() => import('./room.js').then(({ TypingRoom }) => (room ??= destroyed ? undefined : new TypingRoom(client, timers, store))));
+  return {
+    store,
+    load,
+    input: (draft, to) => void load().then((r) => r?.input(draft, to), () => undefined),
+    blur: (to) => room?.blur(to),
+    destroy: () => {
+      destroyed = true;
+      room?.destroy();
+    },
+  };
 }
