@@ -1,7 +1,7 @@
 /**
  * The sending side of typing signals for one conversation (protocol §5a): `typing` at most once per
  * 2 s while input continues (the latest draft going with the next one), `paused` on blur, on send
- * and after 5 s without input, and never two frames within 1 s (the server drops those): a frame
+ * and after 5 s without input, and never two frames within 1.2 s (the server drops a second frame within 1 s): a frame
  * due sooner waits, the latest state winning.
  * @module
  * @internal
@@ -12,8 +12,11 @@ import type { Disposer, TimerProvider } from '../timers.js';
 export const TYPING_REFRESH_MS = 2_000;
 /** `paused` is said after this long without input (ms). */
 export const TYPING_IDLE_MS = 5_000;
-/** Two frames of one sender are at least this far apart: the server drops the closer one (ms). */
-export const TYPING_MIN_GAP_MS = 1_000;
+/**
+ * Two frames of one sender are at least this far apart (ms): the server drops a frame less than
+ * 1 s after the last one it took, and 200 ms of slack keep network jitter from bringing two closer.
+ */
+export const TYPING_MIN_GAP_MS = 1_200;
 
 /**
  * The room's timeouts, all cleared at once by {@link TimerBag.dispose} (like `Disposables`, kept
