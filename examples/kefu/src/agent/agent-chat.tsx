@@ -11,6 +11,7 @@ import { lazy, useCallback, useMemo, useRef, useState, type ReactElement } from 
 import { Composer } from '../chat/composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo } from '../chat/conversation.js';
 import { MessageList, type MessageListHandle } from '../chat/message-list.js';
+import { DeskTyping } from '../chat/typing-indicator.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
 
@@ -58,6 +59,7 @@ export function AgentChat({ session, desk }: { session: AgentSession; desk: Agen
           </button>
         </div>
         <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={session.name} />
+        <DeskTyping visitor={visitor} />
         <Composer />
         {preview && (
           <LazyPart onFailure={() => setPreview(null)}>

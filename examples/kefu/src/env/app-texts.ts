@@ -33,7 +33,12 @@ export type AppTextKey =
   | 'nextAttemptIn'
   | 'sendsWhenBack'
   // the agent desk (issue 11)
-  | 'sessionExpired';
+  | 'sessionExpired'
+  // typing and sneak peek (live signals)
+  | 'agentTyping'
+  | 'visitorTyping'
+  | 'draftPreview'
+  | 'sneakPeekNote';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -66,6 +71,10 @@ export const ZH_APP_TEXTS: AppTextTable = {
   moreSuggestions: '更多问题',
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   sessionExpired: '登录已失效，请重新登录',
+  agentTyping: '{name} 正在输入…',
+  visitorTyping: '访客正在输入…',
+  draftPreview: '草稿',
+  sneakPeekNote: '提示：本商户开启了“输入预览”，客服可能在您发送前看到您正在输入的内容（最多 200 字）。这些内容不会被保存。',
   cannotOpenFaq: '常见问题加载失败',
 };
 
