@@ -46,10 +46,10 @@ async function mark(page: Page, name: string): Promise<number> {
   return (await handle.jsonValue()) as number;
 }
 
-/** Records (in the page) when the composer's first key goes down. */
+/** Records (in the page) when the composer's first input happens (typed characters are input events, not always key events). */
 async function watchFirstKey(page: Page): Promise<void> {
   await page.evaluate(() => {
-    document.addEventListener('keydown', () => ((window as unknown as { __firstKey?: number }).__firstKey ??= Date.now()), { capture: true });
+    document.addEventListener('input', () => ((window as unknown as { __firstKey?: number }).__firstKey ??= Date.now()), { capture: true });
   });
 }
 
