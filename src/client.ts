@@ -35,6 +35,7 @@ import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
+import { createTyping, type Typing } from './typing/typing.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
@@ -80,6 +81,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly receipts: ReceiptManager;
   /** The connection snapshot (state, online, attempt, next attempt time, last close code, user id) for UIs. */
   readonly connectionStore: ReadonlyStore<ConnectionSnapshot>;
+  /** Typing signals both ways (type 105): who is typing per conversation, and the composer's calls (loaded on first use). */
+  readonly typing: Typing;
 
   private readonly engine: Engine;
   private readonly ctx: ClientContext;
@@ -122,6 +125,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     });
     this.history = this.engine.history;
     this.connectionStore = this.engine.connectionStore;
+    this.typing = createTyping(this, timers);
   }
 
   /** The connection state (in a follower tab: the leader tab's). */
@@ -290,7 +294,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
+    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.typing]) part.destroy();
     this.removeAllListeners();
   }
 

@@ -2,6 +2,7 @@
  * The typed event map of {@link ImClient}: one context object per event.
  * @module
  */
+import type { TypingIndicator } from './typing/types.js';
 import type { ChatMessage, RefusalReason, SendState, SessionEvent, StoredMessage, SuggestedQuestion } from './messages/types.js';
 
 /** Connection states (spec §4): `failed` is entered after the reconnect limit. */
@@ -56,6 +57,11 @@ export interface ImClientEvents {
   error: (ctx: { error: Error; source: ErrorSource }) => void;
   /** The browser went offline or online. */
   network: (ctx: { online: boolean }) => void;
+  /**
+   * Somebody started or stopped typing in a conversation (type 105; heard once `client.typing`
+   * has loaded): `indicator` is null when nobody types there any more.
+   */
+  typing: (ctx: { conversationId: string; indicator: TypingIndicator | null }) => void;
   /** The interface language changed (its texts are loaded). */
   language: (ctx: { language: string }) => void;
 }

@@ -11,6 +11,8 @@
 
 // The client and its options and events
 export { ImClient, ImError } from './client.js';
+export type { Typing } from './typing/typing.js';
+export type { TypingIndicator, TypingSnapshot } from './typing/types.js';
 export type { SendInput } from './client.js';
 export type { ImErrorCode } from './errors.js';
 export {

@@ -28,6 +28,8 @@ export type { UseI18nResult } from './use-i18n.js';
 export { useClientState, useMerchantInfo, useSession } from './use-client-state.js';
 export { useImEvent, useNotice, useNotices } from './use-events.js';
 export { useDraft } from './use-draft.js';
+export { useTyping } from './use-typing.js';
+export type { TypingIndicator } from './use-typing.js';
 export type { ImEventListener, UseNoticeResult } from './use-events.js';
 export { useAgentHistory, useAgentQueue } from './use-agent-desk.js';
 export type { UseAgentHistoryResult } from './use-agent-desk.js';

@@ -101,11 +101,11 @@ describe('isChatType: the types shown in a conversation', () => {
   });
 
   it('passes unknown types from 100 up through (protocol §5)', () => {
-    for (const t of [105, 202, 399, 402, 600]) expect(isChatType(t)).toBe(true);
+    for (const t of [106, 202, 399, 402, 600]) expect(isChatType(t)).toBe(true);
   });
 
-  it('hides receipts, suggestions, session events, requests, agent queue, forms, refusals and control types', () => {
-    for (const t of [1, 51, 60, 99, 104, 201, 300, 301, 302, 310, 311, 400, 401, 500, 100.5, NaN]) expect(isChatType(t), String(t)).toBe(false);
+  it('hides receipts, typing signals, suggestions, session events, requests, agent queue, forms, refusals and control types', () => {
+    for (const t of [1, 51, 60, 99, 104, 105, 201, 300, 301, 302, 310, 311, 400, 401, 500, 100.5, NaN]) expect(isChatType(t), String(t)).toBe(false);
   });
 });
 

@@ -184,9 +184,10 @@ export function parseAgentQueue(dataContent: string | undefined): AgentQueueSnap
   };
 }
 
-/** Types that are never shown as a conversation row: receipts, control, forms and refusals. */
+/** Types that are never shown as a conversation row: receipts, typing, control, forms and refusals. */
 const NOT_CHAT: ReadonlySet<number> = new Set([
   MessageType.Receipt,
+  MessageType.Typing,
   MessageType.Suggestions,
   MessageType.SessionEvent,
   MessageType.TransferToHuman,

@@ -24,6 +24,8 @@ export const MessageType = {
   Video: 103,
   /** Read receipt. */
   Receipt: 104,
+  /** Typing signal, `{"state":"typing"|"paused"}` (never stored, never a conversation row; `client.typing`). */
+  Typing: 105,
   /** Robot or agent text. */
   RobotText: 200,
   /** Suggested questions: JSON `[{ id, question }]`. */

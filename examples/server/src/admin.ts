@@ -8,6 +8,8 @@
  * - `agent remove <account>`, `agent list`
  * - `visitor blacklist <clientId>`, `visitor unblacklist <clientId>`
  * - `visitor ban <clientId>`, `visitor unban <clientId>`
+ * - `merchant sneak-peek <mchId> on|off`: whether the merchant's agents see a visitor's draft as it
+ *   is typed (protocol §5a; off by default; `SNEAK_PEEK_MERCHANTS` switches it on too)
  * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
  * @module
  */
@@ -40,6 +42,7 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   agent list
   visitor blacklist|unblacklist <clientId>
   visitor ban|unban <clientId>
+  merchant sneak-peek <mchId> on|off             agents see the visitor's draft as it is typed
   hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
 the store is DATA_DIR/kefu.db (DATA_DIR defaults to ./data)`;
 
@@ -83,6 +86,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   try {
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
+    if (group === 'merchant') return await merchantCommand(command, args.slice(2), store, io);
     throw new UsageError(`unknown command "${group}"`);
   } finally {
     await store.close();
@@ -135,6 +139,21 @@ async function visitorCommand(command: string | undefined, rest: string[], store
   await store.chat.setVisitorFlags(clientId, change);
   const v = await store.chat.visitor(clientId);
   io.out(`visitor "${clientId}": blacklisted=${String(v?.blacklisted)} banned=${String(v?.banned)}`);
+  return 0;
+}
+
+async function merchantCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {
+  if (command !== 'sneak-peek') throw new UsageError(`unknown merchant command "${command ?? ''}"`);
+  const [mchId = '', value = ''] = rest;
+  if (mchId === '') throw new UsageError('name the merchant by its mchId');
+  if (value !== 'on' && value !== 'off') throw new UsageError('sneak-peek is "on" or "off"');
+  const merchant = await store.directory.merchant(mchId);
+  if (!merchant) {
+    io.out(`no merchant "${mchId}" in the store`);
+    return 1;
+  }
+  await store.directory.putMerchant({ ...merchant, extra: { ...merchant.extra, sneakPeek: value === 'on' } });
+  io.out(`merchant "${mchId}": sneak peek ${value}`);
   return 0;
 }
 

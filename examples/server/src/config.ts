@@ -149,6 +149,12 @@ export interface ServerConfig {
    * the address they forward (`X-Forwarded-For`). Empty: the TCP peer is the client.
    */
   trustProxy: string[];
+  /**
+   * Merchants whose agents see a visitor's draft as it is typed (sneak peek, protocol §5a;
+   * `SNEAK_PEEK_MERCHANTS`, comma-separated merchant ids, `*` for all). Empty (the default): off,
+   * unless switched on per merchant with the admin command (`merchant sneak-peek <mchId> on`).
+   */
+  sneakPeekMerchants: string[];
 }
 
 /** Agent desk sessions. */
@@ -263,6 +269,18 @@ export function parseTrustProxy(raw: string): string[] {
     else throw new ConfigError(`TRUST_PROXY entries are IP addresses (or "loopback"), got "${entry}"`);
   }
   return out;
+}
+
+/**
+ * Parses `SNEAK_PEEK_MERCHANTS`: comma-separated merchant ids, or `*` for every merchant.
+ * @internal
+ */
+export function parseSneakPeekMerchants(raw: string): string[] {
+  const ids = raw.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  for (const id of ids) {
+    if (id !== '*' && !/^[A-Za-z0-9_.:-]{1,100}$/.test(id)) throw new ConfigError(`SNEAK_PEEK_MERCHANTS entries are merchant ids (or *), got "${id}"`);
+  }
+  return ids;
 }
 
 /** The built-in demo agent's credentials, used only when no agent is configured and only on loopback. */
@@ -388,6 +406,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     },
     frameAncestors: parseFrameAncestors(env['FRAME_ANCESTORS'] ?? ''),
     trustProxy: parseTrustProxy(env['TRUST_PROXY'] ?? ''),
+    sneakPeekMerchants: parseSneakPeekMerchants(env['SNEAK_PEEK_MERCHANTS'] ?? ''),
   };
   return { ...config, ...overrides };
 }

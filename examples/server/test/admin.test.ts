@@ -116,3 +116,24 @@ describe('npm run admin -- visitor blacklist/ban', () => {
 function secretOf(server: RunningServer, id: string): string {
   return heldSecrets.get(`${server.socketKey}|${id}`) ?? '';
 }
+
+describe('npm run admin -- merchant sneak-peek', () => {
+  it('switches sneak peek on and off for a stored merchant (getMerchantById says so); unknown merchants and values are refused', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const store = new SqliteStore(join(dir, 'kefu.db'));
+    await store.directory.putMerchant({ mchId: 'M9', name: 'Shop', kefuAvatar2: '', extra: { currency: 'CNY' } });
+    await store.close();
+    expect(await admin(dir, ['merchant', 'sneak-peek', 'M9', 'on'])).toEqual({ code: 0, out: ['merchant "M9": sneak peek on'] });
+    expect((await admin(dir, ['merchant', 'sneak-peek', 'M0', 'on'])).code).toBe(1);
+    await expect(admin(dir, ['merchant', 'sneak-peek', 'M9', 'maybe'])).rejects.toThrow(/on" or "off/);
+    await expect(admin(dir, ['merchant', 'peek', 'M9'])).rejects.toThrow(/unknown merchant command/);
+    const reopened = new SqliteStore(join(dir, 'kefu.db'));
+    expect((await reopened.directory.merchant('M9'))?.extra).toEqual({ currency: 'CNY', sneakPeek: true });
+    await reopened.close();
+    expect((await admin(dir, ['merchant', 'sneak-peek', 'M9', 'off'])).code).toBe(0);
+    const again = new SqliteStore(join(dir, 'kefu.db'));
+    expect((await again.directory.merchant('M9'))?.extra).toEqual({ currency: 'CNY', sneakPeek: false });
+    await again.close();
+  });
+});

@@ -70,4 +70,27 @@ describe.skipIf(skip)('delivery between two nodes through Redis', () => {
     await visitor.close();
     await agent.close();
   });
+  it('typing signals (105) cross nodes like any delivery: visitor on A <-> its agent on B, never stored', async () => {
+    const agentSession = await keyExchange(b.url);
+    const agent = await TestSocket.connect(b.socketUrl, b.socketKey, agentSession, 'desk-typing', { role: 'agent', account: 'alice', password: 'secret1' });
+    await agent.next((m) => m.type === 310);
+    const visitorSession = await keyExchange(a.url);
+    const id = randomUUID();
+    const visitor = await TestSocket.connect(a.socketUrl, a.socketKey, visitorSession, id, { ...where, name: 'Typist', language: 'en' });
+    await visitor.next(isEvent('created'));
+    visitor.say(id, 301, '{}');
+    await agent.next((m) => m.type === 310 && content<{ queue: { clientId: string }[] }>(m).queue.some((q) => q.clientId === id));
+    agent.send({ type: 311, from: 'agent:alice', fp: randomUUID(), dataContent: JSON.stringify({ clientId: id }) });
+    await visitor.next(isEvent('agent-joined'));
+
+    visitor.send({ type: 105, from: id, fp: randomUUID(), dataContent: '{"state":"typing","preview":"not for the agent: sneak peek is off"}' });
+    expect(await agent.next((m) => m.type === 105)).toMatchObject({ from: id, to: 'agent:alice', dataContent: '{"state":"typing"}' });
+    agent.send({ type: 105, from: 'agent:alice', to: id, fp: randomUUID(), dataContent: '{"state":"typing"}' });
+    expect(await visitor.next((m) => m.type === 105)).toMatchObject({ from: 'agent:alice', to: id, dataContent: '{"state":"typing"}' });
+    const conversation = await b.store.chat.conversation(id, where.mchId, where.platformId, { size: 100 });
+    expect(conversation.some((m) => m.type === 105)).toBe(false);
+
+    await visitor.close();
+    await agent.close();
+  });
 });

@@ -15,6 +15,7 @@ import { lazy, useCallback, useMemo, useRef, useState, type ReactElement } from 
 import { Composer } from '../chat/composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo } from '../chat/conversation.js';
 import { MessageList, type MessageListHandle } from '../chat/message-list.js';
+import { DeskTyping } from '../chat/typing-indicator.js';
 import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
@@ -94,7 +95,12 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
           )}
         </div>
         <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
-        {ended ? <EndedNote conversation={conversation} /> : <Composer />}
+        {ended ? <EndedNote conversation={conversation} /> : (
+          <>
+            <DeskTyping visitor={visitor} />
+            <Composer />
+          </>
+        )}
         {preview && (
           <LazyPart onFailure={() => setPreview(null)}>
             <ImagePreview data={preview} onClose={() => setPreview(null)} />

@@ -19,6 +19,7 @@ import { ChatContext, type ChatActions, type ConversationInfo, type DialogName }
 import { MessageList, type MessageListHandle } from './message-list.js';
 import { SessionBar } from './session-bar.js';
 import { SuggestionChips } from './suggestion-chips.js';
+import { SneakPeekNote, TypingIndicator } from './typing-indicator.js';
 
 const DIALOGS: Record<DialogName, ComponentType<ChatDialogProps>> = {
   transfer: lazy(() => import('../dialogs/transfer-dialog.js')),
@@ -136,7 +137,9 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
           onRoot={setScrollRoot}
           label={appText(language, 'messages')}
         />
+        {info.kind === 'service' && <TypingIndicator />}
         {info.kind === 'service' && <SuggestionChips />}
+        {info.kind === 'service' && <SneakPeekNote />}
         {info.kind !== 'channel' && <Composer />}
         <ClientNotices />
         {Active && dialog && (

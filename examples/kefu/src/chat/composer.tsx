@@ -7,7 +7,7 @@
  */
 import type { GroupUser } from '@kefu-im/sdk';
 import type { UploadRejection } from '@kefu-im/sdk/upload';
-import { useDraft, useI18n, useSend, useSession, useUploader } from '@kefu-im/react';
+import { useDraft, useI18n, useImClient, useSend, useSession, useUploader } from '@kefu-im/react';
 import { lazy, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
@@ -36,6 +36,7 @@ export function insertAt(text: string, start: number, end: number, token: string
 /** The composer. */
 export function Composer(): ReactElement {
   const { t, language } = useI18n();
+  const client = useImClient();
   const { info, role, target, openDialog } = useChat();
   const status = useSession((s) => s.status);
   const { sendText, sendFile } = useSend();
@@ -48,6 +49,8 @@ export function Composer(): ReactElement {
   const fileInput = useRef<HTMLInputElement>(null);
   const emojiToggle = useRef<HTMLButtonElement>(null);
   const group = info.kind !== 'service';
+  /** An agent's typing signals name the visitor; a visitor's go to its agent. */
+  const typingTo = role === 'agent' ? target.to : undefined;
 
   const uploads = useUploader({
     accept: ATTACH_ACCEPT,
@@ -126,7 +129,12 @@ export function Composer(): ReactElement {
           aria-label={t('inputPlaceholder')}
           placeholder={status === 'ended' && !group && role === 'visitor' ? appText(language, 'newConversationHint') : t('inputPlaceholder')}
           maxLength={5000}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            // typing signals go to the other party of a service conversation (the SDK throttles them)
+            if (!group) client.typing.input(e.target.value, typingTo);
+          }}
+          onBlur={() => client.typing.blur(typingTo)}
           onKeyDown={onKeyDown}
         />
         <button type="button" className="send-btn" onClick={send}>

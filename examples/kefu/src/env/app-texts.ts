@@ -41,7 +41,12 @@ export type AppTextKey =
   | 'deskEndedConversations'
   | 'deskClose'
   | 'deskRating'
-  | 'deskNotRated';
+  | 'deskNotRated'
+  // typing and sneak peek (live signals)
+  | 'agentTyping'
+  | 'visitorTyping'
+  | 'draftPreview'
+  | 'sneakPeekNote';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -81,6 +86,10 @@ export const ZH_APP_TEXTS: AppTextTable = {
   deskClose: '关闭',
   deskRating: '访客评价：{score}/5',
   deskNotRated: '访客尚未评价',
+  agentTyping: '{name} 正在输入…',
+  visitorTyping: '访客正在输入…',
+  draftPreview: '草稿',
+  sneakPeekNote: '提示：本商户开启了“输入预览”，客服可能在您发送前看到您正在输入的内容（最多 200 字）。这些内容不会被保存。',
   cannotOpenFaq: '常见问题加载失败',
 };
 

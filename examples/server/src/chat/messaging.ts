@@ -1,7 +1,8 @@
 /**
  * What the server does with each client frame: content messages (acknowledged, stored once per
- * fp, forwarded), group and channel messages, receipts (104), transfer (301), end (302) and the
- * agent's accept (311). Refusals are type 500.
+ * fp, forwarded), group and channel messages, receipts (104), typing signals (105, relayed by the
+ * typing service and nothing else), transfer (301), end (302) and the agent's accept (311).
+ * Refusals are type 500.
  * @module
  */
 
@@ -63,20 +64,21 @@ export class Messaging {
     private readonly ctx: ChatContext,
     private readonly sessions: Sessions,
     private readonly allowSend: RateCheck,
-    private readonly rules: Pick<Services, 'visitors' | 'groups'>,
+    private readonly rules: Pick<Services, 'visitors' | 'groups' | 'typing'>,
   ) {}
 
   /**
    * Dispatches one frame (the heartbeat is answered by the socket layer). A frame whose `from`
    * names anyone but the connection's own identity (protocol §3a) is refused `not-allowed` and
-   * nothing is stored (a receipt is dropped silently).
+   * nothing is stored (a receipt or a typing signal is dropped silently).
    */
   async handle(peer: Peer, frame: ClientFrame): Promise<void> {
     const type = frame.type;
     if (!sentBySelf(peer, frame)) {
-      if (type !== T.Receipt) refuse(peer, 'not-allowed', typeof frame.fp === 'string' ? frame.fp : '');
+      if (type !== T.Receipt && type !== T.Typing) refuse(peer, 'not-allowed', typeof frame.fp === 'string' ? frame.fp : '');
       return;
     }
+    if (type === T.Typing) return this.typing(peer, frame);
     if (type === T.Receipt) return this.receipt(peer, frame);
     if (CONTENT_TYPES.has(type)) return this.content(peer, frame);
     if (type === T.Transfer || type === T.End) return this.control(peer, frame);
@@ -278,6 +280,12 @@ export class Messaging {
       // handled below
     }
     if (clientId === '' || !(await this.sessions.accept(peer.userId, clientId))) refuse(peer, 'not-allowed', fp);
+  }
+
+  /** Type 105: relayed to the other party of the conversation as the typing service decides; never stored, never acknowledged. */
+  private async typing(peer: Peer, frame: ClientFrame): Promise<void> {
+    const delivery = await this.rules.typing.relay(peer, frame);
+    if (delivery) this.ctx.hub.sendTo(delivery.to, delivery.message);
   }
 
   /** Type 104: marks the read message, stores the receipt once, forwards it to the original sender. */

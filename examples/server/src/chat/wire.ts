@@ -66,6 +66,7 @@ export const T = {
   File: 102,
   Video: 103,
   Receipt: 104,
+  Typing: 105,
   RobotText: 200,
   Suggestions: 201,
   SessionEvent: 300,

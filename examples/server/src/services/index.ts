@@ -12,6 +12,7 @@ import { Groups } from './groups.js';
 import { Identity } from './identity.js';
 import { Merchants } from './merchants.js';
 import { Records } from './records.js';
+import { sneakPeekOn, Typing } from './typing.js';
 import { Uploads } from './uploads.js';
 import { Visitors } from './visitors.js';
 
@@ -31,6 +32,8 @@ export interface Services {
   readonly records: Records;
   /** Upload records and quotas. */
   readonly uploads: Uploads;
+  /** Typing signals and sneak peek (type 105): who hears them, the rate rule, the preview. */
+  readonly typing: Typing;
 }
 
 /** Builds the services over the chat state and the session engine. */
@@ -38,7 +41,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
   const { store, config } = ctx;
   const visitors = new Visitors(store, now);
   const groups = new Groups(store, visitors, ctx.groupAlias, now);
-  const merchants = new Merchants(store);
+  const merchants = new Merchants(store, (merchant) => sneakPeekOn(config.sneakPeekMerchants, merchant));
   return {
     identity: new Identity(store, config.keySessionTtlMs, now),
     visitors,
@@ -47,5 +50,6 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     conversations: new Conversations(ctx, sessions, visitors, merchants, groups),
     records: new Records(store, ctx.clock, merchants),
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
+    typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
   };
 }

@@ -17,6 +17,8 @@ export type MerchantProfile = Record<string, unknown> & {
   platformName: string;
   name: string;
   kefuAvatar2: string;
+  /** Whether the merchant's agents see a visitor's draft as it is typed (protocol §5a; the visitor page says so). */
+  sneakPeek: boolean;
 };
 
 /**
@@ -33,8 +35,14 @@ export async function decodeEntryParam(param: string, lookup: (param: string) =>
 
 /** The merchant service. */
 export class Merchants {
-  /** @param store - storage */
-  constructor(private readonly store: Store) {}
+  /**
+   * @param store - storage
+   * @param sneakPeek - whether a merchant has sneak peek on (`services/typing.ts`); off by default
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly sneakPeek: (merchant: Merchant) => boolean = () => false,
+  ) {}
 
   /**
    * The merchant.
@@ -83,6 +91,7 @@ export class Merchants {
       platformName: platform.name,
       name: merchant.name,
       kefuAvatar2: merchant.kefuAvatar2 || DEFAULT_KEFU_AVATAR,
+      sneakPeek: this.sneakPeek(merchant),
     };
   }
 
