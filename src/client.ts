@@ -24,6 +24,7 @@ import { MessageType, type ChatMessage, type StoredMessage } from './messages/ty
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
 import { globalDocument, globalWindow } from './platform.js';
 import { createReadTracking } from './receipts/read-tracking.js';
+import { RECEIPTABLE_TYPES } from './receipts/receipt.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
@@ -35,6 +36,7 @@ import { resolveStorage } from './state/storage.js';
 import type { Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
+import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
@@ -80,6 +82,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly receipts: ReceiptManager;
   /** The connection snapshot (state, online, attempt, next attempt time, last close code, user id) for UIs. */
   readonly connectionStore: ReadonlyStore<ConnectionSnapshot>;
+  /** Unread counts per conversation (what arrived while the page was hidden and is not read yet). */
+  readonly unread: UnreadStore;
 
   private readonly engine: Engine;
   private readonly ctx: ClientContext;
@@ -122,6 +126,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     });
     this.history = this.engine.history;
     this.connectionStore = this.engine.connectionStore;
+    const { visibility, receipts } = this;
+    this.unread = new UnreadStore({ messages, visibility, autoReadDelay: receipts.autoReadDelay, types: RECEIPTABLE_TYPES, selfId: ctx.selfId, timers });
   }
 
   /** The connection state (in a follower tab: the leader tab's). */
@@ -290,7 +296,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
+    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.unread]) part.destroy();
     this.removeAllListeners();
   }
 

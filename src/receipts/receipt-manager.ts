@@ -141,7 +141,8 @@ export class ReceiptManager extends Subscribable {
   private readonly visibleNow: () => boolean;
   private readonly tracker: ReceiptVisibilitySource | null;
   private readonly batchSize: number;
-  private readonly autoReadDelay: number;
+  /** How long the page must stay visible before the hidden-time queue is acknowledged, ms. */
+  readonly autoReadDelay: number;
   private readonly disposables: Disposables;
   private readonly receipted = new Set<string>();
   /**
