@@ -11,6 +11,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { ClientNotices } from '../chat/chat-screen.js';
 import { ConnectionBanner } from '../chat/connection-banner.js';
 import { AgentChat } from './agent-chat.js';
+import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
 
 function QueueItem({ entry, onAccept }: { entry: QueueEntry; onAccept: () => void }): ReactElement {
   const { t } = useI18n();
@@ -43,6 +44,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const { loggedIn, state, online } = useConnection();
   const snapshot = useAgentQueue(desk);
   const [selected, setSelected] = useState<string | null>(null);
+  const signals = useDeskSignals(desk, setSelected);
 
   const sessions = snapshot.sessions;
   const current = sessions.find((s) => s.clientId === selected) ?? null;
@@ -65,9 +67,11 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
         <span className="muted" role="status">
           {status}
         </span>
+        <AlertControls {...signals} />
         <button type="button" className="btn btn-small" onClick={onLogout}>
           {t('logout')}
         </button>
+        <p className="visually-hidden" role="status">{signals.announcement}</p>
       </header>
       <ConnectionBanner />
       <aside className="desk-side" aria-label={t('queue')}>
@@ -91,6 +95,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
             <li key={s.sessionId}>
               <button type="button" className={s.clientId === selected ? 'session-btn is-current' : 'session-btn'} aria-current={s.clientId === selected ? 'true' : undefined} onClick={() => setSelected(s.clientId)}>
                 {s.name}
+                <UnreadBadge clientId={s.clientId} />
               </button>
             </li>
           ))}
