@@ -24,6 +24,7 @@ import { MessageType, type ChatMessage, type StoredMessage } from './messages/ty
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
 import { globalDocument, globalWindow } from './platform.js';
 import { createReadTracking } from './receipts/read-tracking.js';
+import { RECEIPTABLE_TYPES } from './receipts/receipt.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
 import { createSessionStore, type SessionState } from './session.js';
@@ -36,6 +37,7 @@ import type { Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
 import { createTyping, type Typing } from './typing/typing.js';
+import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
@@ -83,6 +85,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly connectionStore: ReadonlyStore<ConnectionSnapshot>;
   /** Typing signals both ways (type 105): who is typing per conversation, and the composer's calls (loaded on first use). */
   readonly typing: Typing;
+  /** Unread counts per conversation (what arrived while the page was hidden and is not read yet). */
+  readonly unread: UnreadStore;
 
   private readonly engine: Engine;
   private readonly ctx: ClientContext;
@@ -126,6 +130,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.history = this.engine.history;
     this.connectionStore = this.engine.connectionStore;
     this.typing = createTyping(this, timers);
+    const { visibility, receipts } = this;
+    this.unread = new UnreadStore({ messages, visibility, autoReadDelay: receipts.autoReadDelay, types: RECEIPTABLE_TYPES, selfId: ctx.selfId, timers });
   }
 
   /** The connection state (in a follower tab: the leader tab's). */
@@ -294,7 +300,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.typing]) part.destroy();
+    for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.typing, this.unread]) part.destroy();
     this.removeAllListeners();
   }
 

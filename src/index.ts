@@ -166,6 +166,8 @@ export {
 export type { Refusal } from './messages/content.js';
 
 // State
+export { UnreadStore } from './unread/unread-store.js';
+export type { UnreadSnapshot } from './unread/unread-store.js';
 export { createStore } from './state/store.js';
 export type { StateUpdate, Store, StoreListener } from './state/store.js';
 export { Listeners, Subscribable } from './state/subscribable.js';

@@ -20,6 +20,7 @@ export type { SendActions, SendOptions, SendStatus } from './use-send.js';
 export { useReadOnScroll } from './use-read-on-scroll.js';
 export type { UseReadOnScrollOptions } from './use-read-on-scroll.js';
 export { useReceiptStatus, useVisibility } from './use-visibility.js';
+export { useUnread } from './use-unread.js';
 export { useUploader } from './use-uploader.js';
 export type { UseUploaderOptions, UseUploaderResult } from './use-uploader.js';
 export { useServerClock } from './use-clock.js';

@@ -121,3 +121,17 @@ describe("the snapshot shows the tracker's log after every change the tracker te
     tracker.destroy();
   });
 });
+
+describe('an agent with several conversations: the latest of each sender is acknowledged', () => {
+  it('sends one receipt per visitor for a hidden-time queue, the latest of each', () => {
+    const { manager, sent } = hiddenManager(10);
+    const [a1, b1, a2, b2, b3] = [msg({ from: 'v-a' }), msg({ from: 'v-b' }), msg({ from: 'v-a' }), msg({ from: 'v-b' }), msg({ from: 'v-b' })] as ChatMessage[];
+    for (const m of [a1, b1, a2, b2, b3] as ChatMessage[]) manager.handleIncoming(m);
+    manager.setVisible(true);
+    expect(sent.map((r) => [r.to, r.dataContent])).toEqual([
+      ['v-a', a2?.fp],
+      ['v-b', b3?.fp],
+    ]);
+    expect(manager.getStatus()).toMatchObject({ queued: 0, sent: 2 });
+  });
+});

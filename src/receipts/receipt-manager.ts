@@ -99,13 +99,9 @@ interface QueuedMessage {
 
 /** Whether two statuses show the same (the log compared by its length and last entry). */
 function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
-  const la = a.log[a.log.length - 1];
-  const lb = b.log[b.log.length - 1];
+  const [la, lb] = [a.log[a.log.length - 1], b.log[b.log.length - 1]];
   return (
-    a.visible === b.visible &&
-    a.queued === b.queued &&
-    a.sent === b.sent &&
-    a.failed === b.failed &&
+    a.visible === b.visible && a.queued === b.queued && a.sent === b.sent && a.failed === b.failed &&
     a.log.length === b.log.length &&
     la?.timestamp === lb?.timestamp &&
     la?.newState === lb?.newState
@@ -113,10 +109,8 @@ function sameStatus(a: ReceiptStatus, b: ReceiptStatus): boolean {
 }
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`ReceiptManager: ${name} must be a positive integer, got ${String(value)}.`);
-  }
-  return value;
+  if (Number.isInteger(value) && value >= 1) return value;
+  throw new RangeError(`ReceiptManager: ${name} must be a positive integer, got ${String(value)}.`);
 }
 
 /**
@@ -141,7 +135,8 @@ export class ReceiptManager extends Subscribable {
   private readonly visibleNow: () => boolean;
   private readonly tracker: ReceiptVisibilitySource | null;
   private readonly batchSize: number;
-  private readonly autoReadDelay: number;
+  /** How long the page must stay visible before the hidden-time queue is acknowledged, ms. */
+  readonly autoReadDelay: number;
   private readonly disposables: Disposables;
   private readonly receipted = new Set<string>();
   /**
@@ -357,8 +352,9 @@ export class ReceiptManager extends Subscribable {
   }
 
   /**
-   * Acknowledges only the queued message with the latest time (the later-queued on a tie), then
-   * clears the queue.
+   * Acknowledges only the queued message with the latest time (the later-queued on a tie) of each
+   * sender, then clears the queue: a visitor's one conversation gets one receipt, an agent's
+   * conversation with each visitor one too.
    * @param fp - when given, the outcome for this fp: `ignored` if another message was acknowledged
    */
   private flush(fp?: string): ReceiptOutcome {
@@ -366,10 +362,15 @@ export class ReceiptManager extends Subscribable {
     this.cancelFlush = null;
     const queue = this.queue;
     this.queue = [];
-    if (queue.length === 0) return 'ignored';
-    const latest = (queue[queue.length - 1] as QueuedMessage).message; // sorted: the latest, the later-queued on a tie
-    const outcome = this.send(latest);
-    return fp === undefined || latest.fp === fp ? outcome : 'ignored';
+    const latest = new Map<unknown, ChatMessage>(); // sorted: the last of each sender is its latest
+    for (const q of queue) latest.set(q.message.from, q.message);
+    const last = queue[queue.length - 1]?.message;
+    let outcome: ReceiptOutcome = 'ignored';
+    for (const message of latest.values()) {
+      const sent = this.send(message);
+      if (fp === undefined ? message === last : message.fp === fp) outcome = sent;
+    }
+    return outcome;
   }
 
   /** Builds and sends a receipt; a false or throwing send is counted and swallowed. */

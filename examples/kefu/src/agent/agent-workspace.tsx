@@ -12,6 +12,7 @@ import { ConnectionBanner } from '../chat/connection-banner.js';
 import { appText } from '../env/app-texts.js';
 import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
+import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
 
 /** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
 const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
@@ -51,6 +52,7 @@ function ConversationButton({ conversation, current, onPick }: { conversation: D
     <li>
       <button type="button" className={className} aria-current={current ? 'true' : undefined} onClick={onPick}>
         {conversation.name}
+        {!ended && <UnreadBadge clientId={conversation.clientId} />}
       </button>
     </li>
   );
@@ -88,6 +90,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const snapshot = useAgentQueue(desk);
   const { list } = useSyncExternalStore(desk.conversations.store.subscribe, desk.conversations.store.getSnapshot);
   const [selected, setSelected] = useState<DeskSelection | null>(null);
+  const signals = useDeskSignals(desk, (clientId) => setSelected({ clientId }));
 
   const open = list.filter((c) => c.status === 'active');
   const ended = list.filter((c) => c.status === 'ended');
@@ -114,9 +117,11 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
         <span className="muted" role="status">
           {status}
         </span>
+        <AlertControls {...signals} />
         <button type="button" className="btn btn-small" onClick={onLogout}>
           {t('logout')}
         </button>
+        <p className="visually-hidden" role="status">{signals.announcement}</p>
       </header>
       <ConnectionBanner />
       <aside className="desk-side" aria-label={t('queue')}>

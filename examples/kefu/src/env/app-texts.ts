@@ -14,6 +14,16 @@ export type AppTextKey =
   | 'messages'
   | 'openApp'
   | 'language'
+  // live signals: the desk's counts, alerts and notifications
+  | 'deskTitle'
+  | 'deskTitleCounts'
+  | 'unreadCount'
+  | 'enableNotifications'
+  | 'notificationsOn'
+  | 'notificationsBlocked'
+  | 'alertSound'
+  | 'newVisitorWaiting'
+  | 'newMessagesFrom'
   // the app's status page, FAQ, dialogs, composer and deposit card (spec rows and accessibility)
   | 'platformDisabled'
   | 'faqTitle'
@@ -62,6 +72,15 @@ export const ZH_APP_TEXTS: AppTextTable = {
   more: '更多',
   openApp: '在App中打开',
   language: '语言',
+  deskTitle: '客服工作台',
+  deskTitleCounts: '({queued} 排队 · {unread} 未读) {title}',
+  unreadCount: '{count} 条未读',
+  enableNotifications: '开启桌面通知',
+  notificationsOn: '桌面通知已开启',
+  notificationsBlocked: '浏览器已禁止通知',
+  alertSound: '提示音',
+  newVisitorWaiting: '新访客排队：{name}',
+  newMessagesFrom: '{name} 发来新消息',
   reconnectNow: '立即重连',
   nextAttemptIn: '{seconds} 秒后重试',
   sendsWhenBack: '您输入的消息会保留，连接恢复后自动发送',

@@ -8,15 +8,15 @@ import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useSearch } from 'wouter';
 import { ChatScreen } from '../chat/chat-screen.js';
 import type { ConversationInfo } from '../chat/conversation.js';
-import { faviconFor, setFavicon } from '../env/favicon.js';
+import { faviconFor } from '../env/favicon.js';
+import { useAttention } from '../ui/attention.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
 import { conversationKey, PlatformDisabledError, prepareConversation, type ConversationSpec } from '../runtime/prepare.js';
 import { StatusPage } from './status-page.js';
 
-/** Keeps the page icon on the merchant's kefuAvatar2 (or the default). */
+/** Keeps the page icon on the merchant's kefuAvatar2 (or the default), dotted while messages are unread. */
 function MerchantFavicon(): null {
-  const merchant = useMerchantInfo();
-  useEffect(() => setFavicon(document, faviconFor(merchant)), [merchant]);
+  useAttention(faviconFor(useMerchantInfo()));
   return null;
 }
 
