@@ -8,12 +8,16 @@
  * - `agent remove <account>`, `agent list`
  * - `visitor blacklist <clientId>`, `visitor unblacklist <clientId>`
  * - `visitor ban <clientId>`, `visitor unban <clientId>`
+ * - `hours set <mchId> '<json>'`: the merchant's business hours (`{ "timeZone": "Asia/Shanghai",
+ *   "days": { "mon": [["09:00", "18:00"]] } }`, see `services/business-hours.ts`); they win over
+ *   `MERCHANT_HOURS`. `hours clear <mchId>` removes them, `hours show <mchId>` prints them.
  * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
  * @module
  */
 
 import { join, resolve } from 'node:path';
 import { hashPassword } from './agents/password.js';
+import { HoursError, parseBusinessHours } from './services/business-hours.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
 
@@ -40,6 +44,8 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   agent list
   visitor blacklist|unblacklist <clientId>
   visitor ban|unban <clientId>
+  hours set <mchId> '<json>'                     business hours, e.g. '{"timeZone":"Asia/Shanghai","days":{"mon":[["09:00","18:00"]]}}'
+  hours clear|show <mchId>
   hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
 the store is DATA_DIR/kefu.db (DATA_DIR defaults to ./data)`;
 
@@ -83,6 +89,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   try {
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
+    if (group === 'hours') return await hoursCommand(command, args.slice(2), store, io);
     throw new UsageError(`unknown command "${group}"`);
   } finally {
     await store.close();
@@ -135,6 +142,31 @@ async function visitorCommand(command: string | undefined, rest: string[], store
   await store.chat.setVisitorFlags(clientId, change);
   const v = await store.chat.visitor(clientId);
   io.out(`visitor "${clientId}": blacklisted=${String(v?.blacklisted)} banned=${String(v?.banned)}`);
+  return 0;
+}
+
+async function hoursCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {
+  const [mchId = '', json] = rest;
+  if (mchId === '') throw new UsageError('name the merchant by its mchId');
+  if (command === 'show') {
+    io.out((await store.directory.merchantHours(mchId)) ?? `no hours stored for merchant "${mchId}" (MERCHANT_HOURS applies, or always open)`);
+    return 0;
+  }
+  if (command === 'clear') {
+    await store.directory.putMerchantHours(mchId, null, Date.now());
+    io.out(`cleared the hours of merchant "${mchId}"`);
+    return 0;
+  }
+  if (command !== 'set') throw new UsageError(`unknown hours command "${command ?? ''}"`);
+  if (json === undefined) throw new UsageError('hours set needs the hours as JSON');
+  let hours;
+  try {
+    hours = parseBusinessHours(JSON.parse(json));
+  } catch (error) {
+    throw new UsageError(error instanceof HoursError ? error.message : 'the hours are not valid JSON');
+  }
+  await store.directory.putMerchantHours(mchId, JSON.stringify(hours), Date.now());
+  io.out(`set the hours of merchant "${mchId}" (${hours.timeZone})`);
   return 0;
 }
 

@@ -7,6 +7,7 @@
 
 import type { ChatContext } from '../chat/context.js';
 import type { Sessions } from '../chat/sessions.js';
+import type { Availability } from './availability.js';
 import { Conversations } from './conversations.js';
 import { Groups } from './groups.js';
 import { Identity } from './identity.js';
@@ -31,6 +32,8 @@ export interface Services {
   readonly records: Records;
   /** Upload records and quotas. */
   readonly uploads: Uploads;
+  /** Business hours, agents available, the queue's estimated wait. */
+  readonly availability: Availability;
 }
 
 /** Builds the services over the chat state and the session engine. */
@@ -47,5 +50,6 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     conversations: new Conversations(ctx, sessions, visitors, merchants, groups),
     records: new Records(store, ctx.clock, merchants),
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
+    availability: sessions.availability,
   };
 }
