@@ -162,3 +162,13 @@ describe('hours are set in config or with the admin command (which wins)', () =>
     }
   });
 });
+
+describe('GET /im/api/permit/getAvailability answers what type 320 says', () => {
+  it('the snapshot for a merchant; 1001 without mchId', async () => {
+    const server = await start();
+    const answer = (await (await fetch(`${server.url}/im/api/permit/getAvailability?mchId=M1001`)).json()) as { code: number; data: unknown };
+    expect(answer).toMatchObject({ code: 0, data: { open: true, agentsAvailable: false, nextChangeAt: null } });
+    const bad = (await (await fetch(`${server.url}/im/api/permit/getAvailability`)).json()) as { code: number };
+    expect(bad.code).toBe(1001);
+  });
+});
