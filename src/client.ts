@@ -26,6 +26,7 @@ import { globalDocument, globalWindow } from './platform.js';
 import { createReadTracking } from './receipts/read-tracking.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
+import type { AvailabilityStore } from './presence/availability.js';
 import { createSessionStore, type SessionState } from './session.js';
 import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
 import type { StartupResult } from './startup.js';
@@ -83,6 +84,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
 
   private readonly engine: Engine;
   private readonly ctx: ClientContext;
+  private availabilityStore: Promise<AvailabilityStore> | undefined;
   private connectData: Record<string, unknown>;
   private destroyed = false;
 
@@ -224,6 +226,15 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   retry(fp: string): StoredMessage { return this.engine.retry(fp); }
 
+  /**
+   * The availability store (business hours, agents available, the queue's position and estimated
+   * wait, the answer when nobody can come), loaded on first use and the same afterwards. Load it
+   * before asking for a human so that its events are not missed.
+   */
+  availability(): Promise<AvailabilityStore> {
+    return (this.availabilityStore ??= import('./presence/availability.js').then((m) => m.createAvailabilityStore(this)));
+  }
+
   /** Asks for a human agent (type 301). */
   transferToHuman(): StoredMessage { return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' }); }
 
@@ -291,6 +302,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state]) part.destroy();
+    void this.availabilityStore?.then((store) => store.destroy());
     this.removeAllListeners();
   }
 
