@@ -16,7 +16,7 @@ import type { FileKind } from './outbox/file-message.js';
 import type { SendInput } from './outbox/sender.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
-import { PermitApi } from './http/permit-api.js';
+import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
@@ -27,13 +27,14 @@ import { createReadTracking } from './receipts/read-tracking.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
 import type { AvailabilityStore } from './presence/availability.js';
+import { INITIAL_AVAILABILITY } from './presence/types.js';
 import { createSessionStore, type SessionState } from './session.js';
 import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
-import type { Store } from './state/store.js';
+import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
 import type { UploadedFile } from './upload/types.js';
@@ -232,7 +233,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * before asking for a human so that its events are not missed.
    */
   availability(): Promise<AvailabilityStore> {
-    return (this.availabilityStore ??= import('./presence/availability.js').then((m) => m.createAvailabilityStore(this)));
+    const parts = { createStore, signalType: MessageType.Availability, path: `${PERMIT_PATH}/getAvailability`, initial: INITIAL_AVAILABILITY };
+    return (this.availabilityStore ??= import('./presence/availability.js').then((m) => m.createAvailabilityStore(this, parts)));
   }
 
   /** Asks for a human agent (type 301). */

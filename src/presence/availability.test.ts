@@ -4,7 +4,10 @@ import type { ImClientEvents } from '../events.js';
 import { MessageType, type ChatMessage } from '../messages/types.js';
 import { createSessionStore, reduceSessionEvent } from '../session.js';
 import { createAvailabilityStore, parseAvailability, type AvailabilityHost } from './availability.js';
+import { createStore } from '../state/store.js';
 import { INITIAL_AVAILABILITY } from './types.js';
+
+const parts = { createStore, signalType: MessageType.Availability, path: '/api/permit/getAvailability', initial: INITIAL_AVAILABILITY };
 
 /** A stand-in client: real events and session store, an HTTP `get` answering `answer`. */
 function host(answer: unknown = { code: 0, data: { open: true, agentsAvailable: true, nextOpenAt: 5 } }) {
@@ -27,7 +30,7 @@ function host(answer: unknown = { code: 0, data: { open: true, agentsAvailable: 
 describe('type 320 and getAvailability fill the store', () => {
   it('starts from getAvailability (with the connect data\'s mchId), then follows type 320', async () => {
     const h = host();
-    const store = createAvailabilityStore(h.client);
+    const store = createAvailabilityStore(h.client, parts);
     expect(store.getSnapshot()).toEqual(INITIAL_AVAILABILITY);
     await vi.waitFor(() => expect(store.getSnapshot()).toMatchObject({ known: true, open: true, agentsAvailable: true, nextOpenAt: 5 }));
     expect(h.get).toHaveBeenCalledWith('/api/permit/getAvailability', { query: { mchId: 'M1' }, accept: 'any' });
@@ -43,7 +46,7 @@ describe('type 320 and getAvailability fill the store', () => {
     let release: (v: unknown) => void = () => undefined;
     const h = host();
     h.get.mockImplementationOnce(() => new Promise((r) => (release = r)));
-    const store = createAvailabilityStore(h.client);
+    const store = createAvailabilityStore(h.client, parts);
     h.signal({ open: false, agentsAvailable: false, nextOpenAt: 7 });
     release({ code: 0, data: { open: true, agentsAvailable: true, nextOpenAt: 1 } });
     await new Promise((r) => setTimeout(r, 0));
@@ -58,7 +61,7 @@ describe('type 320 and getAvailability fill the store', () => {
 describe('the answer when nobody can come, and the queue estimate', () => {
   it('`unavailable` (closed) is held with its next opening and emitted once, until someone can come', async () => {
     const h = host({ code: 1 });
-    const store = createAvailabilityStore(h.client);
+    const store = createAvailabilityStore(h.client, parts);
     const told = vi.fn();
     h.events.on('unavailable', told);
     h.sessionEvent({ event: 'unavailable', reason: 'closed', open: false, agentsAvailable: true, nextOpenAt: 1_000 });
@@ -71,7 +74,7 @@ describe('the answer when nobody can come, and the queue estimate', () => {
 
   it('no-agent while queued: position and estimated wait from the session; an agent joining clears the answer', () => {
     const h = host({ code: 1 });
-    const store = createAvailabilityStore(h.client);
+    const store = createAvailabilityStore(h.client, parts);
     h.sessionEvent({ event: 'unavailable', reason: 'no-agent', open: true, agentsAvailable: false, nextOpenAt: 3 });
     h.sessionEvent({ event: 'queued', position: 2, busy: true, etaMs: 120_000 });
     expect(store.getSnapshot()).toMatchObject({ queue: { position: 2, etaMs: 120_000 }, unavailable: { reason: 'no-agent' } });
@@ -82,7 +85,7 @@ describe('the answer when nobody can come, and the queue estimate', () => {
 
   it('destroy stops listening', () => {
     const h = host({ code: 1 });
-    const store = createAvailabilityStore(h.client);
+    const store = createAvailabilityStore(h.client, parts);
     store.destroy();
     h.signal({ open: false, agentsAvailable: false, nextOpenAt: null });
     expect(store.getSnapshot().known).toBe(false);

@@ -6,15 +6,14 @@
  * server says now (a type 320 that arrives meanwhile wins).
  * @module
  */
+import type { EventEmitter } from 'eventemitter3';
 import type { ImClientEvents } from '../events.js';
 import type { HttpClient } from '../http/http-client.js';
-import { PERMIT_PATH } from '../http/permit-api.js';
-import { MessageType, type ChatMessage } from '../messages/types.js';
+import type { ChatMessage } from '../messages/types.js';
 import type { SessionState } from '../session.js';
 import type { ReadonlyStore } from '../socket/connection-snapshot.js';
-import { createStore, type Store } from '../state/store.js';
-import type { EventEmitter } from 'eventemitter3';
-import { INITIAL_AVAILABILITY, type AvailabilitySnapshot, type UnavailableAnswer } from './types.js';
+import type { createStore, Store } from '../state/store.js';
+import type { AvailabilitySnapshot, UnavailableAnswer } from './types.js';
 
 /** The availability store: subscribe/getSnapshot, a refresh, and destroy. */
 export interface AvailabilityStore extends ReadonlyStore<AvailabilitySnapshot> {
@@ -24,7 +23,12 @@ export interface AvailabilityStore extends ReadonlyStore<AvailabilitySnapshot> {
   destroy(): void;
 }
 
-/** What the store needs from the client. @internal */
+/**
+ * What the store needs from the client. The shared pieces (the store factory, the message type,
+ * the call's path, the initial snapshot) come from the client too: this chunk then imports
+ * nothing that the start-up bundle holds, and the bundler splits nothing more out of it.
+ * @internal
+ */
 export interface AvailabilityHost extends Pick<EventEmitter<ImClientEvents>, 'on' | 'off' | 'emit'> {
   /** The session store (status, position, etaMs). */
   readonly session: ReadonlyStore<SessionState>;
@@ -32,6 +36,18 @@ export interface AvailabilityHost extends Pick<EventEmitter<ImClientEvents>, 'on
   readonly http: Pick<HttpClient, 'get'>;
   /** The connect data (its `mchId`). */
   getConnectData(): Readonly<Record<string, unknown>>;
+}
+
+/** The shared pieces the client hands over (see {@link AvailabilityHost}). @internal */
+export interface AvailabilityParts {
+  /** The SDK's store factory. */
+  createStore: typeof createStore;
+  /** The type number of availability signals (320). */
+  signalType: number;
+  /** The path of `getAvailability`. */
+  path: string;
+  /** The snapshot before the server said anything. */
+  initial: Readonly<AvailabilitySnapshot>;
 }
 
 
@@ -56,9 +72,10 @@ function queueOf(session: SessionState): Pick<AvailabilitySnapshot, 'queue'> {
 /**
  * Creates the availability store over a client.
  * @param client - the client (its events, session store, HTTP and connect data)
+ * @param parts - the store factory, the signal type, the call's path and the initial snapshot
  */
-export function createAvailabilityStore(client: AvailabilityHost): AvailabilityStore {
-  const store: Store<AvailabilitySnapshot> = createStore<AvailabilitySnapshot>({ ...INITIAL_AVAILABILITY, ...queueOf(client.session.getState()) });
+export function createAvailabilityStore(client: AvailabilityHost, parts: AvailabilityParts): AvailabilityStore {
+  const store: Store<AvailabilitySnapshot> = parts.createStore<AvailabilitySnapshot>({ ...parts.initial, ...queueOf(client.session.getState()) });
   /** Set once a type 320 arrived: a slower HTTP answer is older and is dropped. */
   let signalled = false;
 
@@ -73,7 +90,7 @@ export function createAvailabilityStore(client: AvailabilityHost): AvailabilityS
   };
 
   const onMessage = ({ message }: { message: ChatMessage }): void => {
-    if (message.type !== MessageType.Availability) return;
+    if (message.type !== parts.signalType) return;
     let parsed: ReturnType<typeof parseAvailability> = null;
     try {
       parsed = parseAvailability(JSON.parse(message.dataContent ?? ''));
@@ -101,7 +118,7 @@ export function createAvailabilityStore(client: AvailabilityHost): AvailabilityS
     const mchId = client.getConnectData().mchId;
     if (typeof mchId !== 'string' && typeof mchId !== 'number') return;
     try {
-      const body = await client.http.get<{ code?: unknown; data?: unknown }>(`${PERMIT_PATH}/getAvailability`, { query: { mchId: String(mchId) }, accept: 'any' });
+      const body = await client.http.get<{ code?: unknown; data?: unknown }>(parts.path, { query: { mchId: String(mchId) }, accept: 'any' });
       const parsed = body.code === 0 ? parseAvailability(body.data) : null;
       if (parsed && !signalled) apply({ known: true, ...parsed });
     } catch {

@@ -33,7 +33,13 @@ export type AppTextKey =
   | 'nextAttemptIn'
   | 'sendsWhenBack'
   // the agent desk (issue 11)
-  | 'sessionExpired';
+  | 'sessionExpired'
+  // availability: nobody can come, the queue's estimated wait (live signals)
+  | 'unavailableClosed'
+  | 'backAt'
+  | 'unavailableNoAgent'
+  | 'estimatedWait'
+  | 'estimatedWaitShort';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -67,6 +73,11 @@ export const ZH_APP_TEXTS: AppTextTable = {
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   sessionExpired: '登录已失效，请重新登录',
   cannotOpenFaq: '常见问题加载失败',
+  unavailableClosed: '现在不在人工客服的服务时间内。',
+  backAt: '客服将于 {time} 上班，您可以先给我们留言。',
+  unavailableNoAgent: '现在没有在线的人工客服，您可以先给我们留言。',
+  estimatedWait: '预计等待约 {minutes} 分钟',
+  estimatedWaitShort: '预计等待不到 1 分钟',
 };
 
 /** Fetches the module of the translations (a dynamic `import()`; injected in tests). */
