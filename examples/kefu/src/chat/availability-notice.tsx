@@ -33,7 +33,8 @@ export function AvailabilityNotice(): ReactElement {
   let text = '';
   if (shown?.reason === 'closed') {
     text = appText(language, 'unavailableClosed');
-    if (shown.nextOpenAt !== null) text += ` ${appText(language, 'backAt', { time: formatBackAt(shown.nextOpenAt, language) })}`;
+    // sentences ending with a full-width stop (zh, ja) follow without a space
+    if (shown.nextOpenAt !== null) text += `${/[。．]$/.test(text) ? '' : ' '}${appText(language, 'backAt', { time: formatBackAt(shown.nextOpenAt, language) })}`;
   } else if (shown) {
     text = appText(language, 'unavailableNoAgent');
   }

@@ -58,7 +58,7 @@ export const APP_TEXT_TRANSLATIONS: AppTextTranslations = {
     sessionExpired: 'Your session has ended. Please log in again',
     cannotOpenFaq: 'The questions could not be loaded',
     unavailableClosed: 'Our agents are outside their business hours now.',
-    backAt: 'They are back {time}; you can leave us a message meanwhile.',
+    backAt: 'They are back at {time}; you can leave us a message meanwhile.',
     unavailableNoAgent: 'No agent is online right now; you can leave us a message.',
     estimatedWait: 'Estimated wait: about {minutes} min',
     estimatedWaitShort: 'Estimated wait: under a minute',
