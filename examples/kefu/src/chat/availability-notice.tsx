@@ -2,7 +2,7 @@
  * The honest answer when the visitor asked for a human and nobody can come (live signals): outside
  * business hours it says so, with when the agents are back, and offers "leave a message" at once.
  * (With no agent online the visitor is queued and the session bar says "busy" with the same
- * offer.) The text sits in a live region that is always in the page, so a screen reader announces
+ * offer.) Any other reason a newer server gives reads "no agent can come now". The text sits in a live region that is always in the page, so a screen reader announces
  * it once when it appears, not again on every re-render; the button is outside the region.
  * @module
  */
@@ -28,8 +28,9 @@ export function AvailabilityNotice(): ReactElement {
   const { openDialog } = useChat();
   const unavailable = useAvailability((a) => a.unavailable);
   const status = useSession((s) => s.status);
-  // while queued (no agent online) the session bar tells it; once an agent serves, it is over
-  const shown = unavailable !== null && status !== 'queued' && status !== 'agent' ? unavailable : null;
+  // no agent online: the visitor is queued at once and the session bar says "busy" with the same
+  // offer (one announcement, not two); once an agent serves, it is over
+  const shown = unavailable !== null && unavailable.reason !== 'no-agent' && status !== 'queued' && status !== 'agent' ? unavailable : null;
   let text = '';
   if (shown?.reason === 'closed') {
     text = appText(language, 'unavailableClosed');
