@@ -60,12 +60,12 @@ export class AvailabilitySignals {
   private readonly recheck: ReturnType<typeof setInterval>;
 
   /**
-   * @param ctx - the chat services' shared state (the hub's visitor connections)
+   * @param ctx - the chat services' shared state (only the hub: its visitor connections)
    * @param availability - the availability service
    * @param onError - where a failed check is reported
    */
   constructor(
-    private readonly ctx: ChatContext,
+    private readonly ctx: Pick<ChatContext, 'hub'>,
     private readonly availability: Availability,
     private readonly onError: (error: unknown) => void,
   ) {
@@ -119,8 +119,9 @@ export class AvailabilitySignals {
   }
 
   private tell(peer: Peer, snapshot: AvailabilitySnapshot): void {
-    // nextChangeAt only says when to look again; a change of it alone is not news
-    const key = JSON.stringify({ ...snapshot, nextChangeAt: undefined });
+    // news is what the visitor sees: while open, nextOpenAt is just "now", and nextChangeAt only
+    // says when to look again; neither alone is worth a frame
+    const key = `${snapshot.open}:${snapshot.agentsAvailable}:${snapshot.open ? '' : String(snapshot.nextOpenAt)}`;
     if (this.told.get(peer) === key) return;
     this.told.set(peer, key);
     peer.send(availabilityMessage(peer.userId, peer.mchId, snapshot));
