@@ -45,13 +45,13 @@ describe('type 320 is told after the welcome and then only when it changes', () 
     const { hub, signals } = setUp(agents);
     const a = visitorPeer('a');
     const b = visitorPeer('b');
-    const desk: Peer = { ...visitorPeer('agent:x'), role: 'agent' };
+    const desk = { ...visitorPeer('agent:x'), role: 'agent' as const };
     for (const peer of [a, b, desk]) hub.add(peer);
     await signals.welcome(a);
     await signals.welcome(b);
     await signals.welcome(desk);
     expect(told(a)).toEqual([expect.objectContaining({ open: true, agentsAvailable: false })]);
-    expect((desk as { got: WireMessage[] }).got).toEqual([]); // agents are not told
+    expect(desk.got).toEqual([]); // agents are not told
     signals.changed();
     await vi.advanceTimersByTimeAsync(100);
     expect(a.got).toHaveLength(1); // nothing changed (the clock moving is no news), nothing sent
