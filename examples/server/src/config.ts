@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { hashPassword, isPasswordHash } from './agents/password.js';
-import { HoursError, parseBusinessHours, type BusinessHours } from './services/business-hours.js';
+import { parseHoursByMerchant, type BusinessHours } from './services/business-hours.js';
 
 /** One human agent account. */
 export interface AgentAccount {
@@ -272,42 +272,21 @@ export function parseTrustProxy(raw: string): string[] {
   return out;
 }
 
-/**
- * Parses `MERCHANT_HOURS`: a JSON object from merchant id (or `*`) to hours
- * `{ timeZone, days: { mon: [["09:00", "18:00"]], ... } }` (see `services/business-hours.ts`).
- * @internal
- */
-export function parseMerchantHours(raw: string, source = 'MERCHANT_HOURS'): Record<string, BusinessHours> {
-  if (raw.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw new ConfigError(`${source} must be JSON: { "<mchId>" or "*": { "timeZone": "Asia/Shanghai", "days": { "mon": [["09:00", "18:00"]] } } }`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${source} must be a JSON object keyed by merchant id (or "*")`);
-  const out: Record<string, BusinessHours> = {};
-  for (const [mchId, hours] of Object.entries(value)) {
-    try {
-      out[mchId] = parseBusinessHours(hours);
-    } catch (error) {
-      throw new ConfigError(`${source} "${mchId}": ${error instanceof HoursError ? error.message : String(error)}`);
-    }
-  }
-  return out;
-}
-
-/** The hours of `MERCHANT_HOURS`, or of the file named by `MERCHANT_HOURS_FILE`. */
+/** The hours of `MERCHANT_HOURS`, or of the file named by `MERCHANT_HOURS_FILE` (see {@link parseHoursByMerchant}). */
 function merchantHoursOf(env: EnvLike): Record<string, BusinessHours> {
   const file = env['MERCHANT_HOURS_FILE']?.trim() ?? '';
-  if (file === '') return parseMerchantHours(env['MERCHANT_HOURS'] ?? '');
-  let text: string;
+  const source = file === '' ? 'MERCHANT_HOURS' : `MERCHANT_HOURS_FILE ${file}`;
+  let text = env['MERCHANT_HOURS'] ?? '';
   try {
-    text = readFileSync(resolve(file), 'utf8');
+    if (file !== '') text = readFileSync(resolve(file), 'utf8');
   } catch (error) {
     throw new ConfigError(`MERCHANT_HOURS_FILE "${file}" cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return parseMerchantHours(text, `MERCHANT_HOURS_FILE ${file}`);
+  try {
+    return parseHoursByMerchant(text, source);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** The built-in demo agent's credentials, used only when no agent is configured and only on loopback. */

@@ -77,6 +77,32 @@ export function parseBusinessHours(value: unknown): BusinessHours {
   return { timeZone, days: out };
 }
 
+/**
+ * Reads hours by merchant id (`MERCHANT_HOURS`): JSON text of an object from merchant id (or `*`)
+ * to hours; empty text is none.
+ * @param source - what the text is called in errors
+ * @throws HoursError naming the merchant and what is wrong.
+ */
+export function parseHoursByMerchant(text: string, source = 'MERCHANT_HOURS'): Record<string, BusinessHours> {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new HoursError(`${source} must be JSON: { "<mchId>" or "*": { "timeZone": "Asia/Shanghai", "days": { "mon": [["09:00", "18:00"]] } } }`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HoursError(`${source} must be a JSON object keyed by merchant id (or "*")`);
+  const out: Record<string, BusinessHours> = {};
+  for (const [mchId, hours] of Object.entries(value)) {
+    try {
+      out[mchId] = parseBusinessHours(hours);
+    } catch (error) {
+      throw new HoursError(`${source} "${mchId}": ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return out;
+}
+
 /** A local wall time: weekday index (0 = Sunday) and minutes since midnight. */
 interface LocalTime {
   weekday: number;
