@@ -16,7 +16,7 @@ import type { FileKind } from './outbox/file-message.js';
 import type { SendInput } from './outbox/sender.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
-import { PermitApi } from './http/permit-api.js';
+import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
 import { MessageList } from './messages/message-list.js';
@@ -27,15 +27,18 @@ import { createReadTracking } from './receipts/read-tracking.js';
 import { RECEIPTABLE_TYPES } from './receipts/receipt.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
+import type { AvailabilityStore } from './presence/availability.js';
+import { INITIAL_AVAILABILITY } from './presence/types.js';
 import { createSessionStore, type SessionState } from './session.js';
 import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
-import type { Store } from './state/store.js';
+import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
+import { lazy } from './lazy.js';
 import { createTyping, type Typing } from './typing/typing.js';
 import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
@@ -90,6 +93,16 @@ export class ImClient extends EventEmitter<ImClientEvents> {
 
   private readonly engine: Engine;
   private readonly ctx: ClientContext;
+  private availabilityStore: AvailabilityStore | undefined;
+  /** Loads the availability room once; a failed load (a lost chunk) is tried again on the next call. */
+  private readonly loadAvailability = lazy(async () => {
+    const { createAvailabilityStore } = await import('./presence/availability.js');
+    const parts = { createStore, signalType: MessageType.Availability, path: `${PERMIT_PATH}/getAvailability`, initial: INITIAL_AVAILABILITY };
+    const store = createAvailabilityStore(this, parts);
+    if (this.destroyed) store.destroy();
+    else this.availabilityStore = store;
+    return store;
+  });
   private connectData: Record<string, unknown>;
   private destroyed = false;
 
@@ -234,6 +247,15 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   retry(fp: string): StoredMessage { return this.engine.retry(fp); }
 
+  /**
+   * The availability store (business hours, agents available, the queue's position and estimated
+   * wait, the answer when nobody can come), loaded on first use and the same afterwards. Load it
+   * before asking for a human so that its events are not missed.
+   */
+  availability(): Promise<AvailabilityStore> {
+    return this.loadAvailability();
+  }
+
   /** Asks for a human agent (type 301). */
   transferToHuman(): StoredMessage { return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' }); }
 
@@ -301,6 +323,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.typing, this.unread]) part.destroy();
+    this.availabilityStore?.destroy();
     this.removeAllListeners();
   }
 

@@ -7,6 +7,7 @@
 
 import type { ChatContext } from '../chat/context.js';
 import type { Sessions } from '../chat/sessions.js';
+import type { Availability } from './availability.js';
 import { Conversations } from './conversations.js';
 import { Groups } from './groups.js';
 import { Identity } from './identity.js';
@@ -34,6 +35,8 @@ export interface Services {
   readonly uploads: Uploads;
   /** Typing signals and sneak peek (type 105): who hears them, the rate rule, the preview. */
   readonly typing: Typing;
+  /** Business hours, agents available, the queue's estimated wait. */
+  readonly availability: Availability;
 }
 
 /** Builds the services over the chat state and the session engine. */
@@ -51,5 +54,6 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     records: new Records(store, ctx.clock, merchants),
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
+    availability: sessions.availability,
   };
 }

@@ -230,6 +230,15 @@ export const PG_MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.row_order > sessions.row_order)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
+  // 7: business hours per merchant and the latest accepts (see migrations.ts 7)
+  `
+  CREATE TABLE merchant_hours (
+    mch_id TEXT PRIMARY KEY,
+    hours TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE INDEX sessions_accepted_at ON sessions (accepted_at) WHERE accepted_at IS NOT NULL;
+  `,
 ];
 
 /**
