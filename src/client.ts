@@ -7,7 +7,6 @@ import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
-import { rateConversation, loadMerchantInfo } from './conversation.js';
 import { Engine } from './engine.js';
 import { asError, ImError } from './errors.js';
 import type { HistoryPager } from './messages/history.js';
@@ -19,6 +18,7 @@ import { HttpClient } from './http/http-client.js';
 import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
+import { lazy } from './lazy.js';
 import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
@@ -44,6 +44,9 @@ import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
+
+// Rating and the merchant info are calls a page makes later, if at all: their code loads on first use.
+const loadConversationCalls = lazy(() => import('./conversation.js'));
 export type { SendInput } from './outbox/sender.js';
 
 /**
@@ -268,13 +271,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param score - 1 (very dissatisfied) to 5 (very satisfied)
    * @param remark - optional comment
    */
-  rate(score: number, remark?: string): Promise<void> { return rateConversation(this.ctx, score, remark); }
+  rate(score: number, remark?: string): Promise<void> { return loadConversationCalls().then((calls) => calls.rateConversation(this.ctx, score, remark)); }
 
   /**
    * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
    * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
    */
-  loadMerchantInfo(): Promise<MerchantInfo> { return loadMerchantInfo(this.ctx, this.state); }
+  loadMerchantInfo(): Promise<MerchantInfo> { return loadConversationCalls().then((calls) => calls.loadMerchantInfo(this.ctx, this.state)); }
 
   /**
    * Loads the page of history before the oldest message held into {@link ImClient.messages}

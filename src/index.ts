@@ -101,7 +101,7 @@ export type {
 } from './http/types.js';
 
 // Socket
-export { FrameError } from './socket/frame-codec.js';
+export { FrameError } from './socket/frame-encode.js';
 export { ServerClock } from './clock.js';
 export type { ServerClockOptions } from './clock.js';
 
