@@ -38,7 +38,6 @@ import { resolveStorage } from './state/storage.js';
 import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
-import { lazy } from './lazy.js';
 import { createTyping, type Typing } from './typing/typing.js';
 import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
