@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseRoutingConfig, type RoutingConfig } from './routing-config.js';
 import { hashPassword, isPasswordHash } from './agents/password.js';
 
 /** One human agent account. */
@@ -108,6 +109,8 @@ export interface ServerConfig {
   aesSwitch: boolean;
   /** Agent accounts. */
   agents: AgentAccount[];
+  /** Automatic assignment and agents' capacities (`routing-config.ts`). */
+  routing: RoutingConfig;
   /** True when {@link ServerConfig.agents} is the built-in demo account (printed at start). */
   demoAgent: boolean;
   /** Agent login throttling. */
@@ -188,6 +191,14 @@ const DEFAULT_MIME = [
 /** Raised when an environment variable holds a value that cannot be used. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function routingConfig(env: EnvLike): RoutingConfig {
+  try {
+    return parseRoutingConfig(env);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function intVar(env: EnvLike, name: string, fallback: number, min: number, max: number): number {
@@ -358,6 +369,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     clusterName,
     aesSwitch: boolVar(env, 'AES_SWITCH', true),
     agents,
+    routing: routingConfig(env),
     demoAgent: agentsRaw === '',
     loginThrottle: {
       freeFailures: intVar(env, 'AGENT_LOGIN_FREE_FAILURES', 3, 0, 1000),

@@ -50,6 +50,10 @@ export const SNAPSHOT_COALESCE_MS = 50;
 export class Sessions {
   /** Queue position updates to waiting visitors (live, coalesced, not stored). */
   private readonly queueUpdates: QueueUpdates;
+  /** Called when who may get a queued visitor changed (routing's trigger; set by the server). */
+  onRoutingChange: () => void = () => undefined;
+  /** The online agents' status and load for the 310 snapshots (set by the server; none by default). */
+  agentRoster: (online: readonly string[]) => Promise<unknown[]> = () => Promise.resolve([]);
   /** The pending coalesced snapshot broadcast. */
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -148,6 +152,7 @@ export class Sessions {
       await this.ctx.store.chat.updateSession(session);
       await this.queueUpdates.tellNow(session);
       this.broadcastSnapshots();
+      this.onRoutingChange();
       const busy = await this.busy();
       const texts = textsFor(v.language);
       await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? texts.busy : texts.queued(await this.position(session.sessionId)));
@@ -162,6 +167,13 @@ export class Sessions {
     // one conditional update: of two agents (on any nodes) accepting at once, one gets the visitor
     const session = await this.ctx.store.chat.claimQueued(clientId, agentId, Date.now());
     if (!session) return false;
+    await this.assigned(session);
+    return true;
+  }
+
+  /** A queued session was given to its agent (accepted, routed or transferred): everyone is told. */
+  async assigned(session: ServiceSession): Promise<void> {
+    const agentId = session.agentId ?? '';
     this.queueUpdates.forget(session.sessionId);
     const agent = await agentByUserId(this.ctx, agentId);
     await pushToVisitor(
@@ -177,7 +189,6 @@ export class Sessions {
     );
     this.queueUpdates.changed();
     this.broadcastSnapshots();
-    return true;
   }
 
   /**
@@ -219,6 +230,7 @@ export class Sessions {
     await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
     if (wasQueued) this.queueUpdates.changed();
     this.broadcastSnapshots();
+    this.onRoutingChange();
   }
 
   /**
@@ -294,6 +306,7 @@ export class Sessions {
   agentsChanged(): void {
     this.queueUpdates.changed();
     this.broadcastSnapshots();
+    this.onRoutingChange();
   }
 
   /**
@@ -328,9 +341,11 @@ export class Sessions {
   }
 
   /** The 310 snapshot for one agent (`queue`: the queue part when already built for this change). */
-  async snapshotFor(agentId: string, built?: { queue: QueueRow[]; online: number }): Promise<WireMessage> {
+  async snapshotFor(agentId: string, built?: { queue: QueueRow[]; online: number; agents: unknown[] }): Promise<WireMessage> {
     const queue = built?.queue ?? (await this.queueEntries());
-    const online = built?.online ?? (await this.ctx.hub.onlineAgents()).length;
+    const onlineIds = built ? [] : await this.ctx.hub.onlineAgents();
+    const online = built?.online ?? onlineIds.length;
+    const agents = built?.agents ?? (await this.agentRoster(onlineIds));
     const active = await this.ctx.store.chat.activeSessions(agentId);
     const names = await this.visitorNames(active.map((s) => s.clientId));
     const sessions = active.map((s) => ({
@@ -347,7 +362,7 @@ export class Sessions {
       to: agentId,
       fp: randomUUID(),
       createTime: Date.now(),
-      dataContent: JSON.stringify({ queue, sessions, online }),
+      dataContent: JSON.stringify({ queue, sessions, online, agents }),
     };
   }
 
@@ -374,7 +389,7 @@ export class Sessions {
     const agents = await this.ctx.hub.onlineAgents();
     if (agents.length === 0) return;
     // the queue is read once per change, not once per agent (load: N visitors x A agents)
-    const built = { queue: await this.queueEntries(), online: agents.length };
+    const built = { queue: await this.queueEntries(), online: agents.length, agents: await this.agentRoster(agents) };
     for (const agentId of agents) this.ctx.hub.sendTo(agentId, await this.snapshotFor(agentId, built));
   }
 
@@ -386,7 +401,8 @@ export class Sessions {
     return this.queueUpdates.positionOf(sessionId);
   }
 
-  private async visitorOfSession(session: ServiceSession): Promise<VisitorRef> {
+  /** The visitor of a session, as a reference for pushes. */
+  async visitorOfSession(session: ServiceSession): Promise<VisitorRef> {
     const visitor = await this.ctx.store.chat.visitor(session.clientId);
     return {
       clientId: session.clientId,

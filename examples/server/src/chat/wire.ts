@@ -75,6 +75,8 @@ export const T = {
   AgentQueue: 310,
   AgentAccept: 311,
   AgentLogout: 312,
+  AgentStatus: 313,
+  AgentTransfer: 314,
   Complaint: 400,
   LeaveMessage: 401,
   Refusal: 500,

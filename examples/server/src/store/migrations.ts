@@ -233,6 +233,19 @@ export const MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.rowid > sessions.rowid)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
+  // 7: reserved (availability and business hours, merged from another branch)
+  `
+  SELECT 1;
+  `,
+  // 8: agent status (available / away, kept across reconnects) and the last assignment (routing's
+  // "longest idle" tie-break)
+  `
+  CREATE TABLE agent_routing (
+    agent_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL DEFAULT 'available',
+    last_assigned_at INTEGER
+  );
+  `,
 ];
 
 /**

@@ -230,6 +230,21 @@ export const PG_MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.row_order > sessions.row_order)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
+  // 3-7: reserved (numbered as on SQLite; merged from other branches)
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  // 8: agent status (available / away, kept across reconnects) and the last assignment (routing's
+  // "longest idle" tie-break)
+  `
+  CREATE TABLE agent_routing (
+    agent_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL DEFAULT 'available',
+    last_assigned_at BIGINT
+  );
+  `,
 ];
 
 /**
