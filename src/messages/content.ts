@@ -195,6 +195,8 @@ const NOT_CHAT: ReadonlySet<number> = new Set([
   MessageType.AgentQueue,
   MessageType.AgentAccept,
   MessageType.AgentLogout,
+  MessageType.AgentStatus,
+  MessageType.AgentTransfer,
   MessageType.Complaint,
   MessageType.LeaveMessage,
   MessageType.Refusal,

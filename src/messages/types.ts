@@ -42,6 +42,10 @@ export const MessageType = {
   AgentAccept: 311,
   /** c->s agent logs out: its session token is revoked and its visitors are released (project extension). */
   AgentLogout: 312,
+  /** c->s agent sets its status, JSON `{ status: 'available' | 'away' }` (project extension). */
+  AgentStatus: 313,
+  /** c->s agent transfers a conversation, JSON `{ clientId, to, note? }` (project extension). */
+  AgentTransfer: 314,
   /** Complaint, sent with createMsg (project extension). */
   Complaint: 400,
   /** Leave a message, sent with createMsg (project extension). */
