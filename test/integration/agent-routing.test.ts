@@ -125,6 +125,7 @@ describe('routing with three agents of capacities 1, 2 and 3', () => {
     visitor.client.sendText('my order 42 is late');
     await waitUntil(() => expect(conversationAt(from.rec, id).map((m) => m.dataContent)).toContain('my order 42 is late'));
     const session = from.desk.session(id)!;
+    const where = { mchId: session.mchId ?? '', platformId: session.platformId ?? '' };
 
     from.desk.transfer(id, `agent:${to.account}`, 'VIP, wants a refund');
     await waitUntil(() => expect(to.desk.session(id)).toBeDefined());
@@ -137,10 +138,10 @@ describe('routing with three agents of capacities 1, 2 and 3', () => {
 
     // the history follows: the new agent's history call has the visitor's text
     await waitUntil(() => expect(conversationAt(to.rec, id).map((m) => m.dataContent)).toContain('my order 42 is late'));
-    const page = await to.rec.client.api.findMsgForCus({ clientId: id, mchId: session.mchId, platformId: session.platformId, size: 50 });
+    const page = await to.rec.client.api.findMsgForCus({ clientId: id, ...where, size: 50 });
     expect(page.list.map((m) => m.dataContent)).toContain('my order 42 is late');
     // the old agent lost access (protocol §3a step 5)
-    await expect(from.rec.client.api.findMsgForCus({ clientId: id, mchId: session.mchId, platformId: session.platformId, size: 50 })).rejects.toMatchObject({ code: 4003 });
+    await expect(from.rec.client.api.findMsgForCus({ clientId: id, ...where, size: 50 })).rejects.toMatchObject({ code: 4003 });
 
     // the visitor's next text reaches the new agent only
     const text = visitor.client.sendText('still there?');
