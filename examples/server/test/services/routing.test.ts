@@ -3,7 +3,8 @@
  * capacity, away agents excluded.
  */
 import { describe, expect, it } from 'vitest';
-import { isAgentStatus, nextAgent, type RoutingCandidate } from '../../src/services/routing.js';
+import { isAgentStatus, nextAgent, RoutingPolicy, type RoutingCandidate } from '../../src/services/routing.js';
+import type { ServiceSession } from '../../src/store/types.js';
 
 function agent(agentId: string, over: Partial<RoutingCandidate> = {}): RoutingCandidate {
   return { agentId, status: 'available', capacity: 3, open: 0, lastAssignedAt: null, ...over };
@@ -61,5 +62,85 @@ describe('isAgentStatus', () => {
     expect(isAgentStatus('away')).toBe(true);
     expect(isAgentStatus('busy')).toBe(false);
     expect(isAgentStatus(1)).toBe(false);
+  });
+});
+
+describe('RoutingPolicy (fake store)', () => {
+  interface Fake {
+    queue: string[];
+    status: Record<string, 'available' | 'away'>;
+    open: Record<string, number>;
+    last: Record<string, number | null>;
+    /** Agents whose claims find them full (filled on another node). */
+    fullElsewhere?: Set<string>;
+    /** The store fails. */
+    broken?: boolean;
+  }
+  function policy(fake: Fake, autoAssign = true, onlineAgents = Object.keys(fake.status)) {
+    const assigned: [string, string][] = [];
+    const errors: unknown[] = [];
+    let clock = 100;
+    const sessionOf = (clientId: string, agentId: string): ServiceSession => ({
+      sessionId: `s-${clientId}`, clientId, mchId: 'M', platformId: 'P', state: 'active', agentId,
+      createdAt: 0, queuedAt: 0, acceptedAt: clock, endedAt: null, score: null, remark: null,
+    });
+    const p = new RoutingPolicy({
+      store: {
+        chat: {
+          agentRouting: async (ids) => ids.map((agentId) => ({ agentId, status: fake.status[agentId] ?? 'available', open: fake.open[agentId] ?? 0, lastAssignedAt: fake.last[agentId] ?? null })),
+          claimHeadFor: async (agentId, capacity, now) => {
+            if (fake.broken) throw new Error('store down');
+            if ((fake.open[agentId] ?? 0) >= capacity || fake.fullElsewhere?.has(agentId)) return undefined;
+            const head = fake.queue.shift();
+            if (head === undefined) return undefined;
+            fake.open[agentId] = (fake.open[agentId] ?? 0) + 1;
+            fake.last[agentId] = now;
+            return sessionOf(head, agentId);
+          },
+          queue: async () => fake.queue.map((clientId) => ({ ...sessionOf(clientId, ''), state: 'queued' as const, agentId: null })),
+        },
+      },
+      onlineAgents: async () => onlineAgents,
+      config: { autoAssign, defaultCapacity: 2, capacities: { one: 1 } },
+      assigned: async (s) => {
+        assigned.push([s.clientId, s.agentId ?? '']);
+      },
+      onError: (e) => errors.push(e),
+      now: () => (clock += 1),
+    });
+    return { p, assigned, errors };
+  }
+
+  it('assigns the queue by the rule until nobody has capacity left', async () => {
+    const fake: Fake = { queue: ['v1', 'v2', 'v3', 'v4'], status: { 'agent:one': 'available', 'agent:two': 'available' }, open: {}, last: {} };
+    const { p, assigned } = policy(fake);
+    p.trigger();
+    await p.idle();
+    expect(assigned).toEqual([['v1', 'agent:one'], ['v2', 'agent:two'], ['v3', 'agent:two']]);
+    expect(fake.queue).toEqual(['v4']);
+  });
+
+  it('does nothing when automatic assignment is off, or for away and offline agents', async () => {
+    const off = policy({ queue: ['v1'], status: { 'agent:a': 'available' }, open: {}, last: {} }, false);
+    off.p.trigger();
+    await off.p.idle();
+    expect(off.assigned).toEqual([]);
+    const fake: Fake = { queue: ['v1'], status: { 'agent:away': 'away', 'agent:gone': 'available' }, open: {}, last: {} };
+    const { p, assigned } = policy(fake, true, ['agent:away']);
+    expect(await p.route()).toBe(0);
+    expect(assigned).toEqual([]);
+  });
+
+  it('moves on when an agent filled up elsewhere, and reports a failing pass without throwing', async () => {
+    const fake: Fake = { queue: ['v1', 'v2'], status: { 'agent:a': 'available', 'agent:b': 'available' }, open: {}, last: {}, fullElsewhere: new Set(['agent:a']) };
+    const { p, assigned, errors } = policy(fake);
+    expect(await p.route()).toBe(2);
+    expect(assigned.map(([, agent]) => agent)).toEqual(['agent:b', 'agent:b']);
+    fake.broken = true;
+    fake.queue.push('v3');
+    fake.open['agent:b'] = 0;
+    p.trigger();
+    await p.idle();
+    expect(errors).toHaveLength(1);
   });
 });
