@@ -39,6 +39,7 @@ describe('desk: agent status and transfer', () => {
 
     // bob goes away by keyboard: focus the status switch, choose 暂离
     await login(bob, BOB.account, BOB.password);
+    await bob.getByText(`${zh.online} 1`).waitFor();
     await bob.getByLabel('状态').focus();
     await bob.keyboard.press('ArrowDown');
     await expect.poll(() => bob.getByLabel('状态').inputValue()).toBe('away');

@@ -152,10 +152,11 @@ export class Sessions {
       await this.ctx.store.chat.updateSession(session);
       await this.queueUpdates.tellNow(session);
       this.broadcastSnapshots();
-      this.onRoutingChange();
       const busy = await this.busy();
       const texts = textsFor(v.language);
       await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? texts.busy : texts.queued(await this.position(session.sessionId)));
+      // routed after the robot told the position (an agent joining at once comes after it)
+      this.onRoutingChange();
     } else {
       await this.pushState(v, session);
     }
