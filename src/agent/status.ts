@@ -28,10 +28,18 @@ export interface DeskAgent {
   readonly capacity: number;
 }
 
+/** The agent a conversation was transferred from. */
+export interface TransferSender {
+  /** User id (`agent:<account>`). */
+  readonly id: string;
+  /** Display name. */
+  readonly name: string;
+}
+
 /** A conversation transferred to this agent: who sent it and the note only agents see. */
 export interface TransferNote {
   /** The agent it came from. */
-  readonly from: { readonly id: string; readonly name: string };
+  readonly from: TransferSender;
   /** The note, if one was written. */
   readonly note?: string;
 }
