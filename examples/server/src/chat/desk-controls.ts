@@ -56,7 +56,7 @@ export class DeskControls {
     const out: AgentEntry[] = [];
     for (const s of states) {
       const agent = await agentByUserId(this.ctx, s.agentId);
-      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity: capacityOf(this.ctx.config.routing, s.agentId) });
+      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity: s.capacity ?? capacityOf(this.ctx.config.routing, s.agentId) });
     }
     return out;
   }

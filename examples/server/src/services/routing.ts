@@ -122,7 +122,7 @@ export class RoutingPolicy {
     const { store, config } = this.deps;
     const now = this.deps.now ?? Date.now;
     const online = await this.deps.onlineAgents();
-    const candidates: RoutingCandidate[] = (await store.chat.agentRouting(online)).map((r) => ({ ...r, capacity: capacityOf(config, r.agentId) }));
+    const candidates: RoutingCandidate[] = (await store.chat.agentRouting(online)).map((r) => ({ ...r, capacity: r.capacity ?? capacityOf(config, r.agentId) }));
     let assigned = 0;
     for (;;) {
       const agent = nextAgent(candidates);

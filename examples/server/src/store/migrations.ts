@@ -237,12 +237,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   SELECT 1;
   `,
-  // 8: agent status (available / away, kept across reconnects) and the last assignment (routing's
-  // "longest idle" tie-break)
+  // 8: agent status (available / away, kept across reconnects), capacity set by the admin command
+  // (NULL: from the config) and the last assignment (routing's "longest idle" tie-break)
   `
   CREATE TABLE agent_routing (
     agent_id TEXT PRIMARY KEY,
     status TEXT NOT NULL DEFAULT 'available',
+    capacity INTEGER,
     last_assigned_at INTEGER
   );
   `,

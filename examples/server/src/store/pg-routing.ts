@@ -16,6 +16,7 @@ import type { Async } from './types.js';
 interface RoutingRow {
   agent_id: string;
   status: string | null;
+  capacity: number | null;
   last_assigned_at: number | null;
   open: number;
 }
@@ -55,18 +56,25 @@ export function pgRoutingMethods(db: Queryable): Async<RoutingMethods> {
         : (
             await allRows<RoutingRow>(
               db,
-              `SELECT j.agent_id, a.status, a.last_assigned_at,
+              `SELECT j.agent_id, a.status, a.capacity, a.last_assigned_at,
                  (SELECT COUNT(*) FROM sessions s WHERE s.state = 'active' AND s.agent_id = j.agent_id) AS open
                FROM unnest($1::text[]) WITH ORDINALITY AS j(agent_id, n)
                LEFT JOIN agent_routing a ON a.agent_id = j.agent_id ORDER BY j.n`,
               [[...new Set(agentIds)]],
             )
-          ).map((r) => ({ agentId: r.agent_id, status: statusOf(r.status), open: r.open, lastAssignedAt: r.last_assigned_at })),
+          ).map((r) => ({ agentId: r.agent_id, status: statusOf(r.status), open: r.open, capacity: r.capacity, lastAssignedAt: r.last_assigned_at })),
     setAgentStatus: async (agentId, status) => {
       await db.query(
         `INSERT INTO agent_routing (agent_id, status) VALUES ($1, $2)
          ON CONFLICT (agent_id) DO UPDATE SET status = excluded.status`,
         [agentId, status],
+      );
+    },
+    setAgentCapacity: async (agentId, capacity) => {
+      await db.query(
+        `INSERT INTO agent_routing (agent_id, capacity) VALUES ($1, $2)
+         ON CONFLICT (agent_id) DO UPDATE SET capacity = excluded.capacity`,
+        [agentId, capacity],
       );
     },
     reassign: async (sessionId, fromAgentId, toAgentId, now) =>

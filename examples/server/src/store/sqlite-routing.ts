@@ -11,12 +11,13 @@ import * as rows from './rows-chat.js';
 import type { AgentStatus, ChatRepo } from './types.js';
 
 /** The routing methods of {@link ChatRepo}. */
-export type RoutingMethods = Pick<ChatRepo, 'claimHeadFor' | 'agentRouting' | 'setAgentStatus' | 'reassign'>;
+export type RoutingMethods = Pick<ChatRepo, 'claimHeadFor' | 'agentRouting' | 'setAgentStatus' | 'setAgentCapacity' | 'reassign'>;
 
 /** A row of the routing read. */
 interface RoutingRow {
   agent_id: string;
   status: string | null;
+  capacity: number | null;
   last_assigned_at: number | null;
   open: number;
 }
@@ -44,13 +45,17 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
        ON CONFLICT (agent_id) DO UPDATE SET last_assigned_at = excluded.last_assigned_at`,
     ),
     routing: db.prepare<[string], RoutingRow>(
-      `SELECT j.value AS agent_id, a.status, a.last_assigned_at,
+      `SELECT j.value AS agent_id, a.status, a.capacity, a.last_assigned_at,
          (SELECT COUNT(*) FROM sessions s WHERE s.state = 'active' AND s.agent_id = j.value) AS open
        FROM json_each(?) j LEFT JOIN agent_routing a ON a.agent_id = j.value ORDER BY j.key`,
     ),
     setStatus: db.prepare<[string, string]>(
       `INSERT INTO agent_routing (agent_id, status) VALUES (?, ?)
        ON CONFLICT (agent_id) DO UPDATE SET status = excluded.status`,
+    ),
+    setCapacity: db.prepare<[string, number | null]>(
+      `INSERT INTO agent_routing (agent_id, capacity) VALUES (?, ?)
+       ON CONFLICT (agent_id) DO UPDATE SET capacity = excluded.capacity`,
     ),
     reassign: db.prepare<[string, number, string, string], rows.SessionRow>(
       `UPDATE sessions SET agent_id = ?, accepted_at = ?
@@ -70,10 +75,14 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
             agentId: r.agent_id,
             status: statusOf(r.status),
             open: r.open,
+            capacity: r.capacity,
             lastAssignedAt: r.last_assigned_at,
           })),
     setAgentStatus: (agentId, status) => {
       q.setStatus.run(agentId, status);
+    },
+    setAgentCapacity: (agentId, capacity) => {
+      q.setCapacity.run(agentId, capacity);
     },
     reassign: (sessionId, fromAgentId, toAgentId, now) => mapRow(q.reassign.get(toAgentId, now, sessionId, fromAgentId), rows.toSession),
   };

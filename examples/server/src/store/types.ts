@@ -89,6 +89,8 @@ export interface AgentRouting {
   status: AgentStatus;
   /** Conversations it serves now. */
   open: number;
+  /** Its capacity set with the admin command, or null (the config's). */
+  capacity: number | null;
   /** When it was last given a conversation (ms), or null. */
   lastAssignedAt: number | null;
 }
@@ -365,6 +367,8 @@ export interface ChatRepo {
   agentRouting(agentIds: readonly string[]): AgentRouting[];
   /** Stores an agent's status. */
   setAgentStatus(agentId: string, status: AgentStatus): void;
+  /** Stores an agent's capacity (null: the config's). */
+  setAgentCapacity(agentId: string, capacity: number | null): void;
   /**
    * Moves an active session from one agent to another (a transfer), atomically.
    * @returns the session, or undefined when it is not active with `fromAgentId` (any more)

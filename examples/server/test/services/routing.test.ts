@@ -87,7 +87,7 @@ describe('RoutingPolicy (fake store)', () => {
     const p = new RoutingPolicy({
       store: {
         chat: {
-          agentRouting: async (ids) => ids.map((agentId) => ({ agentId, status: fake.status[agentId] ?? 'available', open: fake.open[agentId] ?? 0, lastAssignedAt: fake.last[agentId] ?? null })),
+          agentRouting: async (ids) => ids.map((agentId) => ({ agentId, status: fake.status[agentId] ?? 'available', open: fake.open[agentId] ?? 0, capacity: null, lastAssignedAt: fake.last[agentId] ?? null })),
           claimHeadFor: async (agentId, capacity, now) => {
             if (fake.broken) throw new Error('store down');
             if ((fake.open[agentId] ?? 0) >= capacity || fake.fullElsewhere?.has(agentId)) return undefined;

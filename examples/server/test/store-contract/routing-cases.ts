@@ -21,11 +21,15 @@ export function routingCases(current: () => Store): void {
       expect(await store.chat.agentRouting([])).toEqual([]);
       await store.chat.setAgentStatus('agent:b', 'away');
       expect(await store.chat.agentRouting(['agent:b', 'agent:a', 'agent:b'])).toEqual([
-        { agentId: 'agent:b', status: 'away', open: 0, lastAssignedAt: null },
-        { agentId: 'agent:a', status: 'available', open: 0, lastAssignedAt: null },
+        { agentId: 'agent:b', status: 'away', open: 0, capacity: null, lastAssignedAt: null },
+        { agentId: 'agent:a', status: 'available', open: 0, capacity: null, lastAssignedAt: null },
       ]);
       await store.chat.setAgentStatus('agent:b', 'available');
       expect((await store.chat.agentRouting(['agent:b']))[0]?.status).toBe('available');
+      await store.chat.setAgentCapacity('agent:b', 5);
+      expect((await store.chat.agentRouting(['agent:b']))[0]).toMatchObject({ status: 'available', capacity: 5 });
+      await store.chat.setAgentCapacity('agent:b', null);
+      expect((await store.chat.agentRouting(['agent:b']))[0]?.capacity).toBeNull();
     });
 
     it('claimHeadFor takes the head of the queue, stamps the agent and stops at its capacity', async () => {
@@ -34,7 +38,7 @@ export function routingCases(current: () => Store): void {
       expect(await store.chat.claimHeadFor('agent:a', 2, T0 + 10)).toMatchObject({ sessionId: 'q1', state: 'active', agentId: 'agent:a', acceptedAt: T0 + 10 });
       expect(await store.chat.claimHeadFor('agent:a', 2, T0 + 11)).toMatchObject({ sessionId: 'q2' });
       expect(await store.chat.claimHeadFor('agent:a', 2, T0 + 12)).toBeUndefined();
-      expect(await store.chat.agentRouting(['agent:a'])).toEqual([{ agentId: 'agent:a', status: 'available', open: 2, lastAssignedAt: T0 + 11 }]);
+      expect(await store.chat.agentRouting(['agent:a'])).toEqual([{ agentId: 'agent:a', status: 'available', open: 2, capacity: null, lastAssignedAt: T0 + 11 }]);
       expect((await store.chat.queue()).map((s) => s.sessionId)).toEqual(['q3']);
       expect(await store.chat.claimHeadFor('agent:b', 0, T0 + 13)).toBeUndefined();
     });
