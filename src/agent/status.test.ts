@@ -41,6 +41,15 @@ describe('the status manager', () => {
     expect(client.sent).toHaveLength(1);
   });
 
+  it('sends the chosen status again after a login, and nothing when none was chosen', () => {
+    const { client, status } = setup();
+    client.emit('socket login', { reconnected: false });
+    expect(client.sent).toEqual([]);
+    status.setStatus('away');
+    client.emit('socket login', { reconnected: true });
+    expect(client.sent.map((s) => s.dataContent)).toEqual([JSON.stringify({ status: 'away' }), JSON.stringify({ status: 'away' })]);
+  });
+
   it('transfer sends type 314 with the target and a trimmed, bounded note; none when blank', () => {
     const { client, status } = setup();
     status.transfer('v1', 'agent:bob', '  VIP, wants a refund  ');

@@ -96,6 +96,8 @@ export function parseDeskAgents(dataContent: unknown): DeskAgent[] | undefined {
 export class DeskStatus {
   /** The status snapshot, for `useSyncExternalStore`. */
   readonly store: Store<DeskStatusState> = createStore<DeskStatusState>(INITIAL);
+  /** The status this agent chose on this desk: sent again after every login (a frame sent offline is lost). */
+  private chosen: AgentStatus | null = null;
 
   /**
    * @param client - the agent's client
@@ -110,6 +112,9 @@ export class DeskStatus {
       if (message.type === MessageType.AgentQueue) this.snapshot(message.dataContent);
       else if (message.type === MessageType.SessionEvent) this.transferred(message.dataContent);
     });
+    listen(disposables, client, 'socket login', () => {
+      if (this.chosen !== null) this.client.send({ type: MessageType.AgentStatus, dataContent: JSON.stringify({ status: this.chosen }) });
+    });
   }
 
   /** This agent's user id (`agent:<account>` of the connect data). */
@@ -118,9 +123,13 @@ export class DeskStatus {
     return `agent:${typeof account === 'string' ? account : ''}`;
   }
 
-  /** Sets this agent's status (type 313); shown at once, confirmed by the next snapshot. */
+  /**
+   * Sets this agent's status (type 313); shown at once, confirmed by the next snapshot, and sent
+   * again after every login of this desk (so a choice made while offline is not lost).
+   */
   setStatus(status: AgentStatus): void {
     if (status !== 'available' && status !== 'away') throw new TypeError(`unknown agent status "${String(status)}"`);
+    this.chosen = status;
     this.client.send({ type: MessageType.AgentStatus, dataContent: JSON.stringify({ status }) });
     this.store.setState({ ...this.store.getState(), status });
   }
