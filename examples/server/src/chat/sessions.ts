@@ -15,6 +15,7 @@ import {
   type ChatContext,
   type VisitorRef,
 } from './context.js';
+import { agentSnapshot, queueEntries, type SharedSnapshot } from './agent-snapshot.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import type { Peer } from './hub.js';
 import { bestAnswer, suggestions } from './robot.js';
@@ -31,16 +32,6 @@ export interface SessionSummary {
   position?: number;
   /** The agent's user id while active. */
   agentId?: string;
-}
-
-/** One queue entry of a 310 snapshot (docs/protocol.md `QueueEntry`). */
-interface QueueRow {
-  clientId: string;
-  name: string;
-  mchId: string;
-  platformId: string;
-  since: number;
-  position: number;
 }
 
 /** Queue snapshots (type 310) triggered within this many ms are sent once. */
@@ -321,50 +312,11 @@ export class Sessions {
     if (position > 0) send(queuedEvent(session, position, await this.busy()));
   }
 
-  /** The queue part of the 310 snapshots (the same for every agent). */
-  private async queueEntries(): Promise<QueueRow[]> {
-    const queue = await this.ctx.store.chat.queue();
-    const names = await this.visitorNames(queue.map((s) => s.clientId));
-    return queue.map((s, i) => ({
-      clientId: s.clientId,
-      name: names.get(s.clientId) ?? s.clientId,
-      mchId: s.mchId,
-      platformId: s.platformId,
-      since: s.queuedAt ?? s.createdAt,
-      position: i + 1,
-    }));
-  }
-
-  /** The display names of visitors (one read), by client id. */
-  private async visitorNames(clientIds: readonly string[]): Promise<Map<string, string>> {
-    const visitors = await this.ctx.store.chat.visitors([...new Set(clientIds)]);
-    return new Map(visitors.map((v) => [v.clientId, v.name]));
-  }
-
-  /** The 310 snapshot for one agent (`queue`: the queue part when already built for this change). */
-  async snapshotFor(agentId: string, built?: { queue: QueueRow[]; online: number; agents: unknown[] }): Promise<WireMessage> {
-    const queue = built?.queue ?? (await this.queueEntries());
-    const onlineIds = built ? [] : await this.ctx.hub.onlineAgents();
-    const online = built?.online ?? onlineIds.length;
-    const agents = built?.agents ?? (await this.agentRoster(onlineIds));
-    const active = await this.ctx.store.chat.activeSessions(agentId);
-    const names = await this.visitorNames(active.map((s) => s.clientId));
-    const sessions = active.map((s) => ({
-      sessionId: s.sessionId,
-      clientId: s.clientId,
-      name: names.get(s.clientId) ?? s.clientId,
-      mchId: s.mchId,
-      platformId: s.platformId,
-      since: s.acceptedAt ?? s.createdAt,
-    }));
-    return {
-      type: T.AgentQueue,
-      from: 'system',
-      to: agentId,
-      fp: randomUUID(),
-      createTime: Date.now(),
-      dataContent: JSON.stringify({ queue, sessions, online, agents }),
-    };
+  /** The 310 snapshot for one agent (`shared`: the part built once for this change). */
+  async snapshotFor(agentId: string, shared?: SharedSnapshot): Promise<WireMessage> {
+    if (shared) return agentSnapshot(this.ctx, agentId, shared);
+    const online = await this.ctx.hub.onlineAgents();
+    return agentSnapshot(this.ctx, agentId, { queue: await queueEntries(this.ctx), online: online.length, agents: await this.agentRoster(online) });
   }
 
   /**
@@ -390,7 +342,7 @@ export class Sessions {
     const agents = await this.ctx.hub.onlineAgents();
     if (agents.length === 0) return;
     // the queue is read once per change, not once per agent (load: N visitors x A agents)
-    const built = { queue: await this.queueEntries(), online: agents.length, agents: await this.agentRoster(agents) };
+    const built = { queue: await queueEntries(this.ctx), online: agents.length, agents: await this.agentRoster(agents) };
     for (const agentId of agents) this.ctx.hub.sendTo(agentId, await this.snapshotFor(agentId, built));
   }
 
