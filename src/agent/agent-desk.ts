@@ -18,6 +18,7 @@ import { DeskConversations } from './conversations.js';
 import type { DeskClient } from './desk-client.js';
 import { DeskLogin } from './login.js';
 import { DeskQueue, type AgentDeskSnapshot } from './queue.js';
+import { DeskStatus, type AgentStatus, type DeskStatusState } from './status.js';
 import type { ConversationHistory } from './visitor-thread.js';
 
 /** Options of {@link AgentDesk}. */
@@ -53,6 +54,10 @@ export class AgentDesk {
   readonly conversations: DeskConversations;
   /** The login manager: the kept session token and logout. */
   readonly login: DeskLogin;
+  /** This agent's status, capacity and load, the other online agents and transfer notes. */
+  readonly status: Store<DeskStatusState>;
+  /** The status manager: setStatus and transfer. */
+  readonly statusManager: DeskStatus;
   private readonly disposables: Disposables;
 
   /**
@@ -72,6 +77,21 @@ export class AgentDesk {
       maxCatchUpPages: Math.max(1, options.maxCatchUpPages ?? 20),
     });
     this.login = new DeskLogin(client, this.disposables, options.storage);
+    this.statusManager = new DeskStatus(client, this.disposables);
+    this.status = this.statusManager.store;
+  }
+
+  /** Sets this agent's status (type 313): `away` agents get no new visitors and keep their current ones. */
+  setStatus(status: AgentStatus): void {
+    this.statusManager.setStatus(status);
+  }
+
+  /**
+   * Transfers the conversation with `clientId` to the available agent `toAgentId` (type 314) with
+   * an optional note the visitor does not see; the visitor is told who serves it now.
+   */
+  transfer(clientId: string, toAgentId: string, note?: string): void {
+    this.statusManager.transfer(clientId, toAgentId, note);
   }
 
   /** The history state of the conversation with `clientId` (a store; created on first use). */

@@ -13,6 +13,8 @@ export { DeskConversations } from './conversations.js';
 export type { ConversationRating, ConversationWindow, DeskConversation, DeskConversationsSnapshot, DeskConversationsDeps } from './conversations.js';
 export type { ConversationHistory } from './visitor-thread.js';
 export { DeskLogin, LOGOUT_WAIT_MS } from './login.js';
+export { DeskStatus, MAX_TRANSFER_NOTE, parseDeskAgents } from './status.js';
+export type { AgentStatus, DeskAgent, DeskStatusState, TransferNote, TransferSender } from './status.js';
 export type { DeskClient, DeskEvent } from './desk-client.js';
 export { AGENT_SESSION_KEY, agentConnectData, clearAgentLogin, readAgentLogin, sessionTokenOf, writeAgentLogin } from './session-token.js';
 export type { AgentLogin } from './session-token.js';

@@ -196,6 +196,8 @@ const NOT_CHAT: ReadonlySet<number> = new Set([
   MessageType.AgentAccept,
   MessageType.AgentLogout,
   MessageType.Availability,
+  MessageType.AgentStatus,
+  MessageType.AgentTransfer,
   MessageType.Complaint,
   MessageType.LeaveMessage,
   MessageType.Refusal,

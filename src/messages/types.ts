@@ -44,6 +44,10 @@ export const MessageType = {
   AgentLogout: 312,
   /** s->c availability: JSON `{ open, agentsAvailable, nextOpenAt }` (project extension, see `ImClient.availability`). */
   Availability: 320,
+  /** c->s agent sets its status, JSON `{ status: 'available' | 'away' }` (project extension). */
+  AgentStatus: 313,
+  /** c->s agent transfers a conversation, JSON `{ clientId, to, note? }` (project extension). */
+  AgentTransfer: 314,
   /** Complaint, sent with createMsg (project extension). */
   Complaint: 400,
   /** Leave a message, sent with createMsg (project extension). */

@@ -17,6 +17,7 @@
  * @module
  */
 
+import { MAX_CAPACITY } from './routing-config.js';
 import { join, resolve } from 'node:path';
 import { hashPassword } from './agents/password.js';
 import { HoursError, parseBusinessHours } from './services/business-hours.js';
@@ -44,6 +45,7 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   agent add <account> [--name <display name>]   password from AGENT_PASSWORD or stdin
   agent remove <account>
   agent list
+  agent capacity <account> <n>|default          conversations auto-assigned at once (default: AGENT_CAPACITY)
   visitor blacklist|unblacklist <clientId>
   visitor ban|unban <clientId>
   merchant sneak-peek <mchId> on|off             agents see the visitor's draft as it is typed
@@ -117,6 +119,7 @@ async function agentCommand(command: string | undefined, rest: string[], store: 
     io.out(`${existing ? 'updated' : 'added'} agent "${account}" (the password is stored as a scrypt hash)`);
     return 0;
   }
+  if (command === 'capacity') return capacityCommand(account, rest[1] ?? '', store, io);
   if (command === 'remove') {
     if (!(await store.identity.removeAgent(account))) {
       io.out(`no agent "${account}" in the store`);
@@ -126,6 +129,17 @@ async function agentCommand(command: string | undefined, rest: string[], store: 
     return 0;
   }
   throw new UsageError(`unknown agent command "${command ?? ''}"`);
+}
+
+/** `agent capacity <account> <n>|default`: stored per agent, over the config's AGENT_CAPACITY(IES). */
+async function capacityCommand(account: string, value: string, store: Store, io: AdminIo): Promise<number> {
+  const capacity = value === 'default' ? null : Number(value);
+  if (capacity !== null && (value.trim() === '' || !Number.isInteger(capacity) || capacity < 0 || capacity > MAX_CAPACITY)) {
+    throw new UsageError(`the capacity is an integer between 0 and ${MAX_CAPACITY}, or "default"`);
+  }
+  await store.chat.setAgentCapacity(`agent:${account}`, capacity);
+  io.out(`agent "${account}": capacity ${capacity === null ? 'from the config' : String(capacity)}`);
+  return 0;
 }
 
 async function visitorCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {

@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { parseRoutingConfig, type RoutingConfig } from './routing-config.js';
 import { hashPassword, isPasswordHash } from './agents/password.js';
 import { parseHoursByMerchant, type BusinessHours } from './services/business-hours.js';
 
@@ -110,6 +111,8 @@ export interface ServerConfig {
   aesSwitch: boolean;
   /** Agent accounts. */
   agents: AgentAccount[];
+  /** Automatic assignment and agents' capacities (`routing-config.ts`). */
+  routing: RoutingConfig;
   /** True when {@link ServerConfig.agents} is the built-in demo account (printed at start). */
   demoAgent: boolean;
   /** Agent login throttling. */
@@ -195,6 +198,14 @@ const DEFAULT_MIME = [
 /** Raised when an environment variable holds a value that cannot be used. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function routingConfig(env: EnvLike): RoutingConfig {
+  try {
+    return parseRoutingConfig(env);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function intVar(env: EnvLike, name: string, fallback: number, min: number, max: number): number {
@@ -382,6 +393,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     clusterName,
     aesSwitch: boolVar(env, 'AES_SWITCH', true),
     agents,
+    routing: routingConfig(env),
     demoAgent: agentsRaw === '',
     loginThrottle: {
       freeFailures: intVar(env, 'AGENT_LOGIN_FREE_FAILURES', 3, 0, 1000),

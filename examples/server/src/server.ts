@@ -4,6 +4,8 @@
  * @module
  */
 
+import { DeskControls } from './chat/desk-controls.js';
+import { RoutingPolicy } from './services/routing.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -140,7 +142,11 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const absences = new AbsenceSweep({ store, hub, presence: agentPresence, claim: (key, ttlMs) => node.claim(key, ttlMs), graceMs: config.agentSessions.graceMs, onError });
   void absences.sweep();
   const services = createServices(ctx, sessions);
-  const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()), services);
+  const desk = new DeskControls(ctx, sessions);
+  const routing = new RoutingPolicy({ store, onlineAgents: () => hub.onlineAgents(), config: config.routing, assigned: (s) => sessions.assigned(s), onError });
+  sessions.agentRoster = (online) => desk.roster(online);
+  sessions.onRoutingChange = () => routing.trigger();
+  const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()), services, desk);
 
   const trustProxy = trustProxyOf(config.trustProxy);
   const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });

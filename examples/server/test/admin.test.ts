@@ -137,3 +137,21 @@ describe('npm run admin -- merchant sneak-peek', () => {
     await again.close();
   });
 });
+
+describe('npm run admin -- agent capacity', () => {
+  it('stores an agent capacity over the config, back to the config with "default"; bad values are refused', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    expect(await admin(dir, ['agent', 'capacity', 'alice', '5'])).toEqual({ code: 0, out: ['agent "alice": capacity 5'] });
+    const store = new SqliteStore(join(dir, 'kefu.db'));
+    expect((await store.chat.agentRouting(['agent:alice']))[0]?.capacity).toBe(5);
+    await store.close();
+    await expect(admin(dir, ['agent', 'capacity', 'alice', '-1'])).rejects.toThrow(/capacity is an integer/);
+    await expect(admin(dir, ['agent', 'capacity', 'alice', ''])).rejects.toThrow(/capacity is an integer/);
+    await expect(admin(dir, ['agent', 'capacity', 'bad name!', '2'])).rejects.toThrow(/account/);
+    expect(await admin(dir, ['agent', 'capacity', 'alice', 'default'])).toEqual({ code: 0, out: ['agent "alice": capacity from the config'] });
+    const again = new SqliteStore(join(dir, 'kefu.db'));
+    expect((await again.chat.agentRouting(['agent:alice']))[0]?.capacity).toBeNull();
+    await again.close();
+  });
+});

@@ -19,6 +19,7 @@ import { directoryCases } from './store-contract/directory-cases.js';
 import { identityCases } from './store-contract/identity-cases.js';
 import { messageCases } from './store-contract/message-cases.js';
 import { pagingCases } from './store-contract/paging-cases.js';
+import { routingCases } from './store-contract/routing-cases.js';
 import { transactionCases } from './store-contract/transaction-cases.js';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -70,6 +71,7 @@ function contract(current: () => Store, kind: 'sqlite' | 'postgres'): void {
   identityCases(current, kind);
   directoryCases(current);
   transactionCases(current);
+  routingCases(current);
 }
 
 describe('store contract: SQLite', () => {

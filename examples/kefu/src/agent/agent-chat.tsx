@@ -19,6 +19,7 @@ import { DeskTyping } from '../chat/typing-indicator.js';
 import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
+import { TransferControl, TransferredNote } from './desk-routing.js';
 
 const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));
 
@@ -89,11 +90,15 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
               {appText(language, 'deskClose')}
             </button>
           ) : (
-            <button type="button" className="btn btn-small btn-danger" onClick={() => desk.end(visitor)}>
-              {t('endConversation')}
-            </button>
+            <>
+              <TransferControl desk={desk} clientId={visitor} />
+              <button type="button" className="btn btn-small btn-danger" onClick={() => desk.end(visitor)}>
+                {t('endConversation')}
+              </button>
+            </>
           )}
         </div>
+        {!ended && <TransferredNote desk={desk} clientId={visitor} />}
         <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
         {ended ? <EndedNote conversation={conversation} /> : (
           <>

@@ -13,6 +13,7 @@ import { appText } from '../env/app-texts.js';
 import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
 import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
+import { StatusSwitch } from './desk-routing.js';
 
 /** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
 const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
@@ -133,6 +134,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
         <span className="muted" role="status">
           {status}
         </span>
+        <StatusSwitch desk={desk} />
         <AlertControls {...signals} />
         <button type="button" className="btn btn-small" onClick={onLogout}>
           {t('logout')}

@@ -52,6 +52,16 @@ export type AppTextKey =
   | 'deskClose'
   | 'deskRating'
   | 'deskNotRated'
+  // agent status and transfer
+  | 'deskStatus'
+  | 'deskAvailable'
+  | 'deskAway'
+  | 'deskLoad'
+  | 'deskTransfer'
+  | 'deskTransferTo'
+  | 'deskTransferNote'
+  | 'deskNoTransferTarget'
+  | 'deskTransferredFrom'
   // typing and sneak peek (live signals)
   | 'agentTyping'
   | 'visitorTyping'
@@ -111,6 +121,15 @@ export const ZH_APP_TEXTS: AppTextTable = {
   deskClose: '关闭',
   deskRating: '访客评价：{score}/5',
   deskNotRated: '访客尚未评价',
+  deskStatus: '状态',
+  deskAvailable: '在线接待',
+  deskAway: '暂离',
+  deskLoad: '{open}/{capacity} 个会话',
+  deskTransfer: '转接',
+  deskTransferTo: '转接给',
+  deskTransferNote: '给同事的备注（访客看不到）',
+  deskNoTransferTarget: '暂无其他可接待的客服',
+  deskTransferredFrom: '由 {name} 转来',
   agentTyping: '{name} 正在输入…',
   visitorTyping: '访客正在输入…',
   draftPreview: '草稿',

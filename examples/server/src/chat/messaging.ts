@@ -9,6 +9,7 @@
 import type { Services } from '../services/index.js';
 import type { MessageRecord } from '../store/types.js';
 import { ackOf, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
+import type { DeskControls } from './desk-controls.js';
 import type { Peer } from './hub.js';
 import { groupViewFor } from './group-view.js';
 import type { Sessions } from './sessions.js';
@@ -65,6 +66,7 @@ export class Messaging {
     private readonly sessions: Sessions,
     private readonly allowSend: RateCheck,
     private readonly rules: Pick<Services, 'visitors' | 'groups' | 'typing'>,
+    private readonly desk?: DeskControls,
   ) {}
 
   /**
@@ -83,6 +85,8 @@ export class Messaging {
     if (CONTENT_TYPES.has(type)) return this.content(peer, frame);
     if (type === T.Transfer || type === T.End) return this.control(peer, frame);
     if (type === T.AgentAccept) return this.accept(peer, frame);
+    if (type === T.AgentStatus && this.desk) return this.desk.setStatus(peer, frame);
+    if (type === T.AgentTransfer && this.desk) return this.desk.transfer(peer, frame);
     refuse(peer, 'bad-frame', typeof frame.fp === 'string' ? frame.fp : '');
   }
 

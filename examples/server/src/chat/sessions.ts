@@ -17,6 +17,7 @@ import {
 } from './context.js';
 import { Availability, estimatedWait } from '../services/availability.js';
 import { AvailabilitySignals, unavailableEvent } from './availability-signals.js';
+import { agentSnapshot, queueEntries, type SharedSnapshot } from './agent-snapshot.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import type { Peer } from './hub.js';
 import { bestAnswer, suggestions } from './robot.js';
@@ -35,16 +36,6 @@ export interface SessionSummary {
   agentId?: string;
 }
 
-/** One queue entry of a 310 snapshot (docs/protocol.md `QueueEntry`). */
-interface QueueRow {
-  clientId: string;
-  name: string;
-  mchId: string;
-  platformId: string;
-  since: number;
-  position: number;
-}
-
 /** Queue snapshots (type 310) triggered within this many ms are sent once. */
 export const SNAPSHOT_COALESCE_MS = 50;
 
@@ -52,6 +43,10 @@ export const SNAPSHOT_COALESCE_MS = 50;
 export class Sessions {
   /** Queue position updates to waiting visitors (live, coalesced, not stored). */
   private readonly queueUpdates: QueueUpdates;
+  /** Called when who may get a queued visitor changed (routing's trigger; set by the server). */
+  onRoutingChange: () => void = () => undefined;
+  /** The online agents' status and load for the 310 snapshots (set by the server; none by default). */
+  agentRoster: (online: readonly string[]) => Promise<unknown[]> = () => Promise.resolve([]);
   /** The pending coalesced snapshot broadcast. */
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
   /** Business hours, agents available, the queue's estimated wait. */
@@ -174,6 +169,8 @@ export class Sessions {
       const busy = await this.busy();
       const texts = textsFor(v.language);
       await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? texts.busy : texts.queued(await this.position(session.sessionId)));
+      // routed after the robot told the position (an agent joining at once comes after it)
+      this.onRoutingChange();
     } else {
       await this.pushState(v, session);
     }
@@ -185,6 +182,13 @@ export class Sessions {
     // one conditional update: of two agents (on any nodes) accepting at once, one gets the visitor
     const session = await this.ctx.store.chat.claimQueued(clientId, agentId, Date.now());
     if (!session) return false;
+    await this.assigned(session);
+    return true;
+  }
+
+  /** A queued session was given to its agent (accepted, routed or transferred): everyone is told. */
+  async assigned(session: ServiceSession): Promise<void> {
+    const agentId = session.agentId ?? '';
     this.queueUpdates.forget(session.sessionId);
     const agent = await agentByUserId(this.ctx, agentId);
     await pushToVisitor(
@@ -200,7 +204,6 @@ export class Sessions {
     );
     this.queueUpdates.changed();
     this.broadcastSnapshots();
-    return true;
   }
 
   /**
@@ -242,6 +245,7 @@ export class Sessions {
     await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
     if (wasQueued) this.queueUpdates.changed();
     this.broadcastSnapshots();
+    this.onRoutingChange();
   }
 
   /**
@@ -325,6 +329,7 @@ export class Sessions {
     this.queueUpdates.changed();
     this.broadcastSnapshots();
     this.signals.changed();
+    this.onRoutingChange();
   }
 
   /**
@@ -338,48 +343,11 @@ export class Sessions {
     if (position > 0) send(queuedEvent(session, position, await this.busy(), estimatedWait(await this.availability.waitPerPlace(), position)));
   }
 
-  /** The queue part of the 310 snapshots (the same for every agent). */
-  private async queueEntries(): Promise<QueueRow[]> {
-    const queue = await this.ctx.store.chat.queue();
-    const names = await this.visitorNames(queue.map((s) => s.clientId));
-    return queue.map((s, i) => ({
-      clientId: s.clientId,
-      name: names.get(s.clientId) ?? s.clientId,
-      mchId: s.mchId,
-      platformId: s.platformId,
-      since: s.queuedAt ?? s.createdAt,
-      position: i + 1,
-    }));
-  }
-
-  /** The display names of visitors (one read), by client id. */
-  private async visitorNames(clientIds: readonly string[]): Promise<Map<string, string>> {
-    const visitors = await this.ctx.store.chat.visitors([...new Set(clientIds)]);
-    return new Map(visitors.map((v) => [v.clientId, v.name]));
-  }
-
-  /** The 310 snapshot for one agent (`queue`: the queue part when already built for this change). */
-  async snapshotFor(agentId: string, built?: { queue: QueueRow[]; online: number }): Promise<WireMessage> {
-    const queue = built?.queue ?? (await this.queueEntries());
-    const online = built?.online ?? (await this.ctx.hub.onlineAgents()).length;
-    const active = await this.ctx.store.chat.activeSessions(agentId);
-    const names = await this.visitorNames(active.map((s) => s.clientId));
-    const sessions = active.map((s) => ({
-      sessionId: s.sessionId,
-      clientId: s.clientId,
-      name: names.get(s.clientId) ?? s.clientId,
-      mchId: s.mchId,
-      platformId: s.platformId,
-      since: s.acceptedAt ?? s.createdAt,
-    }));
-    return {
-      type: T.AgentQueue,
-      from: 'system',
-      to: agentId,
-      fp: randomUUID(),
-      createTime: Date.now(),
-      dataContent: JSON.stringify({ queue, sessions, online }),
-    };
+  /** The 310 snapshot for one agent (`shared`: the part built once for this change). */
+  async snapshotFor(agentId: string, shared?: SharedSnapshot): Promise<WireMessage> {
+    if (shared) return agentSnapshot(this.ctx, agentId, shared);
+    const online = await this.ctx.hub.onlineAgents();
+    return agentSnapshot(this.ctx, agentId, { queue: await queueEntries(this.ctx), online: online.length, agents: await this.agentRoster(online) });
   }
 
   /**
@@ -406,7 +374,7 @@ export class Sessions {
     const agents = await this.ctx.hub.onlineAgents();
     if (agents.length === 0) return;
     // the queue is read once per change, not once per agent (load: N visitors x A agents)
-    const built = { queue: await this.queueEntries(), online: agents.length };
+    const built = { queue: await queueEntries(this.ctx), online: agents.length, agents: await this.agentRoster(agents) };
     for (const agentId of agents) this.ctx.hub.sendTo(agentId, await this.snapshotFor(agentId, built));
   }
 
@@ -418,7 +386,8 @@ export class Sessions {
     return this.queueUpdates.positionOf(sessionId);
   }
 
-  private async visitorOfSession(session: ServiceSession): Promise<VisitorRef> {
+  /** The visitor of a session, as a reference for pushes. */
+  async visitorOfSession(session: ServiceSession): Promise<VisitorRef> {
     const visitor = await this.ctx.store.chat.visitor(session.clientId);
     return {
       clientId: session.clientId,

@@ -76,6 +76,8 @@ export const T = {
   AgentAccept: 311,
   AgentLogout: 312,
   Availability: 320,
+  AgentStatus: 313,
+  AgentTransfer: 314,
   Complaint: 400,
   LeaveMessage: 401,
   Refusal: 500,

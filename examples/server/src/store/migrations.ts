@@ -243,6 +243,16 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX sessions_accepted_at ON sessions (accepted_at) WHERE accepted_at IS NOT NULL;
   `,
+  // 8: agent status (available / away, kept across reconnects), capacity set by the admin command
+  // (NULL: from the config) and the last assignment (routing's "longest idle" tie-break)
+  `
+  CREATE TABLE agent_routing (
+    agent_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL DEFAULT 'available',
+    capacity INTEGER,
+    last_assigned_at INTEGER
+  );
+  `,
 ];
 
 /**

@@ -11,6 +11,8 @@ import { insertInto, placeholders } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
 import { columnList, mapRow, rowValues } from './rows.js';
 import * as rows from './rows-chat.js';
+import { pgRoutingMethods } from './pg-routing.js';
+import type { RoutingMethods } from './sqlite-routing.js';
 import type { Async, ChatRepo, MessageRecord, PageQuery } from './types.js';
 
 /** The message and read-state methods of {@link ChatRepo}. */
@@ -23,7 +25,7 @@ type MessageMethods = Pick<
 type VisitorMethods = Pick<Async<ChatRepo>, 'visitor' | 'visitors' | 'saveVisitor' | 'setVisitorFlags'>;
 
 /** The service-session methods of {@link ChatRepo}. */
-type SessionMethods = Omit<Async<ChatRepo>, keyof MessageMethods | keyof VisitorMethods>;
+type SessionMethods = Omit<Async<ChatRepo>, keyof MessageMethods | keyof VisitorMethods | keyof RoutingMethods>;
 
 const MESSAGES = columnList(rows.MESSAGE_COLUMNS);
 
@@ -200,5 +202,5 @@ function pgMessageMethods(db: Queryable): MessageMethods {
  * @internal
  */
 export function pgChatRepo(db: Queryable): Async<ChatRepo> {
-  return { ...pgVisitorMethods(db), ...pgSessionMethods(db), ...pgMessageMethods(db) };
+  return { ...pgVisitorMethods(db), ...pgSessionMethods(db), ...pgMessageMethods(db), ...pgRoutingMethods(db) };
 }

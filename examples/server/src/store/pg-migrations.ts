@@ -230,7 +230,7 @@ export const PG_MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.row_order > sessions.row_order)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
-  // 7: business hours per merchant and the latest accepts (see migrations.ts 7)
+  // 3: business hours per merchant and the latest accepts (SQLite's migration 7)
   `
   CREATE TABLE merchant_hours (
     mch_id TEXT PRIMARY KEY,
@@ -238,6 +238,16 @@ export const PG_MIGRATIONS: readonly string[] = [
     updated_at BIGINT NOT NULL
   );
   CREATE INDEX sessions_accepted_at ON sessions (accepted_at) WHERE accepted_at IS NOT NULL;
+  `,
+  // 4: agent status (SQLite's migration 8: available / away, kept across reconnects), capacity set by the admin command
+  // (NULL: from the config) and the last assignment (routing's "longest idle" tie-break)
+  `
+  CREATE TABLE agent_routing (
+    agent_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL DEFAULT 'available',
+    capacity INTEGER,
+    last_assigned_at BIGINT
+  );
   `,
 ];
 

@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { columnList, flagValue, mapRow } from './rows.js';
 import * as rows from './rows-chat.js';
 import { insertInto, namedParams } from './sqlite-params.js';
+import { sqliteRoutingMethods, type RoutingMethods } from './sqlite-routing.js';
 import type { ChatRepo, MessageRecord, PageQuery } from './types.js';
 
 const MESSAGES = columnList(rows.MESSAGE_COLUMNS);
@@ -19,7 +20,7 @@ type MessageMethods = Pick<
 >;
 
 /** The visitor and session methods of {@link ChatRepo}. */
-type SessionMethods = Omit<ChatRepo, keyof MessageMethods>;
+type SessionMethods = Omit<ChatRepo, keyof MessageMethods | keyof RoutingMethods>;
 
 /** Visitors and service sessions on `db`: one open session per conversation, the queue, claims. */
 function sqliteSessionMethods(db: Database.Database): SessionMethods {
@@ -151,5 +152,5 @@ function sqliteMessageMethods(db: Database.Database): MessageMethods {
  * @internal
  */
 export function sqliteChatRepo(db: Database.Database): ChatRepo {
-  return { ...sqliteSessionMethods(db), ...sqliteMessageMethods(db) };
+  return { ...sqliteSessionMethods(db), ...sqliteMessageMethods(db), ...sqliteRoutingMethods(db) };
 }

@@ -78,6 +78,23 @@ export interface Visitor {
 /** Where a service session stands. */
 export type SessionState = 'robot' | 'queued' | 'active' | 'ended';
 
+/** An agent's own status: `available` agents get new visitors, `away` agents keep theirs and get none. */
+export type AgentStatus = 'available' | 'away';
+
+/** What routing reads about one agent. */
+export interface AgentRouting {
+  /** The agent's user id. */
+  agentId: string;
+  /** Its status (`available` when it never set one). */
+  status: AgentStatus;
+  /** Conversations it serves now. */
+  open: number;
+  /** Its capacity set with the admin command, or null (the config's). */
+  capacity: number | null;
+  /** When it was last given a conversation (ms), or null. */
+  lastAssignedAt: number | null;
+}
+
 /** One service conversation of a visitor with a merchant: robot, queue, agent, end, rating. */
 export interface ServiceSession {
   /** Session id. */
@@ -348,6 +365,24 @@ export interface ChatRepo {
    * newest accept first: what the queue's estimated wait is computed from.
    */
   recentWaits(limit: number): number[];
+  /**
+   * Routing: assigns the head of the queue to `agentId` when it serves fewer than `capacity`
+   * conversations, atomically (of nodes routing at once, each visitor goes to one agent and no
+   * agent goes over its capacity), and stamps the agent's last assignment.
+   * @returns the now active session, or undefined (queue empty, or the agent full)
+   */
+  claimHeadFor(agentId: string, capacity: number, now: number): ServiceSession | undefined;
+  /** The routing state of these agents (each once, in the order asked). */
+  agentRouting(agentIds: readonly string[]): AgentRouting[];
+  /** Stores an agent's status. */
+  setAgentStatus(agentId: string, status: AgentStatus): void;
+  /** Stores an agent's capacity (null: the config's). */
+  setAgentCapacity(agentId: string, capacity: number | null): void;
+  /**
+   * Moves an active session from one agent to another (a transfer), atomically.
+   * @returns the session, or undefined when it is not active with `fromAgentId` (any more)
+   */
+  reassign(sessionId: string, fromAgentId: string, toAgentId: string, now: number): ServiceSession | undefined;
   /** Stores a message once per `fp` and stamps its `seq` on `message`; false for a known `fp`. */
   insertMessage(message: MessageRecord): boolean;
   message(fp: string): MessageRecord | undefined;

@@ -1,0 +1,114 @@
+/**
+ * The agents' own controls (desk issue "the desk runs a real support team"): type 313 sets the
+ * agent's status (`available` / `away`, stored, so it survives a reconnect), type 314 transfers a
+ * conversation to another available agent (with a note only the agents see). The 310 snapshot's
+ * `agents` list (status, load, capacity of every online agent) comes from here too, so a desk can
+ * offer transfer targets. See docs/protocol.md §6.
+ * @module
+ */
+
+import { randomUUID } from 'node:crypto';
+import { capacityOf } from '../routing-config.js';
+import { isAgentStatus } from '../services/routing.js';
+import { agentByUserId, DEFAULT_AGENT_AVATAR, pushToVisitor, refuse, type ChatContext } from './context.js';
+import type { Peer } from './hub.js';
+import type { Sessions } from './sessions.js';
+import { T } from './wire.js';
+
+/** One online agent in a 310 snapshot (docs/protocol.md `AgentEntry`). */
+export interface AgentEntry {
+  /** User id (`agent:<account>`). */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** `available` or `away`. */
+  status: 'available' | 'away';
+  /** Conversations it serves now. */
+  open: number;
+  /** The most it serves at once. */
+  capacity: number;
+}
+
+/** The longest transfer note kept (characters). */
+export const MAX_TRANSFER_NOTE = 500;
+
+/** A frame's JSON `dataContent` as an object, or undefined. */
+function contentOf(frame: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined {
+  if (typeof frame.dataContent !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(frame.dataContent);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Handles types 313 and 314 and builds the snapshot's agent list. */
+export class DeskControls {
+  constructor(
+    private readonly ctx: ChatContext,
+    private readonly sessions: Sessions,
+  ) {}
+
+  /** The online agents with their status and load (the 310 snapshot's `agents`). */
+  async roster(online: readonly string[]): Promise<AgentEntry[]> {
+    const states = await this.ctx.store.chat.agentRouting(online);
+    const out: AgentEntry[] = [];
+    for (const s of states) {
+      const agent = await agentByUserId(this.ctx, s.agentId);
+      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity: s.capacity ?? capacityOf(this.ctx.config.routing, s.agentId) });
+    }
+    return out;
+  }
+
+  /** Type 313 `{ status }`: stored; becoming available may bring the next visitor. */
+  async setStatus(peer: Peer, frame: Readonly<Record<string, unknown>>): Promise<void> {
+    const fp = typeof frame.fp === 'string' ? frame.fp : '';
+    const status = contentOf(frame)?.['status'];
+    if (peer.role !== 'agent') return refuse(peer, 'not-allowed', fp);
+    if (!isAgentStatus(status)) return refuse(peer, 'bad-frame', fp);
+    await this.ctx.store.chat.setAgentStatus(peer.userId, status);
+    this.sessions.broadcastSnapshots();
+    if (status === 'available') this.sessions.onRoutingChange();
+  }
+
+  /**
+   * Type 314 `{ clientId, to, note? }`: the agent's active conversation with `clientId` moves to
+   * the available agent `to`; the visitor hears `agent-joined` with the new agent (stored, so the
+   * history shows it), the new agent gets the note live (`event: 'transferred'`), the old agent
+   * loses the conversation (its snapshot no longer lists it).
+   */
+  async transfer(peer: Peer, frame: Readonly<Record<string, unknown>>): Promise<void> {
+    const fp = typeof frame.fp === 'string' ? frame.fp : '';
+    const content = contentOf(frame);
+    const clientId = content?.['clientId'];
+    const to = content?.['to'];
+    const note = content?.['note'];
+    if (peer.role !== 'agent') return refuse(peer, 'not-allowed', fp);
+    if (typeof clientId !== 'string' || typeof to !== 'string' || (note !== undefined && typeof note !== 'string')) return refuse(peer, 'bad-frame', fp);
+    if (to === peer.userId || !(await this.available(to))) return refuse(peer, 'not-allowed', fp);
+    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    const moved = session && (await this.ctx.store.chat.reassign(session.sessionId, peer.userId, to, Date.now()));
+    if (!moved) return refuse(peer, 'not-allowed', fp);
+    const [from, target] = [await agentByUserId(this.ctx, peer.userId), await agentByUserId(this.ctx, to)];
+    const visitor = await this.sessions.visitorOfSession(moved);
+    const joined = { event: 'agent-joined', sessionId: moved.sessionId, transferred: true, agent: { id: to, name: target?.name ?? to, avatar: DEFAULT_AGENT_AVATAR } };
+    await pushToVisitor(this.ctx, visitor, moved.sessionId, T.SessionEvent, JSON.stringify(joined), [to]);
+    const transferred = {
+      event: 'transferred',
+      sessionId: moved.sessionId,
+      clientId,
+      from: { id: peer.userId, name: from?.name ?? peer.userId },
+      ...(typeof note === 'string' && note.trim() !== '' ? { note: note.trim().slice(0, MAX_TRANSFER_NOTE) } : {}),
+    };
+    this.ctx.hub.sendTo(to, { type: T.SessionEvent, from: 'system', to, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify(transferred) });
+    this.sessions.broadcastSnapshots();
+    this.sessions.onRoutingChange();
+  }
+
+  private async available(agentId: string): Promise<boolean> {
+    if (!(await this.ctx.hub.isAgentOnline(agentId))) return false;
+    const [state] = await this.ctx.store.chat.agentRouting([agentId]);
+    return state?.status === 'available';
+  }
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { Disposables } from '../timers.js';
+import { DeskStatus, MAX_TRANSFER_NOTE, parseDeskAgents } from './status.js';
+import { FakeDeskClient, sessionEvent } from './test-utils.js';
+
+function setup() {
+  const client = new FakeDeskClient();
+  const disposables = new Disposables();
+  return { client, disposables, status: new DeskStatus(client, disposables) };
+}
+
+const agents = [
+  { id: 'agent:alice', name: 'Alice', status: 'away', open: 2, capacity: 3 },
+  { id: 'agent:bob', name: 'Bob', status: 'available', open: 1, capacity: 2 },
+  { id: 'agent:carol', name: 'Carol', status: 'away', open: 0, capacity: 1 },
+];
+
+describe('the status manager', () => {
+  it('starts available with nobody else; a snapshot gives this agent status, capacity, load and the others', () => {
+    const { client, status } = setup();
+    expect(status.store.getState()).toEqual({ status: 'available', capacity: 0, open: 0, others: [], notes: {} });
+    client.frame({ type: 310, dataContent: JSON.stringify({ queue: [], sessions: [], online: 3, agents }) });
+    expect(status.store.getState()).toMatchObject({ status: 'away', capacity: 3, open: 2 });
+    expect(status.store.getState().others.map((a) => a.id)).toEqual(['agent:bob', 'agent:carol']);
+    expect(status.targets().map((a) => a.name)).toEqual(['Bob']);
+  });
+
+  it('keeps its state on a snapshot without agents or a malformed one', () => {
+    const { client, status } = setup();
+    client.frame({ type: 310, dataContent: JSON.stringify({ queue: [], sessions: [], online: 1 }) });
+    client.frame({ type: 310, dataContent: 'not json' });
+    expect(status.store.getState().others).toEqual([]);
+  });
+
+  it('setStatus sends type 313 and shows the status at once; an unknown status throws', () => {
+    const { client, status } = setup();
+    status.setStatus('away');
+    expect(client.sent).toEqual([{ type: 313, dataContent: JSON.stringify({ status: 'away' }) }]);
+    expect(status.store.getState().status).toBe('away');
+    expect(() => status.setStatus('busy' as 'away')).toThrow(TypeError);
+    expect(client.sent).toHaveLength(1);
+  });
+
+  it('sends the chosen status again after a login, and nothing when none was chosen', () => {
+    const { client, status } = setup();
+    client.emit('socket login', { reconnected: false });
+    expect(client.sent).toEqual([]);
+    status.setStatus('away');
+    client.emit('socket login', { reconnected: true });
+    expect(client.sent.map((s) => s.dataContent)).toEqual([JSON.stringify({ status: 'away' }), JSON.stringify({ status: 'away' })]);
+  });
+
+  it('transfer sends type 314 with the target and a trimmed, bounded note; none when blank', () => {
+    const { client, status } = setup();
+    status.transfer('v1', 'agent:bob', '  VIP, wants a refund  ');
+    status.transfer('v2', 'agent:bob', '   ');
+    status.transfer('v3', 'agent:bob', 'x'.repeat(MAX_TRANSFER_NOTE + 10));
+    expect(client.sent.map((s) => JSON.parse(s.dataContent ?? '') as unknown)).toEqual([
+      { clientId: 'v1', to: 'agent:bob', note: 'VIP, wants a refund' },
+      { clientId: 'v2', to: 'agent:bob' },
+      { clientId: 'v3', to: 'agent:bob', note: 'x'.repeat(MAX_TRANSFER_NOTE) },
+    ]);
+    expect(client.sent.every((s) => s.type === 314)).toBe(true);
+    expect(() => status.transfer('', 'agent:bob')).toThrow(TypeError);
+  });
+
+  it('keeps the note of a conversation transferred to this agent', () => {
+    const { client, status } = setup();
+    client.frame(sessionEvent({ event: 'transferred', sessionId: 's1', clientId: 'v1', from: { id: 'agent:bob', name: 'Bob' }, note: 'VIP' }));
+    client.frame(sessionEvent({ event: 'transferred', sessionId: 's2', clientId: 'v2', from: { id: 'agent:bob', name: 'Bob' } }));
+    client.frame(sessionEvent({ event: 'agent-joined', sessionId: 's3', clientId: 'v3' }));
+    expect(status.store.getState().notes).toEqual({ v1: { from: { id: 'agent:bob', name: 'Bob' }, note: 'VIP' }, v2: { from: { id: 'agent:bob', name: 'Bob' } } });
+  });
+
+  it('stops listening when disposed', () => {
+    const { client, disposables, status } = setup();
+    disposables.dispose();
+    client.frame({ type: 310, dataContent: JSON.stringify({ agents }) });
+    expect(status.store.getState().others).toEqual([]);
+    expect(client.listenerTotal()).toBe(0);
+  });
+});
+
+describe('parseDeskAgents', () => {
+  it('keeps well-formed entries only', () => {
+    expect(parseDeskAgents(JSON.stringify({ agents: [{ id: 'a', status: 'available' }, { id: 'b', status: 'busy' }, null, { status: 'away' }] }))).toEqual([
+      { id: 'a', name: 'a', status: 'available', open: 0, capacity: 0 },
+    ]);
+    expect(parseDeskAgents('[]')).toBeUndefined();
+    expect(parseDeskAgents(undefined)).toBeUndefined();
+  });
+});
