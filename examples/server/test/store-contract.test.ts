@@ -15,6 +15,7 @@ import { PG_MIGRATIONS } from '../src/store/pg-migrations.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/types.js';
 import { sessionCases } from './store-contract/chat-cases.js';
+import { deskCases } from './store-contract/desk-cases.js';
 import { directoryCases } from './store-contract/directory-cases.js';
 import { identityCases } from './store-contract/identity-cases.js';
 import { messageCases } from './store-contract/message-cases.js';
@@ -70,6 +71,7 @@ function contract(current: () => Store, kind: 'sqlite' | 'postgres'): void {
   identityCases(current, kind);
   directoryCases(current);
   transactionCases(current);
+  deskCases(current);
 }
 
 describe('store contract: SQLite', () => {

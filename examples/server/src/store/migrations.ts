@@ -233,6 +233,24 @@ export const MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.rowid > sessions.rowid)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
+  // 7, 8: placeholders (no-ops) for the availability and routing migrations of parallel branches;
+  // the merge puts theirs here.
+  '',
+  '',
+  // 9: canned replies per merchant; ended conversations listed newest first and their messages by session
+  `
+  CREATE TABLE canned_replies (
+    id TEXT PRIMARY KEY,
+    mch_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    shortcut TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX canned_replies_shortcut ON canned_replies (mch_id, shortcut);
+  CREATE INDEX sessions_ended ON sessions (state, ended_at);
+  CREATE INDEX messages_session ON messages (session_id);
+  `,
 ];
 
 /**

@@ -230,6 +230,28 @@ export const PG_MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.row_order > sessions.row_order)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
+  // 3-8: placeholders (no-ops) so that the canned replies are version 9 on both backends, as the
+  // parallel branches number theirs (7 availability, 8 routing); the merge puts theirs here.
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  'SELECT 1',
+  // 9: canned replies per merchant; ended conversations listed newest first and their messages by session
+  `
+  CREATE TABLE canned_replies (
+    id TEXT PRIMARY KEY,
+    mch_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    shortcut TEXT COLLATE "C" NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE UNIQUE INDEX canned_replies_shortcut ON canned_replies (mch_id, shortcut);
+  CREATE INDEX sessions_ended ON sessions (state, ended_at);
+  CREATE INDEX messages_session ON messages (session_id);
+  `,
 ];
 
 /**
