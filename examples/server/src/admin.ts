@@ -10,11 +10,13 @@
  * - `visitor ban <clientId>`, `visitor unban <clientId>`
  * - `merchant sneak-peek <mchId> on|off`: whether the merchant's agents see a visitor's draft as it
  *   is typed (protocol §5a; off by default; `SNEAK_PEEK_MERCHANTS` switches it on too)
+ * - `canned add|list|remove ...`: a merchant's canned replies (see `admin-canned.ts`)
  * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
  * @module
  */
 
 import { join, resolve } from 'node:path';
+import { cannedCommand, CANNED_USAGE } from './admin-canned.js';
 import { hashPassword } from './agents/password.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
@@ -43,6 +45,7 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   visitor blacklist|unblacklist <clientId>
   visitor ban|unban <clientId>
   merchant sneak-peek <mchId> on|off             agents see the visitor's draft as it is typed
+${CANNED_USAGE}
   hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
 the store is DATA_DIR/kefu.db (DATA_DIR defaults to ./data)`;
 
@@ -87,6 +90,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
     if (group === 'merchant') return await merchantCommand(command, args.slice(2), store, io);
+    if (group === 'canned') return await cannedCommand(command, args.slice(2), store, io.out, option, (m) => new UsageError(m));
     throw new UsageError(`unknown command "${group}"`);
   } finally {
     await store.close();
