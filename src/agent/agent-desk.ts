@@ -14,9 +14,11 @@ import type { StorageLike } from '../options.js';
 import type { AgentSession } from '../messages/types.js';
 import type { Store } from '../state/store.js';
 import { defaultTimers, Disposables, type TimerProvider } from '../timers.js';
+import { DeskCanned } from './canned.js';
 import { DeskConversations } from './conversations.js';
 import type { DeskClient } from './desk-client.js';
 import { DeskLogin } from './login.js';
+import { DeskPast } from './past.js';
 import { DeskQueue, type AgentDeskSnapshot } from './queue.js';
 import type { ConversationHistory } from './visitor-thread.js';
 
@@ -26,6 +28,8 @@ export interface AgentDeskOptions {
   storage?: StorageLike;
   /** Messages per history page (default 50, at most 100). */
   pageSize?: number;
+  /** Past conversations per page (default 20, at most 50). */
+  pastPageSize?: number;
   /** Pages fetched at most by one catch-up (default 20). */
   maxCatchUpPages?: number;
   /** The timers (default: `globalThis`'s, looked up at call time; tests inject fake ones). */
@@ -53,6 +57,10 @@ export class AgentDesk {
   readonly conversations: DeskConversations;
   /** The login manager: the kept session token and logout. */
   readonly login: DeskLogin;
+  /** Canned replies per merchant: store, list, add, remove, `suggest(mchId, prefix)`. */
+  readonly canned: DeskCanned;
+  /** Past conversations: paged listing, search, open read-only; queued transcripts. */
+  readonly past: DeskPast;
   private readonly disposables: Disposables;
 
   /**
@@ -72,6 +80,8 @@ export class AgentDesk {
       maxCatchUpPages: Math.max(1, options.maxCatchUpPages ?? 20),
     });
     this.login = new DeskLogin(client, this.disposables, options.storage);
+    this.canned = new DeskCanned(client);
+    this.past = new DeskPast(client, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
   }
 
   /** The history state of the conversation with `clientId` (a store; created on first use). */
