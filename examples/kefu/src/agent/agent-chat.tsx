@@ -19,6 +19,9 @@ import { DeskTyping } from '../chat/typing-indicator.js';
 import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
+import { deskText } from './desk-texts.js';
+import { EndConfirm } from './end-confirm.js';
+import { useCannedSlash } from './use-canned.js';
 
 const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));
 
@@ -58,6 +61,8 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
   const [scrollRoot, setScrollRoot] = useState<HTMLElement | null>(null);
   const list = useRef<MessageListHandle>(null);
   const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const slash = useCannedSlash(desk, conversation.mchId ?? undefined, deskText(language, 'cannedReplies'));
 
   const info = useMemo<ConversationInfo>(
     () => ({ kind: 'service', mchId: conversation.mchId ?? '', platformId: conversation.platformId ?? '', kefuId: '', groupId: null, title: conversation.name, notice: '', query: readEntryQuery('') }),
@@ -89,7 +94,7 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
               {appText(language, 'deskClose')}
             </button>
           ) : (
-            <button type="button" className="btn btn-small btn-danger" onClick={() => desk.end(visitor)}>
+            <button type="button" className="btn btn-small btn-danger" onClick={() => setConfirmEnd(true)}>
               {t('endConversation')}
             </button>
           )}
@@ -98,9 +103,10 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
         {ended ? <EndedNote conversation={conversation} /> : (
           <>
             <DeskTyping visitor={visitor} />
-            <Composer />
+            <Composer slash={slash} />
           </>
         )}
+        {confirmEnd && <EndConfirm onEnd={() => desk.end(visitor)} onClose={() => setConfirmEnd(false)} />}
         {preview && (
           <LazyPart onFailure={() => setPreview(null)}>
             <ImagePreview data={preview} onClose={() => setPreview(null)} />

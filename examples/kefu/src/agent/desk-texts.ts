@@ -1,0 +1,48 @@
+/**
+ * The desk's own texts for canned replies, past conversations, confirmations and empty lists, in
+ * every app language (the desk loads them with itself; visitors' pages never do).
+ * @module
+ */
+import { interpolate, normalizeLanguage, type Language } from '@kefu-im/sdk';
+
+/** The desk text keys. */
+export type DeskTextKey =
+  | 'cannedReplies'
+  | 'pastConversations'
+  | 'searchText'
+  | 'searchVisitor'
+  | 'search'
+  | 'previousPage'
+  | 'nextPage'
+  | 'noPast'
+  | 'readOnly'
+  | 'back'
+  | 'noConversation'
+  | 'confirm'
+  | 'cancel'
+  | 'endedAt';
+
+type DeskTable = Readonly<Record<DeskTextKey, string>>;
+
+const TEXTS: Readonly<Record<Language, DeskTable>> = {
+  zh: { cannedReplies: '快捷回复', pastConversations: '历史会话', searchText: '搜索消息', searchVisitor: '访客', search: '搜索', previousPage: '上一页', nextPage: '下一页', noPast: '没有已结束的会话', readOnly: '只读', back: '返回', noConversation: '暂无进行中的会话', confirm: '确定', cancel: '取消', endedAt: '结束于 {time}' },
+  'zh-Hant': { cannedReplies: '快捷回覆', pastConversations: '歷史會話', searchText: '搜尋訊息', searchVisitor: '訪客', search: '搜尋', previousPage: '上一頁', nextPage: '下一頁', noPast: '沒有已結束的會話', readOnly: '唯讀', back: '返回', noConversation: '暫無進行中的會話', confirm: '確定', cancel: '取消', endedAt: '結束於 {time}' },
+  en: { cannedReplies: 'Canned replies', pastConversations: 'Past conversations', searchText: 'Search messages', searchVisitor: 'Visitor', search: 'Search', previousPage: 'Previous page', nextPage: 'Next page', noPast: 'No ended conversations', readOnly: 'Read-only', back: 'Back', noConversation: 'No open conversations', confirm: 'Confirm', cancel: 'Cancel', endedAt: 'Ended {time}' },
+  de: { cannedReplies: 'Textbausteine', pastConversations: 'Frühere Gespräche', searchText: 'Nachrichten suchen', searchVisitor: 'Besucher', search: 'Suchen', previousPage: 'Vorherige Seite', nextPage: 'Nächste Seite', noPast: 'Keine beendeten Gespräche', readOnly: 'Nur lesen', back: 'Zurück', noConversation: 'Keine offenen Gespräche', confirm: 'Bestätigen', cancel: 'Abbrechen', endedAt: 'Beendet {time}' },
+  es: { cannedReplies: 'Respuestas rápidas', pastConversations: 'Conversaciones anteriores', searchText: 'Buscar mensajes', searchVisitor: 'Visitante', search: 'Buscar', previousPage: 'Página anterior', nextPage: 'Página siguiente', noPast: 'No hay conversaciones terminadas', readOnly: 'Solo lectura', back: 'Volver', noConversation: 'No hay conversaciones abiertas', confirm: 'Confirmar', cancel: 'Cancelar', endedAt: 'Terminada {time}' },
+  fr: { cannedReplies: 'Réponses types', pastConversations: 'Conversations passées', searchText: 'Rechercher des messages', searchVisitor: 'Visiteur', search: 'Rechercher', previousPage: 'Page précédente', nextPage: 'Page suivante', noPast: 'Aucune conversation terminée', readOnly: 'Lecture seule', back: 'Retour', noConversation: 'Aucune conversation ouverte', confirm: 'Confirmer', cancel: 'Annuler', endedAt: 'Terminée {time}' },
+  ja: { cannedReplies: '定型文', pastConversations: '過去の会話', searchText: 'メッセージを検索', searchVisitor: '訪問者', search: '検索', previousPage: '前のページ', nextPage: '次のページ', noPast: '終了した会話はありません', readOnly: '閲覧のみ', back: '戻る', noConversation: '進行中の会話はありません', confirm: '確定', cancel: 'キャンセル', endedAt: '終了 {time}' },
+  ko: { cannedReplies: '빠른 답변', pastConversations: '지난 대화', searchText: '메시지 검색', searchVisitor: '방문자', search: '검색', previousPage: '이전 페이지', nextPage: '다음 페이지', noPast: '종료된 대화가 없습니다', readOnly: '읽기 전용', back: '뒤로', noConversation: '진행 중인 대화가 없습니다', confirm: '확인', cancel: '취소', endedAt: '종료 {time}' },
+  pt: { cannedReplies: 'Respostas rápidas', pastConversations: 'Conversas anteriores', searchText: 'Pesquisar mensagens', searchVisitor: 'Visitante', search: 'Pesquisar', previousPage: 'Página anterior', nextPage: 'Próxima página', noPast: 'Nenhuma conversa encerrada', readOnly: 'Somente leitura', back: 'Voltar', noConversation: 'Nenhuma conversa aberta', confirm: 'Confirmar', cancel: 'Cancelar', endedAt: 'Encerrada {time}' },
+  vi: { cannedReplies: 'Trả lời nhanh', pastConversations: 'Cuộc trò chuyện trước', searchText: 'Tìm tin nhắn', searchVisitor: 'Khách', search: 'Tìm', previousPage: 'Trang trước', nextPage: 'Trang sau', noPast: 'Không có cuộc trò chuyện đã kết thúc', readOnly: 'Chỉ đọc', back: 'Quay lại', noConversation: 'Không có cuộc trò chuyện đang mở', confirm: 'Xác nhận', cancel: 'Hủy', endedAt: 'Kết thúc {time}' },
+};
+
+/**
+ * A desk text in a language (zh for an unknown one).
+ * @param language - the interface language
+ * @param key - the text key
+ * @param params - `{name}` interpolation values
+ */
+export function deskText(language: string, key: DeskTextKey, params?: Record<string, string | number>): string {
+  return interpolate(TEXTS[normalizeLanguage(language) ?? 'zh'][key], params);
+}
