@@ -13,6 +13,8 @@ import { appText } from '../env/app-texts.js';
 import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
 import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
+import { deskText } from './desk-texts.js';
+import { PastConversations } from './past-conversations.js';
 
 /** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
 const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
@@ -90,6 +92,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const snapshot = useAgentQueue(desk);
   const { list } = useSyncExternalStore(desk.conversations.store.subscribe, desk.conversations.store.getSnapshot);
   const [selected, setSelected] = useState<DeskSelection | null>(null);
+  const [showPast, setShowPast] = useState(false);
   const signals = useDeskSignals(desk, (clientId) => setSelected({ clientId }));
 
   const open = list.filter((c) => c.status === 'active');
@@ -103,9 +106,13 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
 
   const accept = (clientId: string): void => {
     desk.accept(clientId);
+    setShowPast(false);
     setSelected({ clientId });
   };
-  const pick = (c: DeskConversation): void => setSelected({ clientId: c.clientId, sessionId: c.sessionId });
+  const pick = (c: DeskConversation): void => {
+    setShowPast(false);
+    setSelected({ clientId: c.clientId, sessionId: c.sessionId });
+  };
   const status = loggedIn ? `${t('online')} ${snapshot.online}` : !online ? t('offline') : t(state === 'reconnecting' ? 'reconnecting' : 'connecting');
 
   return (
@@ -157,8 +164,19 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
             </ul>
           </>
         )}
+        <button type="button" className="btn btn-small" aria-pressed={showPast} onClick={() => setShowPast((v) => !v)}>
+          {deskText(language, 'pastConversations')}
+        </button>
       </aside>
-      <section className="desk-main">{current ? <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
+      <section className="desk-main">
+        {showPast ? (
+          <PastConversations desk={desk} />
+        ) : current ? (
+          <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} />
+        ) : (
+          <p className="muted desk-empty">{deskText(language, 'noConversation')}</p>
+        )}
+      </section>
       <DeskNotices />
     </div>
   );
