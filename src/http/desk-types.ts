@@ -77,7 +77,7 @@ export interface PastPage {
 
 /** One conversation read whole: its session and messages, oldest first. */
 export interface Transcript {
-  session: PastConversation | Omit<PastConversation, 'visitorName'>;
+  session: PastConversation;
   messages: ChatMessage[];
 }
 

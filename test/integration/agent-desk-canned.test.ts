@@ -98,7 +98,7 @@ describe('agent desk: canned replies and past conversations', () => {
     const texts = opened.messages.map((m) => m.dataContent);
     expect(texts).toContain('What are your opening hours?');
     expect(texts).toContain(`Where is my ${word}?`);
-    expect(desk.past.store.getState().opened?.session.clientId).toBe(first.client.clientId);
+    expect(desk.past.store.getState().opened?.session).toMatchObject({ clientId: first.client.clientId, visitorName: expect.any(String), state: 'ended' });
 
     expect(await codeOf(first.client.api.agentPastList({}))).toBe(4003);
     expect(await codeOf(first.client.api.agentPastOpen({ sessionId: opened.session.sessionId }))).toBe(4003);

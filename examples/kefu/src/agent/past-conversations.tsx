@@ -21,7 +21,7 @@ function when(ms: number | null | undefined, language: string): string {
 function OpenedConversation({ transcript, onBack }: { transcript: Transcript; onBack: () => void }): ReactElement {
   const { language } = useI18n();
   const { session } = transcript;
-  const name = 'visitorName' in session && session.visitorName !== '' ? session.visitorName : session.clientId;
+  const name = session.visitorName !== '' ? session.visitorName : session.clientId;
   return (
     <article className="past-opened" aria-label={`${name} · ${deskText(language, 'readOnly')}`}>
       <div className="agent-chat-head hairline-bottom">
@@ -41,7 +41,7 @@ function OpenedConversation({ transcript, onBack }: { transcript: Transcript; on
             </li>
           ))}
       </ol>
-      <p className="muted">{session.score ? appText(language, 'deskRating', { score: session.score }) : appText(language, 'deskNotRated')}</p>
+      <p className="muted past-rating">{session.score ? appText(language, 'deskRating', { score: session.score }) : appText(language, 'deskNotRated')}</p>
     </article>
   );
 }

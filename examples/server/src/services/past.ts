@@ -26,7 +26,7 @@ export interface PastPage {
 
 /** One conversation opened read-only: the session and all its messages, oldest first. */
 export interface OpenedConversation {
-  session: ServiceSession;
+  session: PastConversation;
   messages: WireMessage[];
 }
 
@@ -63,7 +63,7 @@ export class Past {
     requireAgent(identity);
     const session = await this.store.chat.session(sessionId);
     if (session?.state !== 'ended') throw new ApiError(Code.NotFound, 'no such ended conversation');
-    return { session, messages: (await this.store.desk.sessionMessages(sessionId, MAX_OPENED_MESSAGES)).map((m) => toWire(m)) };
+    return this.transcript(session);
   }
 
   /**
@@ -75,6 +75,13 @@ export class Past {
     requireAgent(identity);
     const session = await this.store.chat.latestSession(clientId, mchId, platformId);
     if (session?.state !== 'queued') throw forbidden('Forbidden: that visitor is not queued');
-    return { session, messages: (await this.store.desk.sessionMessages(session.sessionId, MAX_OPENED_MESSAGES)).map((m) => toWire(m)) };
+    return this.transcript(session);
+  }
+
+  /** A session with its visitor's name and its messages. */
+  private async transcript(session: ServiceSession): Promise<OpenedConversation> {
+    const visitorName = (await this.store.chat.visitor(session.clientId))?.name ?? '';
+    const messages = await this.store.desk.sessionMessages(session.sessionId, MAX_OPENED_MESSAGES);
+    return { session: { ...session, visitorName }, messages: messages.map((m) => toWire(m)) };
   }
 }

@@ -42,7 +42,7 @@ describe('past conversations', () => {
     await fx.store.chat.createSession(ended);
     const page = await fx.services.past.list('agent:alice', { offset: 0, size: 10 });
     expect(page).toMatchObject({ hasMore: false, list: [{ sessionId: 's-ended', score: 5 }] });
-    expect(await fx.services.past.open('agent:bob', 's-ended')).toMatchObject({ session: { sessionId: 's-ended' }, messages: [] });
+    expect(await fx.services.past.open('agent:bob', 's-ended')).toMatchObject({ session: { sessionId: 's-ended', visitorName: expect.any(String) }, messages: [] });
     expect(await refusalOf(fx.services.past.list(F.plain, { offset: 0, size: 10 }))).toMatchObject({ code: Code.Forbidden });
     expect(await refusalOf(fx.services.past.open(F.plain, 's-ended'))).toMatchObject({ code: Code.Forbidden });
     expect(await refusalOf(fx.services.past.open('agent:alice', 'nope'))).toMatchObject({ code: Code.NotFound });
