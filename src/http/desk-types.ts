@@ -41,13 +41,15 @@ export interface PastConversation {
   clientId: string;
   /** The visitor's display name ('' when unknown). */
   visitorName: string;
-  /** Merchant and platform. */
+  /** Merchant id. */
   mchId: string;
+  /** Platform id. */
   platformId: string;
   /** The agent who served it (`agent:<account>`), or null. */
   agentId: string | null;
-  /** Times (ms). */
+  /** When it started (ms). */
   createdAt: number;
+  /** When it ended (ms). */
   endedAt: number | null;
   /** The rating given (1-5), or null. */
   score: number | null;
@@ -71,19 +73,26 @@ export interface PastQuery {
 
 /** A page of ended conversations. */
 export interface PastPage {
+  /** The conversations, newest ended first. */
   list: PastConversation[];
+  /** Whether a further page exists. */
   hasMore: boolean;
 }
 
 /** One conversation read whole: its session and messages, oldest first. */
 export interface Transcript {
+  /** The conversation. */
   session: PastConversation;
+  /** Its messages, oldest first. */
   messages: ChatMessage[];
 }
 
 /** Names a queued visitor's conversation. */
 export interface QueuedQuery {
+  /** The queued visitor. */
   clientId: string;
+  /** Merchant id. */
   mchId: string;
+  /** Platform id. */
   platformId: string;
 }
