@@ -2,7 +2,7 @@
  * The desk's canned replies and past conversations in Chromium (desk issue): `/` in the composer
  * suggests the merchant's canned replies (listbox, arrow keys, Enter) by keyboard alone; ending
  * asks for confirmation in a dialog; the "Past conversations" view searches ended conversations
- * and opens one read-only. axe finds no serious or critical issue; a 1280 px screenshot is kept.
+ * and opens one read-only; a wrong password says so; the language switches after login. axe finds no serious or critical issue; a 1280 px screenshot is kept.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,9 @@ describe('desk: canned replies and past conversations', () => {
 
     await agent.goto(`${server.url}/agent`);
     await agent.getByLabel(zh.account).fill(DEMO.agent);
+    await agent.getByLabel(zh.password).fill('not-the-password');
+    await agent.getByRole('button', { name: zh.login }).click();
+    await agent.getByRole('alert').filter({ hasText: '账号或密码错误' }).waitFor();
     await agent.getByLabel(zh.password).fill(DEMO.password);
     await agent.getByRole('button', { name: zh.login }).click();
     await agent.getByText(`${zh.online} 1`).waitFor();
@@ -102,6 +105,11 @@ describe('desk: canned replies and past conversations', () => {
     await past.getByLabel('搜索消息').fill('nothing-like-this');
     await past.getByRole('button', { name: '搜索', exact: true }).click();
     await past.getByText('没有已结束的会话').waitFor();
+
+    // the language can be switched after login
+    await agent.getByLabel('语言').selectOption('en');
+    await agent.getByRole('button', { name: 'Past conversations' }).waitFor();
+    await agent.getByText('No ended conversations').waitFor();
 
     expect(agentErrors).toEqual([]);
     await visitorContext.close();

@@ -13,6 +13,7 @@ import { appText } from '../env/app-texts.js';
 import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
 import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
+import { DeskLanguage } from './desk-language.js';
 import { deskText } from './desk-texts.js';
 import { PastConversations } from './past-conversations.js';
 
@@ -167,6 +168,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
         <button type="button" className="btn btn-small" aria-pressed={showPast} onClick={() => setShowPast((v) => !v)}>
           {deskText(language, 'pastConversations')}
         </button>
+        <DeskLanguage />
       </aside>
       <section className="desk-main">
         {showPast ? (
