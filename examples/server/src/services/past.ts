@@ -14,6 +14,7 @@ import { forbidden } from '../http/caller.js';
 import { ApiError, Code } from '../http/envelope.js';
 import type { PastConversation } from '../store/desk-types.js';
 import type { ServiceSession, Store } from '../store/types.js';
+import { visitorContext, type VisitorContext } from './visitor-context.js';
 
 /** The most messages an opened conversation answers. */
 export const MAX_OPENED_MESSAGES = 1000;
@@ -76,6 +77,14 @@ export class Past {
     const session = await this.store.chat.latestSession(clientId, mchId, platformId);
     if (session?.state !== 'queued') throw forbidden('Forbidden: that visitor is not queued');
     return this.transcript(session);
+  }
+
+  /**
+   * The context panel of a visitor (the caller must have checked that the agent may act for it).
+   * @throws ApiError 1003 when the visitor is unknown.
+   */
+  context(clientId: string, mchId: string, platformId: string): Promise<VisitorContext> {
+    return visitorContext(this.store, clientId, mchId, platformId);
   }
 
   /** A session with its visitor's name and its messages. */

@@ -57,3 +57,17 @@ describe('past conversations', () => {
     expect(await refusalOf(fx.services.past.queued('agent:alice', F.plain, F.mchId, F.platformId))).toMatchObject({ code: Code.Forbidden });
   });
 });
+
+describe('visitor context', () => {
+  it('names the visitor, the merchant and platform, counts its ended conversations and gives the last rating', async () => {
+    const base = { clientId: F.plain, mchId: F.mchId, platformId: F.platformId, agentId: 'agent:alice', createdAt: 1, queuedAt: 2, acceptedAt: 3, remark: null };
+    await fx.store.chat.createSession({ ...base, sessionId: 'a', state: 'ended', endedAt: 10, score: 4 });
+    await fx.store.chat.createSession({ ...base, sessionId: 'b', state: 'ended', endedAt: 20, score: null });
+    await fx.store.chat.createSession({ ...base, sessionId: 'c', mchId: F.otherMchId, state: 'ended', endedAt: 30, score: 1 });
+    const context = await fx.services.past.context(F.plain, F.mchId, F.platformId);
+    expect(context).toMatchObject({ clientId: F.plain, mchId: F.mchId, platformId: F.platformId, pastConversations: 2, lastRating: 4 });
+    expect(context.merchantName).not.toBe('');
+    expect(context.firstSeen).toBeGreaterThan(0);
+    expect(await refusalOf(fx.services.past.context('nobody', F.mchId, F.platformId))).toMatchObject({ code: Code.NotFound });
+  });
+});
