@@ -15,6 +15,7 @@ import type { AgentSession } from '../messages/types.js';
 import type { Store } from '../state/store.js';
 import { defaultTimers, Disposables, type TimerProvider } from '../timers.js';
 import { DeskCanned } from './canned.js';
+import { DeskContext } from './context.js';
 import { DeskConversations } from './conversations.js';
 import type { DeskClient } from './desk-client.js';
 import { DeskLogin } from './login.js';
@@ -61,6 +62,8 @@ export class AgentDesk {
   readonly canned: DeskCanned;
   /** Past conversations: paged listing, search, open read-only; queued transcripts. */
   readonly past: DeskPast;
+  /** Visitor context per client id (the context panel). */
+  readonly context: DeskContext;
   private readonly disposables: Disposables;
 
   /**
@@ -81,6 +84,7 @@ export class AgentDesk {
     });
     this.login = new DeskLogin(client, this.disposables, options.storage);
     this.canned = new DeskCanned(client);
+    this.context = new DeskContext(client);
     this.past = new DeskPast(client, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
   }
 

@@ -19,7 +19,8 @@ export type DeskCall =
   | 'agentCannedRemove'
   | 'agentPastList'
   | 'agentPastOpen'
-  | 'agentQueuedTranscript';
+  | 'agentQueuedTranscript'
+  | 'agentVisitorContext';
 
 /** The client events the desk listens to. */
 export type DeskEvent = 'socket message' | 'socket login' | 'state';

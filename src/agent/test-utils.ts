@@ -54,6 +54,17 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
       if (!session) throw new ApiError({ code: 1003, message: 'no such ended conversation' });
       return { session, messages: [{ type: 100, dataContent: `hello from ${session.clientId}` }] };
     }),
+    agentVisitorContext: vi.fn(async (q: QueuedQuery) => ({
+      ...q,
+      name: `name ${q.clientId}`,
+      language: 'en',
+      firstSeen: 1,
+      lastSeen: 2,
+      merchantName: 'Shop',
+      platformName: 'Web',
+      pastConversations: 3,
+      lastRating: 5,
+    })),
     agentQueuedTranscript: vi.fn(async (q: QueuedQuery): Promise<Transcript> => ({
       session: { sessionId: 'q', clientId: q.clientId, visitorName: '', mchId: q.mchId, platformId: q.platformId, agentId: null, createdAt: 1, endedAt: null, score: null, remark: null },
       messages: [{ type: 100, dataContent: 'robot, help' }],

@@ -96,3 +96,29 @@ export interface QueuedQuery {
   /** Platform id. */
   platformId: string;
 }
+
+/** What the desk shows beside a conversation: the visitor and its history with the merchant. */
+export interface VisitorContext {
+  /** The visitor's client id. */
+  clientId: string;
+  /** Display name. */
+  name: string;
+  /** Preferred language. */
+  language: string;
+  /** First seen (ms). */
+  firstSeen: number;
+  /** Last seen (ms). */
+  lastSeen: number;
+  /** Merchant id. */
+  mchId: string;
+  /** Merchant name. */
+  merchantName: string;
+  /** Platform id. */
+  platformId: string;
+  /** Platform name. */
+  platformName: string;
+  /** Ended conversations with this merchant. */
+  pastConversations: number;
+  /** The score of the newest rated conversation, or null. */
+  lastRating: number | null;
+}

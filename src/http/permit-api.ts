@@ -3,7 +3,7 @@
  * @module
  */
 import type { ChatMessage, SuggestedQuestion } from '../messages/types.js';
-import type { CannedReply, CannedReplyInput, PastPage, PastQuery, QueuedQuery, Transcript } from './desk-types.js';
+import type { CannedReply, CannedReplyInput, PastPage, PastQuery, QueuedQuery, Transcript, VisitorContext } from './desk-types.js';
 import { ApiError } from './errors.js';
 import { AWS_UPLOAD_PATH, isEnvelope, type HttpClient, type RequestOptions } from './http-client.js';
 import type {
@@ -266,6 +266,11 @@ export class PermitApi {
   /** `POST agent/pastOpen` (enc, agents): an ended conversation with all its messages. */
   agentPastOpen(q: { sessionId: string }): Promise<Transcript> {
     return this.http.post<Transcript>(`${PERMIT_PATH}/agent/pastOpen`, q, ENC);
+  }
+
+  /** `POST agent/visitorContext` (enc, agents, assigned visitors only): the context panel's data. */
+  agentVisitorContext(q: QueuedQuery): Promise<VisitorContext> {
+    return this.http.post<VisitorContext>(`${PERMIT_PATH}/agent/visitorContext`, q, ENC);
   }
 
   /** `POST agent/queuedTranscript` (enc, agents): what a queued visitor wrote before accepting. */
