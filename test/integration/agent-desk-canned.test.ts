@@ -101,6 +101,15 @@ describe('agent desk: canned replies and past conversations', () => {
     expect(desk.past.store.getState().opened?.session).toMatchObject({ clientId: first.client.clientId, visitorName: expect.any(String), state: 'ended' });
 
     expect(await codeOf(first.client.api.agentPastList({}))).toBe(4003);
+
+    // the context panel of an assigned visitor: merchant, platform, its ended conversations
+    const where = { clientId: first.client.clientId, mchId: DEMO.mchId, platformId: DEMO.platformId };
+    const context = await desk.context.load(where);
+    expect(context).toMatchObject({ clientId: first.client.clientId, mchId: DEMO.mchId, pastConversations: 1, lastRating: null });
+    expect(context.merchantName).not.toBe('');
+    expect(await codeOf(first.client.api.agentVisitorContext(where))).toBe(4003);
+    const stranger = await connectedVisitor(clients, server);
+    expect(await codeOf(desk.context.load({ ...where, clientId: stranger.client.clientId }))).toBe(4003);
     expect(await codeOf(first.client.api.agentPastOpen({ sessionId: opened.session.sessionId }))).toBe(4003);
   });
 
