@@ -19,6 +19,7 @@ import { DeskTyping } from '../chat/typing-indicator.js';
 import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
+import { ContextPanel } from './context-panel.js';
 import { deskText } from './desk-texts.js';
 import { EndConfirm } from './end-confirm.js';
 import { useCannedSlash } from './use-canned.js';
@@ -99,6 +100,7 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
             </button>
           )}
         </div>
+        <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} />
         <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
         {ended ? <EndedNote conversation={conversation} /> : (
           <>
