@@ -2,7 +2,7 @@
  * The desk's canned replies and past conversations in Chromium (desk issue): `/` in the composer
  * suggests the merchant's canned replies (listbox, arrow keys, Enter) by keyboard alone; ending
  * asks for confirmation in a dialog; the "Past conversations" view searches ended conversations
- * and opens one read-only; a wrong password says so; the language switches after login. axe finds no serious or critical issue; a 1280 px screenshot is kept.
+ * and opens one read-only; a context panel shows the visitor; a wrong password says so; the language switches after login. axe finds no serious or critical issue; a 1280 px screenshot is kept.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,11 @@ describe('desk: canned replies and past conversations', () => {
     await visitor.getByText(zh.waitingForAgent).first().waitFor();
     await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
     await agent.locator('.msg.theirs').filter({ hasText: 'PKG-42' }).waitFor();
+
+    // the context panel beside the chat names the visitor, the merchant and its history
+    const panel = agent.getByRole('complementary', { name: /访客信息/ });
+    await panel.getByText('历史会话数').waitFor();
+    expect(await panel.textContent()).toContain('示例商城');
 
     // "/" opens the suggestions; typing narrows them; arrows and Enter pick one, by keyboard alone
     const input = agent.getByLabel(zh.inputPlaceholder);

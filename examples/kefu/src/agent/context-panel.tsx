@@ -10,9 +10,13 @@ import { deskText } from './desk-texts.js';
 
 /** Props of {@link ContextPanel}. */
 export interface ContextPanelProps {
+  /** The agent's desk. */
   desk: AgentDesk;
+  /** The visitor. */
   clientId: string;
+  /** The conversation's merchant ('' shows nothing). */
   mchId: string;
+  /** The conversation's platform. */
   platformId: string;
 }
 
