@@ -7,7 +7,6 @@ import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
-import { rateConversation, loadMerchantInfo } from './conversation.js';
 import { Engine } from './engine.js';
 import { asError, ImError } from './errors.js';
 import type { HistoryPager } from './messages/history.js';
@@ -16,9 +15,10 @@ import type { FileKind } from './outbox/file-message.js';
 import type { SendInput } from './outbox/sender.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
 import { HttpClient } from './http/http-client.js';
-import { PermitApi } from './http/permit-api.js';
+import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
+import { lazy } from './lazy.js';
 import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
 import { DEFAULT_DEEP_LINKS, DEFAULT_LIMITS, type DeepLinkOptions, type ImClientLimits, type ImClientOptions } from './options.js';
@@ -27,13 +27,15 @@ import { createReadTracking } from './receipts/read-tracking.js';
 import { RECEIPTABLE_TYPES } from './receipts/receipt.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import type { VisibilityTracker } from './receipts/visibility.js';
+import type { AvailabilityStore } from './presence/availability.js';
+import { INITIAL_AVAILABILITY } from './presence/types.js';
 import { createSessionStore, type SessionState } from './session.js';
 import type { ConnectionSnapshot, ReadonlyStore } from './socket/connection-snapshot.js';
 import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
-import type { Store } from './state/store.js';
+import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
 import { createTyping, type Typing } from './typing/typing.js';
@@ -41,6 +43,9 @@ import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
+
+// Rating and the merchant info are calls a page makes later, if at all: their code loads on first use.
+const loadConversationCalls = lazy(() => import('./conversation.js'));
 export type { SendInput } from './outbox/sender.js';
 
 /**
@@ -90,6 +95,16 @@ export class ImClient extends EventEmitter<ImClientEvents> {
 
   private readonly engine: Engine;
   private readonly ctx: ClientContext;
+  private availabilityStore: AvailabilityStore | undefined;
+  /** Loads the availability room once; a failed load (a lost chunk) is tried again on the next call. */
+  private readonly loadAvailability = lazy(async () => {
+    const { createAvailabilityStore } = await import('./presence/availability.js');
+    const parts = { createStore, signalType: MessageType.Availability, path: `${PERMIT_PATH}/getAvailability`, initial: INITIAL_AVAILABILITY };
+    const store = createAvailabilityStore(this, parts);
+    if (this.destroyed) store.destroy();
+    else this.availabilityStore = store;
+    return store;
+  });
   private connectData: Record<string, unknown>;
   private destroyed = false;
 
@@ -234,6 +249,15 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   retry(fp: string): StoredMessage { return this.engine.retry(fp); }
 
+  /**
+   * The availability store (business hours, agents available, the queue's position and estimated
+   * wait, the answer when nobody can come), loaded on first use and the same afterwards. Load it
+   * before asking for a human so that its events are not missed.
+   */
+  availability(): Promise<AvailabilityStore> {
+    return this.loadAvailability();
+  }
+
   /** Asks for a human agent (type 301). */
   transferToHuman(): StoredMessage { return this.send({ type: MessageType.TransferToHuman, dataContent: '{}' }); }
 
@@ -246,13 +270,13 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    * @param score - 1 (very dissatisfied) to 5 (very satisfied)
    * @param remark - optional comment
    */
-  rate(score: number, remark?: string): Promise<void> { return rateConversation(this.ctx, score, remark); }
+  rate(score: number, remark?: string): Promise<void> { return loadConversationCalls().then((calls) => calls.rateConversation(this.ctx, score, remark)); }
 
   /**
    * Loads the merchant info (`getMerchantById` with the connect data's `mchId` and `platformId`)
    * into {@link ImClient.state} (`merchantInfo`, persisted) and returns it.
    */
-  loadMerchantInfo(): Promise<MerchantInfo> { return loadMerchantInfo(this.ctx, this.state); }
+  loadMerchantInfo(): Promise<MerchantInfo> { return loadConversationCalls().then((calls) => calls.loadMerchantInfo(this.ctx, this.state)); }
 
   /**
    * Loads the page of history before the oldest message held into {@link ImClient.messages}
@@ -301,6 +325,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     if (this.destroyed) return;
     this.destroyed = true;
     for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.typing, this.unread]) part.destroy();
+    this.availabilityStore?.destroy();
     this.removeAllListeners();
   }
 

@@ -13,9 +13,9 @@ import type { IdentityDeps } from './identity.js';
 import { KeyRing } from './key-ring.js';
 import { lazy } from './lazy.js';
 import { HistoryPager } from './messages/history.js';
-import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
+import type { ChatMessage, StoredMessage } from './messages/types.js';
 import type { TabEvents, TabRole } from './tabs/tab-link.js';
-import { INITIAL_SESSION, type SessionState } from './session.js';
+import { INITIAL_SESSION } from './session.js';
 import { DEFAULT_OUTBOX_FILE_CAP, type DocumentLike, type ImClientOptions, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
 import type { FileSender } from './outbox/file-sender.js';
@@ -67,7 +67,7 @@ export class Engine {
   private stack: SocketStack | null = null;
   private readonly loadStack = lazy(() =>
     import('./socket/stack.js').then(
-      ({ createSocketStack }) => this.stack ?? this.buildStack(createSocketStack),
+      (socketCode) => this.stack ?? this.buildStack(socketCode),
       (e: unknown) => {
         throw asError(e);
       },
@@ -282,9 +282,10 @@ export class Engine {
     return this.stack;
   }
 
-  private buildStack(create: typeof import('./socket/stack.js').createSocketStack): SocketStack {
+  private buildStack({ createSocketStack: create, ResendPacer }: typeof import('./socket/stack.js')): SocketStack {
     const { ctx, hooks } = this;
     this.stopNetworkWatch(); // the connection follows the network from now on
+    this.sender.startPacing(ResendPacer); // nothing is written before the socket code loads
     const stack = create({
       ...{ ctx, options: this.options, network: hooks.network, document: hooks.document, clientEvents: hooks.clientEvents },
       ...{ keys: this.keys, store: this.connectionStore, start: hooks.start },
@@ -292,7 +293,6 @@ export class Engine {
       ...{ state: hooks.state, createId: hooks.createId, identityReset: () => this.forgetConversation() },
       onWelcome: (message) => this.onWelcome(message),
       loggedIn: (reconnected) => this.onOpen(reconnected),
-      catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
       halted: () => {
         this.sender.failPending('network');
         this.releaseWaiters();
@@ -371,24 +371,4 @@ export class Engine {
     this.keys.forget(); // a fresh key session for the fresh identity
     this.ctx.notify('identityReset', 'warning');
   }
-}
-
-/** The server's name of each session status in a session event `state` (docs/protocol.md). */
-const STATE_OF_STATUS: Readonly<Record<SessionState['status'], string>> = { robot: 'robot', queued: 'queued', agent: 'active', ended: 'ended' };
-
-/**
- * A session event `state` (type 300) holding the service state a tab knows, for a tab that joins
- * later (it heard no welcome-time `state` event of its own). Not stored, not a chat row.
- * @internal
- */
-export function serviceStateMessage(state: SessionState): ChatMessage {
-  const event = {
-    event: 'state',
-    state: STATE_OF_STATUS[state.status],
-    ...(state.sessionId ? { sessionId: state.sessionId } : {}),
-    ...(state.position !== null ? { position: state.position } : {}),
-    ...(state.busy ? { busy: true } : {}),
-    ...(state.agent ? { agent: state.agent } : {}),
-  };
-  return { type: MessageType.SessionEvent, dataContent: JSON.stringify(event) };
 }

@@ -4,6 +4,7 @@
  */
 import type { TypingIndicator } from './typing/types.js';
 import type { ChatMessage, RefusalReason, SendState, SessionEvent, StoredMessage, SuggestedQuestion } from './messages/types.js';
+import type { AvailabilitySnapshot, UnavailableReason } from './presence/types.js';
 
 /** Connection states (spec §4): `failed` is entered after the reconnect limit. */
 export type ConnectionState = 'closed' | 'connecting' | 'open' | 'reconnecting' | 'failed';
@@ -64,6 +65,17 @@ export interface ImClientEvents {
   typing: (ctx: { conversationId: string; indicator: TypingIndicator | null }) => void;
   /** The interface language changed (its texts are loaded). */
   language: (ctx: { language: string }) => void;
+  /**
+   * Availability changed (business hours, agents available, queue estimate; type 320). Emitted
+   * once the availability store is loaded (`client.availability()`).
+   */
+  availability: (ctx: { snapshot: AvailabilitySnapshot; previous: AvailabilitySnapshot }) => void;
+  /**
+   * The visitor asked for a human and nobody can come (session event `unavailable`): `closed`
+   * (outside business hours; not queued) or `no-agent` (queued, nobody online). Emitted once the
+   * availability store is loaded.
+   */
+  unavailable: (ctx: { reason: UnavailableReason; nextOpenAt: number | null; message: ChatMessage }) => void;
 }
 
 /** The name of an {@link ImClientEvents} event. */

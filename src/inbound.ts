@@ -14,7 +14,7 @@ import { MessageType, type ChatMessage, type FailReason } from './messages/types
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import { reduceSessionEvent, type SessionState } from './session.js';
 import type { Outbox } from './outbox/outbox.js';
-import { FrameError } from './socket/frame-codec.js';
+import { FrameError } from './socket/frame-encode.js';
 import type { DecodedFrame } from './socket/link.js';
 import type { Store } from './state/store.js';
 

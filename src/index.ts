@@ -50,6 +50,9 @@ export { defaultTimers } from './timers.js';
 export type { Disposer, ListenerTarget, TimerHandle, TimerProvider } from './timers.js';
 export type { KeySession, StartupResult } from './startup.js';
 export { INITIAL_SESSION, reduceSessionEvent } from './session.js';
+export type { AvailabilityStore } from './presence/availability.js';
+export { INITIAL_AVAILABILITY } from './presence/types.js';
+export type { AvailabilitySnapshot, QueueEstimate, UnavailableAnswer, UnavailableReason } from './presence/types.js';
 export type { SessionState, SessionStatus } from './session.js';
 
 // Entry link
@@ -98,7 +101,7 @@ export type {
 } from './http/types.js';
 
 // Socket
-export { FrameError } from './socket/frame-codec.js';
+export { FrameError } from './socket/frame-encode.js';
 export { ServerClock } from './clock.js';
 export type { ServerClockOptions } from './clock.js';
 

@@ -1,13 +1,14 @@
 /**
  * The key session of a client: runs the start-up key exchange once (again after a failure or a
- * refused connect), encodes and decodes frames with it, and builds the socket URL.
+ * refused connect), encodes frames with it (the socket link decodes them with its user key), and
+ * builds the socket URL.
  * @module
  */
 import type { ServerClock } from './clock.js';
 import type { PermitApi } from './http/permit-api.js';
 import { lazy } from './lazy.js';
 import type { ChatMessage } from './messages/types.js';
-import { decodeFrame, encodeFrame } from './socket/frame-codec.js';
+import { encodeFrame } from './socket/frame-encode.js';
 import type { KeySession, StartupResult } from './startup.js';
 import type { TimerProvider } from './timers.js';
 
@@ -76,11 +77,6 @@ export class KeyRing {
   /** Encodes a message into a frame, encrypted when the AES switch is on. */
   encode(message: ChatMessage): string {
     return encodeFrame(message, this.keys?.aesSwitch ? this.keys.userKey : undefined);
-  }
-
-  /** Decodes a frame. @throws FrameError when it neither parses nor decrypts */
-  decode(data: unknown): { message: ChatMessage; encrypted: boolean } {
-    return decodeFrame(data, this.keys?.userKey);
   }
 
   /**

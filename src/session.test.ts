@@ -11,8 +11,15 @@ describe('session event `state` (after the welcome) restores the service state a
       sessionId: 's1',
       position: null,
       busy: false,
+      etaMs: null,
       agent,
     });
+  });
+
+  it('queued: the estimated wait (etaMs) too, null when the server has none', () => {
+    expect(reduceSessionEvent(fresh(), { event: 'state', state: 'queued', sessionId: 's1', position: 2, busy: false, etaMs: 90_000 })).toMatchObject({ etaMs: 90_000 });
+    expect(reduceSessionEvent(fresh(), { event: 'queued', position: 2, busy: false, etaMs: null })).toMatchObject({ etaMs: null });
+    expect(reduceSessionEvent(fresh(), { event: 'queued', position: 1, busy: false, etaMs: 30_000 })).toMatchObject({ etaMs: 30_000 });
   });
 
   it('queued: status queued with the position and the busy flag', () => {

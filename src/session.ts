@@ -19,6 +19,8 @@ export interface SessionState {
   position: number | null;
   /** True while queued with no agent online: the visitor may leave a message. */
   busy: boolean;
+  /** The server's estimated wait in ms while queued (docs/protocol.md `etaMs`); null when it has none. */
+  etaMs: number | null;
   /** The agent serving the visitor. */
   agent: AgentInfo | null;
   /** True once the rating invite arrived for the current conversation. */
@@ -33,6 +35,7 @@ export const INITIAL_SESSION: Readonly<SessionState> = Object.freeze({
   sessionId: null,
   position: null,
   busy: false,
+  etaMs: null,
   agent: null,
   rateInvited: false,
   suggestions: Object.freeze([]) as readonly SuggestedQuestion[],
@@ -54,6 +57,7 @@ export function reduceSessionEvent(state: SessionState, e: SessionEvent): Partia
         sessionId,
         position: typeof e.position === 'number' ? e.position : null,
         busy: e.busy === true,
+        etaMs: typeof e.etaMs === 'number' ? e.etaMs : null,
       };
     case 'agent-joined':
       return { status: 'agent', sessionId, position: null, busy: false, agent: e.agent ?? null };
@@ -86,6 +90,7 @@ function restoredState(e: SessionEvent, sessionId: string | null): Partial<Sessi
     sessionId,
     position: status === 'queued' && typeof e.position === 'number' ? e.position : null,
     busy: status === 'queued' && e.busy === true,
+    etaMs: status === 'queued' && typeof e.etaMs === 'number' ? e.etaMs : null,
     agent: status === 'agent' ? (e.agent ?? null) : null,
   };
 }

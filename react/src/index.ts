@@ -27,6 +27,8 @@ export { useServerClock } from './use-clock.js';
 export { useI18n } from './use-i18n.js';
 export type { UseI18nResult } from './use-i18n.js';
 export { useClientState, useMerchantInfo, useSession } from './use-client-state.js';
+export { useAvailability } from './use-availability.js';
+export type { AvailabilitySnapshot } from './use-availability.js';
 export { useImEvent, useNotice, useNotices } from './use-events.js';
 export { useDraft } from './use-draft.js';
 export { useTyping } from './use-typing.js';

@@ -195,6 +195,7 @@ const NOT_CHAT: ReadonlySet<number> = new Set([
   MessageType.AgentQueue,
   MessageType.AgentAccept,
   MessageType.AgentLogout,
+  MessageType.Availability,
   MessageType.Complaint,
   MessageType.LeaveMessage,
   MessageType.Refusal,

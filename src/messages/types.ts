@@ -42,6 +42,8 @@ export const MessageType = {
   AgentAccept: 311,
   /** c->s agent logs out: its session token is revoked and its visitors are released (project extension). */
   AgentLogout: 312,
+  /** s->c availability: JSON `{ open, agentsAvailable, nextOpenAt }` (project extension, see `ImClient.availability`). */
+  Availability: 320,
   /** Complaint, sent with createMsg (project extension). */
   Complaint: 400,
   /** Leave a message, sent with createMsg (project extension). */

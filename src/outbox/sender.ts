@@ -11,7 +11,7 @@ import { MessageType, type ChatMessage, type SendFailReason, type StoredMessage 
 import type { DurableOutbox } from './durable.js';
 import type { OutboxRecord } from './storage.js';
 import { Outbox } from './outbox.js';
-import { ResendPacer } from './resend-pacer.js';
+import type { ResendPacer } from './resend-pacer.js';
 
 /** What to send with `ImClient.send`. */
 export interface SendInput {
@@ -65,21 +65,33 @@ const ACKNOWLEDGED_TYPES: ReadonlySet<number> = new Set([
 export class MessageSender {
   /** The messages waiting for the server's echo, in composition order. */
   readonly outbox: Outbox;
-  /** When each pending message is written (the resend rule). */
-  private readonly pacer: ResendPacer;
+  /**
+   * When each pending message is written (the resend rule), from {@link MessageSender.startPacing}
+   * on: until the socket code loads no socket is open, and the first open sends everything pending.
+   */
+  private pacer: ResendPacer | null = null;
 
   /** @param deps - the socket, the list, the events and the durable store */
   constructor(private readonly deps: SenderDeps) {
     this.outbox = new Outbox((fp) => {
       deps.durable.drop(fp);
-      this.pacer.settled(fp);
+      this.pacer?.settled(fp);
     });
-    this.pacer = new ResendPacer({
+  }
+
+  /**
+   * Starts the resend rule (the engine calls it as the socket code loads, with the pacer class
+   * that came with it); a second call keeps the first pacer.
+   * @param Pacer - the {@link ResendPacer} class
+   */
+  startPacing(Pacer: typeof ResendPacer): void {
+    const { socket, timers } = this.deps;
+    this.pacer ??= new Pacer({
       pending: () => this.outbox.pending(),
-      isOpen: () => deps.socket.isOpen,
-      write: (message) => deps.socket.send(message),
+      isOpen: () => socket.isOpen,
+      write: (message) => socket.send(message),
       onResend: (message) => this.unfail(message),
-      timers: deps.timers,
+      timers,
     });
   }
 
@@ -190,7 +202,7 @@ export class MessageSender {
     }
     this.outbox.add(wire);
     if (isChatType(wire.type)) deps.durable.keep(wire);
-    this.pacer.send(wire);
+    this.pacer?.send(wire);
     // Nothing is trying to connect: say so now; the message goes out after the next open.
     if (!socket.isOpen && socket.gaveUp) this.markFailed(wire.fp, 'network');
     return deps.messages.get(wire.fp) ?? stored;
@@ -205,7 +217,7 @@ export class MessageSender {
    */
   markFailed(fp: string, reason: SendFailReason): boolean {
     // a resent message that met the rate limit goes out again after a pause (see ResendPacer)
-    if (reason === 'too-frequent' && this.pacer.retryLater(fp)) return false;
+    if (reason === 'too-frequent' && this.pacer?.retryLater(fp) === true) return false;
     if (reason !== 'network' || !this.deps.messages.has(fp)) this.outbox.fail(fp);
     const { messages, events } = this.deps;
     if (!messages.has(fp)) return true;
@@ -227,12 +239,12 @@ export class MessageSender {
    * {@link ResendPacer}); those the network had failed turn `pending` again.
    */
   resendPending(): void {
-    this.pacer.opened();
+    this.pacer?.opened();
   }
 
   /** Cancels the resend timers (the client is destroyed). */
   dispose(): void {
-    this.pacer.dispose();
+    this.pacer?.dispose();
   }
 
   /** A message the network had failed turns `pending` again as it goes out. */

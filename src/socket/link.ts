@@ -12,6 +12,7 @@ import type { Store } from '../state/store.js';
 import { CloseCodeHandler, haltReasonOf, isTerminalClose, type CloseCodeDeps } from './close-codes.js';
 import type { ConnectionSnapshot } from './connection-snapshot.js';
 import { Connection, type NetworkTarget } from './connection.js';
+import { decodeFrame } from './frame-decode.js';
 import { DefaultReconnectPolicy } from './reconnect-policy.js';
 
 /** What the link needs from the client. @internal */
@@ -128,7 +129,7 @@ export class SocketLink {
    * @throws FrameError when it neither parses nor decrypts
    */
   decode(data: unknown): DecodedFrame {
-    const decoded = this.keys.decode(data);
+    const decoded = decodeFrame(data, this.keys.keys?.userKey);
     if (decoded.message.type === MessageType.Welcome) {
       this.closeCodes.reset();
       this.o.onWelcome?.(decoded.message);

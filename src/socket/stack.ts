@@ -23,6 +23,10 @@ import { attachTabs, type TabEvents, type TabLink } from '../tabs/tab-link.js';
 import type { ConnectionSnapshot } from './connection-snapshot.js';
 import { documentVisible, PageLifecycle } from './lifecycle.js';
 import { SocketLink } from './link.js';
+import { serviceStateMessage } from './service-state.js';
+
+// The resend rule of the outbox paces writes on an open socket only: it loads with the socket code.
+export { ResendPacer } from '../outbox/resend-pacer.js';
 
 /** What the socket stack needs from the engine. @internal */
 export interface SocketStackDeps {
@@ -58,8 +62,6 @@ export interface SocketStackDeps {
   markFailed(fp: string, reason: FailReason): boolean | void;
   /** A socket this tab uses opened. */
   loggedIn(reconnected: boolean): void;
-  /** The service state, for a tab that joins later. */
-  catchUpMessage(): ChatMessage | null;
   /** No attempt to connect is coming (a terminal close, a policy that gave up). */
   halted(): void;
 }
@@ -133,7 +135,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
         router.handleMessage(message, encrypted);
       },
       loggedIn: deps.loggedIn,
-      catchUpMessage: deps.catchUpMessage,
+      catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
       keySession: () => link.keys.token,
       adoptUserId: (userId) => {
         router.adoptUserId(userId);

@@ -11,6 +11,9 @@
  * - `merchant sneak-peek <mchId> on|off`: whether the merchant's agents see a visitor's draft as it
  *   is typed (protocol §5a; off by default; `SNEAK_PEEK_MERCHANTS` switches it on too)
  * - `canned add|list|remove ...`: a merchant's canned replies (see `admin-canned.ts`)
+ * - `hours set <mchId> '<json>'`: the merchant's business hours (`{ "timeZone": "Asia/Shanghai",
+ *   "days": { "mon": [["09:00", "18:00"]] } }`, see `services/business-hours.ts`); they win over
+ *   `MERCHANT_HOURS`. `hours clear <mchId>` removes them, `hours show <mchId>` prints them.
  * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
  * @module
  */
@@ -18,6 +21,7 @@
 import { join, resolve } from 'node:path';
 import { cannedCommand, CANNED_USAGE } from './admin-canned.js';
 import { hashPassword } from './agents/password.js';
+import { HoursError, parseBusinessHours } from './services/business-hours.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
 
@@ -46,6 +50,8 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   visitor ban|unban <clientId>
   merchant sneak-peek <mchId> on|off             agents see the visitor's draft as it is typed
 ${CANNED_USAGE}
+  hours set <mchId> '<json>'                     business hours, e.g. '{"timeZone":"Asia/Shanghai","days":{"mon":[["09:00","18:00"]]}}'
+  hours clear|show <mchId>
   hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
 the store is DATA_DIR/kefu.db (DATA_DIR defaults to ./data)`;
 
@@ -91,6 +97,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
     if (group === 'merchant') return await merchantCommand(command, args.slice(2), store, io);
     if (group === 'canned') return await cannedCommand(command, args.slice(2), store, io.out, option, (m) => new UsageError(m));
+    if (group === 'hours') return await hoursCommand(command, args.slice(2), store, io);
     throw new UsageError(`unknown command "${group}"`);
   } finally {
     await store.close();
@@ -158,6 +165,31 @@ async function merchantCommand(command: string | undefined, rest: string[], stor
   }
   await store.directory.putMerchant({ ...merchant, extra: { ...merchant.extra, sneakPeek: value === 'on' } });
   io.out(`merchant "${mchId}": sneak peek ${value}`);
+  return 0;
+}
+
+async function hoursCommand(command: string | undefined, rest: string[], store: Store, io: AdminIo): Promise<number> {
+  const [mchId = '', json] = rest;
+  if (mchId === '') throw new UsageError('name the merchant by its mchId');
+  if (command === 'show') {
+    io.out((await store.directory.merchantHours(mchId)) ?? `no hours stored for merchant "${mchId}" (MERCHANT_HOURS applies, or always open)`);
+    return 0;
+  }
+  if (command === 'clear') {
+    await store.directory.putMerchantHours(mchId, null, Date.now());
+    io.out(`cleared the hours of merchant "${mchId}"`);
+    return 0;
+  }
+  if (command !== 'set') throw new UsageError(`unknown hours command "${command ?? ''}"`);
+  if (json === undefined) throw new UsageError('hours set needs the hours as JSON');
+  let hours;
+  try {
+    hours = parseBusinessHours(JSON.parse(json));
+  } catch (error) {
+    throw new UsageError(error instanceof HoursError ? error.message : 'the hours are not valid JSON');
+  }
+  await store.directory.putMerchantHours(mchId, JSON.stringify(hours), Date.now());
+  io.out(`set the hours of merchant "${mchId}" (${hours.timeZone})`);
   return 0;
 }
 

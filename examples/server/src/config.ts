@@ -7,7 +7,9 @@ import { hostname } from 'node:os';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { hashPassword, isPasswordHash } from './agents/password.js';
+import { parseHoursByMerchant, type BusinessHours } from './services/business-hours.js';
 
 /** One human agent account. */
 export interface AgentAccount {
@@ -155,6 +157,11 @@ export interface ServerConfig {
    * unless switched on per merchant with the admin command (`merchant sneak-peek <mchId> on`).
    */
   sneakPeekMerchants: string[];
+  /**
+   * Business hours by merchant id (`MERCHANT_HOURS` JSON, or the file `MERCHANT_HOURS_FILE`);
+   * `*` stands for every merchant not named. Hours set with the admin command win. None: always open.
+   */
+  merchantHours: Readonly<Record<string, BusinessHours>>;
 }
 
 /** Agent desk sessions. */
@@ -283,6 +290,23 @@ export function parseSneakPeekMerchants(raw: string): string[] {
   return ids;
 }
 
+/** The hours of `MERCHANT_HOURS`, or of the file named by `MERCHANT_HOURS_FILE` (see {@link parseHoursByMerchant}). */
+function merchantHoursOf(env: EnvLike): Record<string, BusinessHours> {
+  const file = env['MERCHANT_HOURS_FILE']?.trim() ?? '';
+  const source = file === '' ? 'MERCHANT_HOURS' : `MERCHANT_HOURS_FILE ${file}`;
+  let text = env['MERCHANT_HOURS'] ?? '';
+  try {
+    if (file !== '') text = readFileSync(resolve(file), 'utf8');
+  } catch (error) {
+    throw new ConfigError(`MERCHANT_HOURS_FILE "${file}" cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return parseHoursByMerchant(text, source);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** The built-in demo agent's credentials, used only when no agent is configured and only on loopback. */
 export const DEMO_CREDENTIALS = { account: 'demo', password: 'demo', name: 'Demo Agent' } as const;
 
@@ -407,6 +431,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     frameAncestors: parseFrameAncestors(env['FRAME_ANCESTORS'] ?? ''),
     trustProxy: parseTrustProxy(env['TRUST_PROXY'] ?? ''),
     sneakPeekMerchants: parseSneakPeekMerchants(env['SNEAK_PEEK_MERCHANTS'] ?? ''),
+    merchantHours: merchantHoursOf(env),
   };
   return { ...config, ...overrides };
 }

@@ -35,6 +35,8 @@ export interface DeskSelection {
   clientId: string;
   /** One conversation of the visitor, when the agent picked it in the list. */
   sessionId?: string;
+  /** The agent just accepted the visitor: its conversation opens with the next snapshot. */
+  accepting?: boolean;
 }
 
 /**
@@ -46,6 +48,18 @@ export function pickConversation(list: readonly DeskConversation[], selected: De
   const picked = selected.sessionId === undefined ? undefined : list.find((c) => c.sessionId === selected.sessionId);
   const ofVisitor = list.filter((c) => c.clientId === selected.clientId);
   return picked ?? ofVisitor.find((c) => c.status === 'active') ?? ofVisitor[ofVisitor.length - 1] ?? null;
+}
+
+/**
+ * Whether the desk should show its first open conversation instead of the selection: nothing
+ * selected, or a selection the desk cannot show (a closed conversation, a visitor gone), but not
+ * a visitor the agent just accepted who still waits in the queue (until the snapshot lists the
+ * conversation, however many others are open).
+ */
+export function selectionLapsed(selected: DeskSelection | null, current: DeskConversation | null, queue: readonly QueueEntry[]): boolean {
+  if (current !== null) return false;
+  if (!selected?.accepting) return true;
+  return !queue.some((entry) => entry.clientId === selected.clientId);
 }
 
 function ConversationButton({ conversation, current, onPick }: { conversation: DeskConversation; current: boolean; onPick: () => void }): ReactElement {
@@ -101,14 +115,17 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const current = pickConversation(list, selected);
   // the window depends on the list (the end of the visitor's earlier conversation): recomputed with it
   const window = useMemo(() => (current && list ? desk.conversations.window(current.sessionId) : {}), [desk, current, list]);
+  const lapsed = selectionLapsed(selected, current, snapshot.queue);
   useEffect(() => {
-    if (current === null && open.length > 0) setSelected({ clientId: open[0]!.clientId });
-  }, [current, open]);
+    if (lapsed && open.length > 0) setSelected({ clientId: open[0]!.clientId });
+    else if (current && selected?.accepting) setSelected({ clientId: current.clientId }); // accepted: an ordinary selection now
+  }, [lapsed, open, current, selected]);
 
   const accept = (clientId: string): void => {
     desk.accept(clientId);
     setShowPast(false);
     setSelected({ clientId });
+    setSelected({ clientId, accepting: true });
   };
   const pick = (c: DeskConversation): void => {
     setShowPast(false);

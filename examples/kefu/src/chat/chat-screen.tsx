@@ -17,6 +17,7 @@ import { conversationRows, lastChatFp } from './end-divider.js';
 import { Composer } from './composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
 import { MessageList, type MessageListHandle } from './message-list.js';
+import { AvailabilityNotice } from './availability-notice.js';
 import { SessionBar } from './session-bar.js';
 import { SuggestionChips } from './suggestion-chips.js';
 import { SneakPeekNote, TypingIndicator } from './typing-indicator.js';
@@ -127,6 +128,7 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
           </LazyPart>
         )}
         {info.kind === 'service' && <SessionBar />}
+        {info.kind === 'service' && <AvailabilityNotice />}
         <MessageList
           ref={list}
           messages={shown}

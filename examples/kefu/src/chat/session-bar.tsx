@@ -1,21 +1,29 @@
 /**
  * Where the service conversation stands (spec §4 "Chat session"): waiting for an agent with the
- * queue position, busy (leave a message), the agent who joined, and the end: "conversation is
+ * queue position and the estimated wait, busy (leave a message), the agent who joined, and the end: "conversation is
  * over", "it will be closed soon, please do not refresh", the rating and "restart chat".
  * @module
  */
 import { useI18n, useImClient, useSession } from '@kefu-im/react';
 import { useState, type ReactElement } from 'react';
+import { appText } from '../env/app-texts.js';
 import { useChat } from './conversation.js';
+
+/** The estimated wait as the queue shows it: "about N min", or "under a minute". */
+export function waitText(language: string, etaMs: number): string {
+  if (etaMs < 60_000) return appText(language, 'estimatedWaitShort');
+  return appText(language, 'estimatedWait', { minutes: Math.round(etaMs / 60_000) });
+}
 
 /** The session bar of a service conversation (nothing while the robot serves). */
 export function SessionBar(): ReactElement | null {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const client = useImClient();
   const { info, openDialog } = useChat();
   const status = useSession((s) => s.status);
   const position = useSession((s) => s.position);
   const busy = useSession((s) => s.busy);
+  const etaMs = useSession((s) => s.etaMs);
   const agentName = useSession((s) => s.agent?.name ?? '');
   const [restarting, setRestarting] = useState(false);
 
@@ -32,6 +40,7 @@ export function SessionBar(): ReactElement | null {
       <div className="session-bar" role="status">
         <span>{busy ? t('serviceBusy') : t('waitingForAgent')}</span>
         {position !== null && position > 0 && <span className="muted">{t('queuePosition', { position })}</span>}
+        {etaMs !== null && !busy && <span className="muted">{waitText(language, etaMs)}</span>}
         {busy && (
           <button type="button" className="chip-btn" onClick={() => openDialog('leave')}>
             {t('leaveMessage')}

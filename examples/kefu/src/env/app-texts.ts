@@ -56,7 +56,13 @@ export type AppTextKey =
   | 'agentTyping'
   | 'visitorTyping'
   | 'draftPreview'
-  | 'sneakPeekNote';
+  | 'sneakPeekNote'
+  // availability: nobody can come, the queue's estimated wait (live signals)
+  | 'unavailableClosed'
+  | 'backAt'
+  | 'unavailableNoAgent'
+  | 'estimatedWait'
+  | 'estimatedWaitShort';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -110,6 +116,11 @@ export const ZH_APP_TEXTS: AppTextTable = {
   draftPreview: '草稿',
   sneakPeekNote: '提示：本商户开启了“输入预览”，客服可能在您发送前看到您正在输入的内容（最多 200 字）。这些内容不会被保存。',
   cannotOpenFaq: '常见问题加载失败',
+  unavailableClosed: '现在不在人工客服的服务时间内。',
+  backAt: '客服将于 {time} 上班，您可以先给我们留言。',
+  unavailableNoAgent: '现在没有在线的人工客服，您可以先给我们留言。',
+  estimatedWait: '预计等待约 {minutes} 分钟',
+  estimatedWaitShort: '预计等待不到 1 分钟',
 };
 
 /** Fetches the module of the translations (a dynamic `import()`; injected in tests). */

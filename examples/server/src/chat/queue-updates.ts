@@ -8,12 +8,16 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { estimatedWait } from '../services/availability.js';
 import type { ServiceSession } from '../store/types.js';
 import { SYSTEM_ID, type ChatContext } from './context.js';
 import { T, type WireMessage } from './wire.js';
 
-/** The `queued` session event of a session at `position` (1-based), as a live wire message. */
-export function queuedEvent(session: ServiceSession, position: number, busy: boolean): WireMessage {
+/**
+ * The `queued` session event of a session at `position` (1-based), as a live wire message;
+ * `etaMs` is the estimated wait (see `services/availability.ts`), null when unknown.
+ */
+export function queuedEvent(session: ServiceSession, position: number, busy: boolean, etaMs: number | null = null): WireMessage {
   return {
     type: T.SessionEvent,
     from: SYSTEM_ID,
@@ -21,7 +25,7 @@ export function queuedEvent(session: ServiceSession, position: number, busy: boo
     fp: randomUUID(),
     mchId: session.mchId,
     createTime: Date.now(),
-    dataContent: JSON.stringify({ event: 'queued', sessionId: session.sessionId, position, busy }),
+    dataContent: JSON.stringify({ event: 'queued', sessionId: session.sessionId, position, busy, etaMs }),
     isRead: 0,
     robot: 0,
     isGroup: 0,
@@ -30,7 +34,7 @@ export function queuedEvent(session: ServiceSession, position: number, busy: boo
 
 /** Sends queued visitors their position and busy flag when they changed, throttled. */
 export class QueueUpdates {
-  /** What each queued session was last told (`position:busy`), to send only changes. */
+  /** What each queued session was last told (`position:busy:eta`), to send only changes. */
   private readonly told = new Map<string, string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastFlush = Number.NEGATIVE_INFINITY;
@@ -40,12 +44,14 @@ export class QueueUpdates {
    * @param intervalMs - at most one flush per this many ms (0: one per event-loop turn)
    * @param busy - whether no agent is online
    * @param onError - where a failed flush is reported (the store did not answer)
+   * @param waitPerPlace - the estimated wait of one queue place (ms), null when unknown
    */
   constructor(
     private readonly ctx: ChatContext,
     private readonly intervalMs: number,
     private readonly busy: () => Promise<boolean>,
     private readonly onError: (error: unknown) => void,
+    private readonly waitPerPlace: () => Promise<number | null> = async () => null,
   ) {}
 
   /** Tells one visitor where it stands now (joining the queue, a reconnect, triggerUpdate). */
@@ -53,8 +59,9 @@ export class QueueUpdates {
     const position = await this.positionOf(session.sessionId);
     if (position === 0) return;
     const busy = await this.busy();
-    this.told.set(session.sessionId, `${position}:${busy}`);
-    this.send(session, position, busy);
+    const eta = estimatedWait(await this.waitPerPlace(), position);
+    this.told.set(session.sessionId, `${position}:${busy}:${eta}`);
+    this.send(session, position, busy, eta);
   }
 
   /** The session left the queue (accepted, ended): forget what it was told. */
@@ -88,18 +95,20 @@ export class QueueUpdates {
     this.lastFlush = Date.now();
     const busy = await this.busy();
     const queue = await this.ctx.store.chat.queue();
+    const perPlace = queue.length > 0 ? await this.waitPerPlace() : null; // one read of the latest accepts per flush
     const waiting = new Set<string>();
     queue.forEach((session, i) => {
       waiting.add(session.sessionId);
-      const key = `${i + 1}:${busy}`;
+      const eta = estimatedWait(perPlace, i + 1);
+      const key = `${i + 1}:${busy}:${eta}`;
       if (this.told.get(session.sessionId) === key) return;
       this.told.set(session.sessionId, key);
-      this.send(session, i + 1, busy);
+      this.send(session, i + 1, busy, eta);
     });
     for (const sessionId of this.told.keys()) if (!waiting.has(sessionId)) this.told.delete(sessionId);
   }
 
-  private send(session: ServiceSession, position: number, busy: boolean): void {
-    this.ctx.hub.sendTo(session.clientId, queuedEvent(session, position, busy));
+  private send(session: ServiceSession, position: number, busy: boolean, etaMs: number | null): void {
+    this.ctx.hub.sendTo(session.clientId, queuedEvent(session, position, busy, etaMs));
   }
 }

@@ -15,6 +15,8 @@ import {
   type ChatContext,
   type VisitorRef,
 } from './context.js';
+import { Availability, estimatedWait } from '../services/availability.js';
+import { AvailabilitySignals, unavailableEvent } from './availability-signals.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import type { Peer } from './hub.js';
 import { bestAnswer, suggestions } from './robot.js';
@@ -52,16 +54,25 @@ export class Sessions {
   private readonly queueUpdates: QueueUpdates;
   /** The pending coalesced snapshot broadcast. */
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Business hours, agents available, the queue's estimated wait. */
+  readonly availability: Availability;
+  /** Availability told to visitor connections (type 320). */
+  private readonly signals: AvailabilitySignals;
 
   /**
    * @param ctx - the chat services' shared state
    * @param onError - where work done later (a coalesced broadcast) reports a failure
+   * @param availability - the availability service (built over `ctx` by default)
    */
   constructor(
     private readonly ctx: ChatContext,
     private readonly onError: (error: unknown) => void = (error) => console.error('[kefu-server]', error),
+    availability?: Availability,
   ) {
-    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy(), onError);
+    this.availability =
+      availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: async () => (await ctx.hub.onlineAgents()).length });
+    this.signals = new AvailabilitySignals(ctx, this.availability, onError);
+    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy(), onError, () => this.availability.waitPerPlace());
   }
 
   /** The visitor's latest session when it is not ended. */
@@ -139,10 +150,22 @@ export class Sessions {
     await this.pushSuggestions(v, session.sessionId);
   }
 
-  /** Type 301: the visitor asks for a human and joins the queue (or is told where it stands). */
+  /**
+   * Type 301: the visitor asks for a human and joins the queue (or is told where it stands).
+   * When nobody can come it is told so at once (a live `unavailable` event, docs/protocol.md):
+   * outside business hours it stays with the robot; inside them with no agent online it still
+   * queues (busy), so that the first agent to arrive serves it, and may leave a message meanwhile.
+   */
   async transfer(v: VisitorRef): Promise<ServiceSession> {
     const session = await this.ensureOpen(v);
     if (session.state === 'robot') {
+      const availability = await this.availability.of(v.mchId);
+      const reason = Availability.unavailableReason(availability);
+      if (reason !== null) this.ctx.hub.sendTo(session.clientId, unavailableEvent(session, reason, availability));
+      if (reason === 'closed') {
+        await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).closed);
+        return session;
+      }
       session.state = 'queued';
       session.queuedAt = Date.now();
       await this.ctx.store.chat.updateSession(session);
@@ -268,7 +291,10 @@ export class Sessions {
     const session = await this.ctx.store.chat.latestSession(v.clientId, v.mchId, v.platformId);
     if (!session) return null;
     const content: Record<string, unknown> = { event: 'state', state: session.state, sessionId: session.sessionId };
-    if (session.state === 'queued') Object.assign(content, { position: await this.position(session.sessionId), busy: await this.busy() });
+    if (session.state === 'queued') {
+      const position = await this.position(session.sessionId);
+      Object.assign(content, { position, busy: await this.busy(), etaMs: estimatedWait(await this.availability.waitPerPlace(), position) });
+    }
     if (session.state === 'active' && session.agentId) {
       const agent = await agentByUserId(this.ctx, session.agentId);
       content.agent = { id: session.agentId, name: agent?.name ?? session.agentId, avatar: DEFAULT_AGENT_AVATAR };
@@ -276,10 +302,14 @@ export class Sessions {
     return { type: T.SessionEvent, from: 'system', to: v.clientId, fp: randomUUID(), sm: Date.now(), dataContent: JSON.stringify(content) };
   }
 
-  /** Sends a visitor's connection its {@link Sessions.stateMessage}, if it has a session. */
+  /**
+   * Sends a visitor's connection its {@link Sessions.stateMessage}, if it has a session, and its
+   * merchant's availability (type 320).
+   */
   async sendState(peer: Peer): Promise<void> {
     const message = await this.stateMessage({ clientId: peer.userId, mchId: peer.mchId, platformId: peer.platformId });
     if (message) peer.send(message);
+    await this.signals.welcome(peer);
   }
 
   /** A summary for triggerUpdate. */
@@ -294,6 +324,7 @@ export class Sessions {
   agentsChanged(): void {
     this.queueUpdates.changed();
     this.broadcastSnapshots();
+    this.signals.changed();
   }
 
   /**
@@ -304,7 +335,7 @@ export class Sessions {
     const session = await this.open(v);
     if (session?.state !== 'queued') return;
     const position = await this.position(session.sessionId);
-    if (position > 0) send(queuedEvent(session, position, await this.busy()));
+    if (position > 0) send(queuedEvent(session, position, await this.busy(), estimatedWait(await this.availability.waitPerPlace(), position)));
   }
 
   /** The queue part of the 310 snapshots (the same for every agent). */
@@ -368,6 +399,7 @@ export class Sessions {
     if (this.snapshotTimer !== null) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = null;
     this.queueUpdates.dispose();
+    this.signals.dispose();
   }
 
   private async sendSnapshots(): Promise<void> {

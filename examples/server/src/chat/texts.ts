@@ -11,6 +11,8 @@ export interface ServerTexts {
   notUnderstood: string;
   /** Sent after a transfer when no agent is online. */
   busy: string;
+  /** Sent after a transfer outside business hours. */
+  closed: string;
   /** Sent when the visitor joins the queue with agents online. */
   queued: (position: number) => string;
   /** Sent when the serving agent logged out or stayed away past the grace period. */
@@ -23,6 +25,7 @@ const ZH: ServerTexts = {
   greeting: '您好，我是智能客服，请问有什么可以帮您？您可以点击下面的问题，或直接输入。',
   notUnderstood: '抱歉，我没有理解您的问题。您可以换个说法，选择下面的问题，或转人工客服。',
   busy: '客服当前繁忙，您可以留言，我们会尽快回复您。',
+  closed: '现在不在人工客服的服务时间内。您可以留言，我们上班后会尽快回复您。',
   queued: (position) => `正在为您转接人工客服，您前面还有 ${position - 1} 位。`,
   agentLeft: '人工客服已离开本次会话。您可以转接其他客服，或给我们留言。',
   robotName: '智能客服',
@@ -33,6 +36,7 @@ const EN: ServerTexts = {
   notUnderstood:
     'Sorry, I did not understand. Try other words, pick a question below, or ask for a human agent.',
   busy: 'Customer service is currently busy. You may leave a message and we will reply as soon as possible.',
+  closed: 'Our agents are outside their business hours now. You may leave a message and we will reply when we are back.',
   queued: (position) => `Connecting you to an agent. ${position - 1} visitor(s) ahead of you.`,
   agentLeft: 'Your agent has left the conversation. You can ask for another agent or leave a message.',
   robotName: 'Assistant',

@@ -75,6 +75,7 @@ export const T = {
   AgentQueue: 310,
   AgentAccept: 311,
   AgentLogout: 312,
+  Availability: 320,
   Complaint: 400,
   LeaveMessage: 401,
   Refusal: 500,

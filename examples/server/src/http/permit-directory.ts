@@ -11,9 +11,9 @@ import { requireCaller } from './caller.js';
 import { boundRoute, encRoute } from './permit-common.js';
 import { optStr, reqStr } from './validate.js';
 
-/** Registers getMerchantById, checkPlatform, validateMchOrder, getGroupInfo, getGroupUserList, decodeParam. */
+/** Registers getMerchantById, checkPlatform, validateMchOrder, getGroupInfo, getGroupUserList, decodeParam, getAvailability. */
 export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): void {
-  const { merchants, groups, visitors } = deps.services;
+  const { merchants, groups, visitors, availability } = deps.services;
 
   encRoute(app, deps, 'POST', 'getMerchantById', async (p) => merchants.profile(reqStr(p, 'mchId'), reqStr(p, 'platformId')));
 
@@ -57,5 +57,13 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
     const param = typeof query?.param === 'string' ? query.param.trim() : '';
     if (param === '' || param.length > 2048) throw new ApiError(Code.BadRequest, 'param is required');
     return ok(await merchants.entryRaw(param));
+  });
+
+  // what type 320 says (docs/protocol.md), for a client that asks before or between signals; names no visitor
+  app.get('/im/api/permit/getAvailability', async (request) => {
+    const query = request.query as { mchId?: unknown } | undefined;
+    const mchId = typeof query?.mchId === 'string' ? query.mchId.trim() : '';
+    if (mchId === '' || mchId.length > 128) throw new ApiError(Code.BadRequest, 'mchId is required');
+    return ok(await availability.of(mchId));
   });
 }

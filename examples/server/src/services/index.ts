@@ -8,6 +8,7 @@
 import type { ChatContext } from '../chat/context.js';
 import type { Sessions } from '../chat/sessions.js';
 import { Canned } from './canned.js';
+import type { Availability } from './availability.js';
 import { Conversations } from './conversations.js';
 import { Groups } from './groups.js';
 import { Identity } from './identity.js';
@@ -40,6 +41,8 @@ export interface Services {
   readonly past: Past;
   /** Typing signals and sneak peek (type 105): who hears them, the rate rule, the preview. */
   readonly typing: Typing;
+  /** Business hours, agents available, the queue's estimated wait. */
+  readonly availability: Availability;
 }
 
 /** Builds the services over the chat state and the session engine. */
@@ -59,5 +62,6 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     canned: new Canned(store, now),
     past: new Past(store),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
+    availability: sessions.availability,
   };
 }

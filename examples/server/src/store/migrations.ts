@@ -233,9 +233,17 @@ export const MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.rowid > sessions.rowid)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
-  // 7, 8: placeholders (no-ops) for the availability and routing migrations of parallel branches;
-  // the merge puts theirs here.
-  '',
+  // 7: business hours per merchant (services/business-hours.ts) and the latest accepts, which
+  // the queue's estimated wait is computed from
+  `
+  CREATE TABLE merchant_hours (
+    mch_id TEXT PRIMARY KEY,
+    hours TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX sessions_accepted_at ON sessions (accepted_at) WHERE accepted_at IS NOT NULL;
+  `,
+  // 8: placeholder (no-op) for the routing migration of a parallel branch; the merge puts it here.
   '',
   // 9: canned replies per merchant; ended conversations listed newest first and their messages by session
   `

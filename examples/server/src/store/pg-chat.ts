@@ -148,6 +148,7 @@ function pgSessionMethods(db: Queryable): SessionMethods {
           [agentId],
         )
       ).map(rows.toSession),
+    recentWaits: async (limit) => (await allRows<rows.WaitRow>(db, rows.RECENT_WAITS_SQL('$1'), [limit])).map(rows.toWait),
     claimQueued: async (clientId, agentId, now) =>
       // The row lock with SKIP LOCKED: a second agent accepting at once finds nothing to claim.
       mapRow(

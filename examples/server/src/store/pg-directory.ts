@@ -91,6 +91,17 @@ export function pgDirectoryRepo(db: Queryable): Async<DirectoryRepo> {
         rowValues(rows.merchantRow(m), rows.MERCHANT_COLUMNS),
       );
     },
+    merchantHours: async (mchId) => (await firstRow<{ hours: string }>(db, 'SELECT hours FROM merchant_hours WHERE mch_id = $1', [mchId]))?.hours,
+    putMerchantHours: async (mchId, hours, now) => {
+      if (hours === null) await db.query('DELETE FROM merchant_hours WHERE mch_id = $1', [mchId]);
+      else {
+        await db.query(
+          `${insertInto('merchant_hours', rows.MERCHANT_HOURS_COLUMNS)}
+           ON CONFLICT (mch_id) DO UPDATE SET hours = EXCLUDED.hours, updated_at = EXCLUDED.updated_at`,
+          rowValues(rows.merchantHoursRow(mchId, hours, now), rows.MERCHANT_HOURS_COLUMNS),
+        );
+      }
+    },
     merchant: async (mchId) => mapRow(await firstRow<rows.MerchantRow>(db, 'SELECT * FROM merchants WHERE mch_id = $1', [mchId]), rows.toMerchant),
     putPlatform: async (p) => {
       await db.query(

@@ -230,13 +230,16 @@ export const PG_MIGRATIONS: readonly string[] = [
       AND (newer.created_at > sessions.created_at OR (newer.created_at = sessions.created_at AND newer.row_order > sessions.row_order)));
   CREATE UNIQUE INDEX sessions_one_open ON sessions (client_id, mch_id, platform_id) WHERE state <> 'ended';
   `,
-  // 3-8: placeholders (no-ops) so that the canned replies are version 9 on both backends, as the
-  // parallel branches number theirs (7 availability, 8 routing); the merge puts theirs here.
-  'SELECT 1',
-  'SELECT 1',
-  'SELECT 1',
-  'SELECT 1',
-  'SELECT 1',
+  // 7: business hours per merchant and the latest accepts (see migrations.ts 7)
+  `
+  CREATE TABLE merchant_hours (
+    mch_id TEXT PRIMARY KEY,
+    hours TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE INDEX sessions_accepted_at ON sessions (accepted_at) WHERE accepted_at IS NOT NULL;
+  `,
+  // 8: placeholder (no-op) for the routing migration of a parallel branch; the merge puts it here.
   'SELECT 1',
   // 9: canned replies per merchant; ended conversations listed newest first and their messages by session
   `

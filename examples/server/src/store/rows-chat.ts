@@ -264,3 +264,16 @@ export function readersByFp(
   for (const row of rows) out.get(row.fp)?.push({ clientId: row.client_id, readAt: row.read_at });
   return out;
 }
+
+/** A row of the recent-waits query: one accepted visitor's wait in the queue (ms). */
+export interface WaitRow {
+  wait: number | string;
+}
+
+/** The wait of a row (PostgreSQL may answer a BIGINT difference as text). */
+export const toWait = (row: WaitRow): number => Number(row.wait);
+
+/** The SQL of {@link ChatRepo.recentWaits} (one placeholder: the limit), for both stores. */
+export const RECENT_WAITS_SQL = (limit: string): string =>
+  `SELECT accepted_at - queued_at AS wait FROM sessions
+   WHERE accepted_at IS NOT NULL AND queued_at IS NOT NULL ORDER BY accepted_at DESC LIMIT ${limit}`;

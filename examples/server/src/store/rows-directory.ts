@@ -70,6 +70,19 @@ export const toMerchant = (r: MerchantRow): Merchant => ({ mchId: r.mch_id, name
 /** The row of a merchant. */
 export const merchantRow = (m: Merchant): MerchantRow => ({ mch_id: m.mchId, name: m.name, kefu_avatar2: m.kefuAvatar2, extra: JSON.stringify(m.extra) });
 
+/** A row of `merchant_hours` (`hours` is JSON text). */
+export interface MerchantHoursRow {
+  mch_id: string;
+  hours: string;
+  updated_at: number;
+}
+
+/** The columns merchant hours are written with. */
+export const MERCHANT_HOURS_COLUMNS = ['mch_id', 'hours', 'updated_at'] as const satisfies ColumnsOf<MerchantHoursRow>;
+
+/** The row of a merchant's hours. */
+export const merchantHoursRow = (mchId: string, hours: string, now: number): MerchantHoursRow => ({ mch_id: mchId, hours, updated_at: now });
+
 /** A row of `platforms`. */
 export interface PlatformRow {
   mch_id: string;

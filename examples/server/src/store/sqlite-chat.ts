@@ -42,6 +42,7 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
        WHERE session_id = @session_id`,
     ),
     session: db.prepare<[string], rows.SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
+    recentWaits: db.prepare<[number], rows.WaitRow>(rows.RECENT_WAITS_SQL('?')),
     claimQueued: db.prepare<[string, number, string], rows.SessionRow>(
       `UPDATE sessions SET state = 'active', agent_id = ?, accepted_at = ?
        WHERE session_id = (SELECT session_id FROM sessions WHERE client_id = ? AND state = 'queued' ORDER BY queued_at ASC, rowid ASC LIMIT 1)
@@ -80,6 +81,7 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
     activeSessions: (agentId) => q.activeSessions.all(agentId).map(rows.toSession),
     servingAgents: () => q.servingAgents.all().map((r) => r.agent_id),
     claimQueued: (clientId, agentId, now) => mapRow(q.claimQueued.get(agentId, now, clientId), rows.toSession),
+    recentWaits: (limit) => q.recentWaits.all(limit).map(rows.toWait),
   };
 }
 

@@ -42,6 +42,12 @@ function directoryStatements(db: Database.Database) {
        ON CONFLICT (mch_id) DO UPDATE SET name = excluded.name, kefu_avatar2 = excluded.kefu_avatar2, extra = excluded.extra`,
     ),
     merchant: db.prepare<[string], rows.MerchantRow>('SELECT * FROM merchants WHERE mch_id = ?'),
+    putHours: db.prepare<rows.MerchantHoursRow>(
+      `${insertInto('merchant_hours', rows.MERCHANT_HOURS_COLUMNS)}
+       ON CONFLICT (mch_id) DO UPDATE SET hours = excluded.hours, updated_at = excluded.updated_at`,
+    ),
+    hours: db.prepare<[string], { hours: string }>('SELECT hours FROM merchant_hours WHERE mch_id = ?'),
+    removeHours: db.prepare<[string]>('DELETE FROM merchant_hours WHERE mch_id = ?'),
     putPlatform: db.prepare<rows.PlatformRow>(
       `${insertInto('platforms', rows.PLATFORM_COLUMNS)}
        ON CONFLICT (mch_id, platform_id) DO UPDATE SET name = excluded.name, enabled = excluded.enabled`,
@@ -101,6 +107,11 @@ export function sqliteDirectoryRepo(db: Database.Database): DirectoryRepo {
   return {
     putMerchant: (m) => {
       q.putMerchant.run(rows.merchantRow(m));
+    },
+    merchantHours: (mchId) => q.hours.get(mchId)?.hours,
+    putMerchantHours: (mchId, hours, now) => {
+      if (hours === null) q.removeHours.run(mchId);
+      else q.putHours.run(rows.merchantHoursRow(mchId, hours, now));
     },
     merchant: (mchId) => mapRow(q.merchant.get(mchId), rows.toMerchant),
     putPlatform: (p) => {

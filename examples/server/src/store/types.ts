@@ -310,6 +310,10 @@ export interface DirectoryRepo {
   order(mchId: string, orderNo: string): MerchantOrder | undefined;
   putEntryLink(param: string, raw: string): void;
   entryLink(param: string): string | undefined;
+  /** A merchant's business hours as JSON text (`services/business-hours.ts` reads it), if set. */
+  merchantHours(mchId: string): string | undefined;
+  /** Sets (JSON text) or, with null, removes a merchant's business hours. */
+  putMerchantHours(mchId: string, hours: string | null, now: number): void;
 }
 
 /** Visitors, service sessions, messages and read state. */
@@ -341,6 +345,11 @@ export interface ChatRepo {
    * @returns the now active session, or undefined when the visitor was not queued (any more)
    */
   claimQueued(clientId: string, agentId: string, now: number): ServiceSession | undefined;
+  /**
+   * How long the latest `limit` accepted visitors waited in the queue (ms, `acceptedAt - queuedAt`),
+   * newest accept first: what the queue's estimated wait is computed from.
+   */
+  recentWaits(limit: number): number[];
   /** Stores a message once per `fp` and stamps its `seq` on `message`; false for a known `fp`. */
   insertMessage(message: MessageRecord): boolean;
   message(fp: string): MessageRecord | undefined;

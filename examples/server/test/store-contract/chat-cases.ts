@@ -151,4 +151,21 @@ export function sessionCases(current: () => Store): void {
       expect((await store.chat.session('s1'))?.agentId).toBe('agent:a');
     });
   });
+
+  describe('recentWaits: the queue waits of the latest accepts, newest accept first', () => {
+    it('answers acceptedAt - queuedAt of accepted sessions only, at most `limit`', async () => {
+      const store = current();
+      expect(await store.chat.recentWaits(5)).toEqual([]);
+      await store.chat.createSession(session('s1', 'v1', { state: 'ended', queuedAt: T0, acceptedAt: T0 + 30_000, endedAt: T0 + 40_000 }));
+      await store.chat.createSession(session('s2', 'v2', { state: 'active', agentId: 'agent:a', queuedAt: T0 + 1_000, acceptedAt: T0 + 61_000 }));
+      await store.chat.createSession(session('s3', 'v3', { state: 'active', agentId: 'agent:a', queuedAt: T0 + 2_000, acceptedAt: T0 + 12_000 }));
+      await store.chat.createSession(session('s4', 'v4', { state: 'queued', queuedAt: T0 + 3_000 }));
+      await store.chat.createSession(session('s5', 'v5', { state: 'robot' }));
+      expect(await store.chat.recentWaits(5)).toEqual([60_000, 30_000, 10_000]);
+      expect(await store.chat.recentWaits(2)).toEqual([60_000, 30_000]);
+      // an accept through claimQueued counts from then on
+      expect(await store.chat.claimQueued('v4', 'agent:b', T0 + 203_000)).toBeDefined();
+      expect(await store.chat.recentWaits(1)).toEqual([200_000]);
+    });
+  });
 }

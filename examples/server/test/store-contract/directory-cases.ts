@@ -142,4 +142,22 @@ export function directoryCases(current: () => Store): void {
       await expect(store.ping()).resolves.toBeUndefined();
     });
   });
+
+  describe('merchant hours', () => {
+    it('are kept as the JSON text given, replaced by a later put and removed with null', async () => {
+      const store = current();
+      expect(await store.directory.merchantHours(MCH)).toBeUndefined();
+      const hours = JSON.stringify({ timeZone: 'Asia/Shanghai', days: { mon: [['09:00', '18:00']] } });
+      await store.directory.putMerchantHours(MCH, hours, T0);
+      expect(await store.directory.merchantHours(MCH)).toBe(hours);
+      expect(await store.directory.merchantHours('other')).toBeUndefined();
+      const later = JSON.stringify({ timeZone: 'UTC', days: {} });
+      await store.directory.putMerchantHours(MCH, later, T0 + 1);
+      expect(await store.directory.merchantHours(MCH)).toBe(later);
+      await store.directory.putMerchantHours(MCH, null, T0 + 2);
+      expect(await store.directory.merchantHours(MCH)).toBeUndefined();
+      await store.directory.putMerchantHours(MCH, null, T0 + 3);
+      expect(await store.directory.merchantHours(MCH)).toBeUndefined();
+    });
+  });
 }
