@@ -14,9 +14,12 @@ import type { StorageLike } from '../options.js';
 import type { AgentSession } from '../messages/types.js';
 import type { Store } from '../state/store.js';
 import { defaultTimers, Disposables, type TimerProvider } from '../timers.js';
+import { DeskCanned } from './canned.js';
+import { DeskContext } from './context.js';
 import { DeskConversations } from './conversations.js';
 import type { DeskClient } from './desk-client.js';
 import { DeskLogin } from './login.js';
+import { DeskPast } from './past.js';
 import { DeskQueue, type AgentDeskSnapshot } from './queue.js';
 import { DeskStatus, type AgentStatus, type DeskStatusState } from './status.js';
 import type { ConversationHistory } from './visitor-thread.js';
@@ -27,6 +30,8 @@ export interface AgentDeskOptions {
   storage?: StorageLike;
   /** Messages per history page (default 50, at most 100). */
   pageSize?: number;
+  /** Past conversations per page (default 20, at most 50). */
+  pastPageSize?: number;
   /** Pages fetched at most by one catch-up (default 20). */
   maxCatchUpPages?: number;
   /** The timers (default: `globalThis`'s, looked up at call time; tests inject fake ones). */
@@ -58,6 +63,12 @@ export class AgentDesk {
   readonly status: Store<DeskStatusState>;
   /** The status manager: setStatus and transfer. */
   readonly statusManager: DeskStatus;
+  /** Canned replies per merchant: store, list, add, remove, `suggest(mchId, prefix)`. */
+  readonly canned: DeskCanned;
+  /** Past conversations: paged listing, search, open read-only; queued transcripts. */
+  readonly past: DeskPast;
+  /** Visitor context per client id (the context panel). */
+  readonly context: DeskContext;
   private readonly disposables: Disposables;
 
   /**
@@ -77,6 +88,9 @@ export class AgentDesk {
       maxCatchUpPages: Math.max(1, options.maxCatchUpPages ?? 20),
     });
     this.login = new DeskLogin(client, this.disposables, options.storage);
+    this.canned = new DeskCanned(client);
+    this.context = new DeskContext(client);
+    this.past = new DeskPast(client, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
     this.statusManager = new DeskStatus(client, this.disposables);
     this.status = this.statusManager.store;
   }

@@ -5,11 +5,22 @@
  */
 import type { EventEmitter } from 'eventemitter3';
 import type { ImClientEvents, ConnectionState } from '../events.js';
-import type { MessagePage, HistoryQuery } from '../http/types.js';
+import type { PermitApi } from '../http/permit-api.js';
 import type { MessageList } from '../messages/message-list.js';
 import type { StoredMessage } from '../messages/types.js';
 import type { SendInput } from '../outbox/sender.js';
 import type { Disposables, Disposer } from '../timers.js';
+
+/** The permit calls the desk makes. */
+export type DeskCall =
+  | 'findMsgForCus'
+  | 'agentCannedList'
+  | 'agentCannedAdd'
+  | 'agentCannedRemove'
+  | 'agentPastList'
+  | 'agentPastOpen'
+  | 'agentQueuedTranscript'
+  | 'agentVisitorContext';
 
 /** The client events the desk listens to. */
 export type DeskEvent = 'socket message' | 'socket login' | 'state';
@@ -27,8 +38,8 @@ export interface DeskClient {
   send(input: SendInput): StoredMessage;
   /** The client's message list: every conversation of the agent. */
   readonly messages: MessageList;
-  /** The permit API; the desk uses the agent history call. */
-  readonly api: { findMsgForCus(q: HistoryQuery): Promise<MessagePage> };
+  /** The permit API; the desk uses the agent history call and the desk calls (`agent/...`). */
+  readonly api: Pick<PermitApi, DeskCall>;
   /** The connection state. */
   readonly connectionState: ConnectionState;
   /** The connect data (`role: 'agent'`, account, password or token). */

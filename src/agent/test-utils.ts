@@ -6,6 +6,8 @@
 import { EventEmitter } from 'eventemitter3';
 import { vi } from 'vitest';
 import type { ConnectionState, ImClientEvents } from '../events.js';
+import type { CannedReply, CannedReplyInput, PastConversation, PastQuery, QueuedQuery, Transcript } from '../http/desk-types.js';
+import { ApiError } from '../http/errors.js';
 import type { HistoryQuery, MessagePage } from '../http/types.js';
 import { MessageList } from '../messages/message-list.js';
 import type { ChatMessage, StoredMessage } from '../messages/types.js';
@@ -20,7 +22,54 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
   connectData: Record<string, unknown> = { role: 'agent', account: 'alice', password: 'pw' };
   /** What the agent history call answers (default: an empty last page). */
   pages: (q: HistoryQuery) => Promise<MessagePage> = async () => ({ list: [], hasMore: false });
-  readonly api = { findMsgForCus: vi.fn((q: HistoryQuery) => this.pages(q)) };
+  /** The canned replies the fake server keeps. */
+  readonly cannedReplies: CannedReply[] = [];
+  /** The ended conversations the fake server lists (newest first) and their transcripts. */
+  past: PastConversation[] = [];
+  readonly api = {
+    findMsgForCus: vi.fn((q: HistoryQuery) => this.pages(q)),
+    agentCannedList: vi.fn(async (q: { mchId: string }) => this.cannedReplies.filter((r) => r.mchId === q.mchId)),
+    agentCannedAdd: vi.fn(async (q: CannedReplyInput) => {
+      if (this.cannedReplies.some((r) => r.mchId === q.mchId && r.shortcut === q.shortcut)) {
+        throw new ApiError({ code: 1001, message: `the shortcut /${q.shortcut} is taken` });
+      }
+      const reply = { ...q, id: `c${this.cannedReplies.length + 1}`, createdAt: 1 };
+      this.cannedReplies.push(reply);
+      return reply;
+    }),
+    agentCannedRemove: vi.fn(async (q: { mchId: string; id: string }) => {
+      const i = this.cannedReplies.findIndex((r) => r.mchId === q.mchId && r.id === q.id);
+      if (i < 0) throw new ApiError({ code: 1003, message: 'no such canned reply' });
+      this.cannedReplies.splice(i, 1);
+      return true;
+    }),
+    agentPastList: vi.fn(async (q: PastQuery) => {
+      const found = this.past.filter((p) => (q.text === undefined || p.remark?.includes(q.text) === true) && (q.visitor === undefined || p.clientId === q.visitor));
+      const offset = q.offset ?? 0;
+      const size = q.size ?? 20;
+      return { list: found.slice(offset, offset + size), hasMore: found.length > offset + size };
+    }),
+    agentPastOpen: vi.fn(async (q: { sessionId: string }): Promise<Transcript> => {
+      const session = this.past.find((p) => p.sessionId === q.sessionId);
+      if (!session) throw new ApiError({ code: 1003, message: 'no such ended conversation' });
+      return { session, messages: [{ type: 100, dataContent: `hello from ${session.clientId}` }] };
+    }),
+    agentVisitorContext: vi.fn(async (q: QueuedQuery) => ({
+      ...q,
+      name: `name ${q.clientId}`,
+      language: 'en',
+      firstSeen: 1,
+      lastSeen: 2,
+      merchantName: 'Shop',
+      platformName: 'Web',
+      pastConversations: 3,
+      lastRating: 5,
+    })),
+    agentQueuedTranscript: vi.fn(async (q: QueuedQuery): Promise<Transcript> => ({
+      session: { sessionId: 'q', clientId: q.clientId, visitorName: '', mchId: q.mchId, platformId: q.platformId, agentId: null, createdAt: 1, endedAt: null, score: null, remark: null },
+      messages: [{ type: 100, dataContent: 'robot, help' }],
+    })),
+  };
   readonly disconnect = vi.fn(() => {
     this.setState('closed');
   });

@@ -10,6 +10,7 @@
  * - `visitor ban <clientId>`, `visitor unban <clientId>`
  * - `merchant sneak-peek <mchId> on|off`: whether the merchant's agents see a visitor's draft as it
  *   is typed (protocol §5a; off by default; `SNEAK_PEEK_MERCHANTS` switches it on too)
+ * - `canned add|list|remove ...`: a merchant's canned replies (see `admin-canned.ts`)
  * - `hours set <mchId> '<json>'`: the merchant's business hours (`{ "timeZone": "Asia/Shanghai",
  *   "days": { "mon": [["09:00", "18:00"]] } }`, see `services/business-hours.ts`); they win over
  *   `MERCHANT_HOURS`. `hours clear <mchId>` removes them, `hours show <mchId>` prints them.
@@ -19,6 +20,7 @@
 
 import { MAX_CAPACITY } from './routing-config.js';
 import { join, resolve } from 'node:path';
+import { cannedCommand, CANNED_USAGE } from './admin-canned.js';
 import { hashPassword } from './agents/password.js';
 import { HoursError, parseBusinessHours } from './services/business-hours.js';
 import { openStore } from './store/open-store.js';
@@ -49,6 +51,7 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   visitor blacklist|unblacklist <clientId>
   visitor ban|unban <clientId>
   merchant sneak-peek <mchId> on|off             agents see the visitor's draft as it is typed
+${CANNED_USAGE}
   hours set <mchId> '<json>'                     business hours, e.g. '{"timeZone":"Asia/Shanghai","days":{"mon":[["09:00","18:00"]]}}'
   hours clear|show <mchId>
   hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
@@ -95,6 +98,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
     if (group === 'merchant') return await merchantCommand(command, args.slice(2), store, io);
+    if (group === 'canned') return await cannedCommand(command, args.slice(2), store, io.out, option, (m) => new UsageError(m));
     if (group === 'hours') return await hoursCommand(command, args.slice(2), store, io);
     throw new UsageError(`unknown command "${group}"`);
   } finally {

@@ -35,6 +35,7 @@ import { groupAliaser } from './identity/group-alias.js';
 import { registerHealthRoutes } from './http/health-routes.js';
 import { registerKeyRoutes } from './http/key-routes.js';
 import { registerChatRoutes } from './http/permit-chat.js';
+import { registerDeskRoutes } from './http/permit-desk.js';
 import { registerDirectoryRoutes } from './http/permit-directory.js';
 import { registerTranslateRoute } from './http/translate-route.js';
 import { registerUploadRoutes } from './http/upload-routes.js';
@@ -193,6 +194,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   registerKeyRoutes(app, deps);
   registerChatRoutes(app, deps);
   registerDirectoryRoutes(app, deps);
+  registerDeskRoutes(app, deps);
   registerTranslateRoute(app, config, options.fetch);
   registerUploadRoutes(app, deps, files);
   await registerAppRoutes(app, deps, files.filesDir, () => entryPath);

@@ -155,3 +155,17 @@ describe('npm run admin -- agent capacity', () => {
     await again.close();
   });
 });
+
+describe('npm run admin -- canned add/list/remove', () => {
+  it('adds, lists and removes a merchant’s canned replies; bad input is a usage error', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    expect(await admin(dir, ['canned', 'add', 'M1', 'hi', '--title', 'Greeting', '--text', 'Hello there'])).toMatchObject({ code: 0 });
+    expect((await admin(dir, ['canned', 'list', 'M1'])).out.map((l) => l.split('\t').slice(0, 3).join('|'))).toEqual(['/hi|Greeting|Hello there']);
+    await expect(admin(dir, ['canned', 'add', 'M1', 'hi', '--title', 'Again', '--text', 'x'])).rejects.toThrow(/taken/);
+    await expect(admin(dir, ['canned', 'add', 'M1', 'bad shortcut', '--title', 'T', '--text', 'x'])).rejects.toThrow(/shortcut/);
+    expect(await admin(dir, ['canned', 'remove', 'M1', '/nope'])).toMatchObject({ code: 1 });
+    expect(await admin(dir, ['canned', 'remove', 'M1', '/hi'])).toMatchObject({ code: 0, out: ['removed /hi of merchant "M1"'] });
+    expect((await admin(dir, ['canned', 'list', 'M1'])).out).toEqual(['no canned replies for merchant "M1"']);
+  });
+});

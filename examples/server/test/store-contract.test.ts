@@ -15,6 +15,7 @@ import { PG_MIGRATIONS } from '../src/store/pg-migrations.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { Store } from '../src/store/types.js';
 import { sessionCases } from './store-contract/chat-cases.js';
+import { deskCases } from './store-contract/desk-cases.js';
 import { directoryCases } from './store-contract/directory-cases.js';
 import { identityCases } from './store-contract/identity-cases.js';
 import { messageCases } from './store-contract/message-cases.js';
@@ -72,6 +73,7 @@ function contract(current: () => Store, kind: 'sqlite' | 'postgres'): void {
   directoryCases(current);
   transactionCases(current);
   routingCases(current);
+  deskCases(current);
 }
 
 describe('store contract: SQLite', () => {

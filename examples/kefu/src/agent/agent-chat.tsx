@@ -20,6 +20,10 @@ import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
 import { LazyPart } from '../ui/lazy-part.js';
 import { TransferControl, TransferredNote } from './desk-routing.js';
+import { ContextPanel } from './context-panel.js';
+import { deskText } from './desk-texts.js';
+import { EndConfirm } from './end-confirm.js';
+import { useCannedSlash } from './use-canned.js';
 
 const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));
 
@@ -59,6 +63,8 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
   const [scrollRoot, setScrollRoot] = useState<HTMLElement | null>(null);
   const list = useRef<MessageListHandle>(null);
   const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const slash = useCannedSlash(desk, conversation.mchId ?? undefined, deskText(language, 'cannedReplies'));
 
   const info = useMemo<ConversationInfo>(
     () => ({ kind: 'service', mchId: conversation.mchId ?? '', platformId: conversation.platformId ?? '', kefuId: '', groupId: null, title: conversation.name, notice: '', query: readEntryQuery('') }),
@@ -92,20 +98,22 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
           ) : (
             <>
               <TransferControl desk={desk} clientId={visitor} />
-              <button type="button" className="btn btn-small btn-danger" onClick={() => desk.end(visitor)}>
+              <button type="button" className="btn btn-small btn-danger" onClick={() => setConfirmEnd(true)}>
                 {t('endConversation')}
               </button>
             </>
           )}
         </div>
         {!ended && <TransferredNote desk={desk} clientId={visitor} />}
+        <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} />
         <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
         {ended ? <EndedNote conversation={conversation} /> : (
           <>
             <DeskTyping visitor={visitor} />
-            <Composer />
+            <Composer slash={slash} />
           </>
         )}
+        {confirmEnd && <EndConfirm onEnd={() => desk.end(visitor)} onClose={() => setConfirmEnd(false)} />}
         {preview && (
           <LazyPart onFailure={() => setPreview(null)}>
             <ImagePreview data={preview} onClose={() => setPreview(null)} />

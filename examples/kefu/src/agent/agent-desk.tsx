@@ -15,6 +15,7 @@ import { LANGUAGE_NAMES } from '../env/language-names.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
 import { createAgentClient } from './agent-client.js';
 import { AgentWorkspace } from './agent-workspace.js';
+import { deskText } from './desk-texts.js';
 
 /** The agent desk. */
 export default function AgentDesk(): ReactElement {
@@ -46,7 +47,7 @@ export default function AgentDesk(): ReactElement {
       if (c !== client) return;
       const byToken = client.getConnectData().token !== undefined;
       clearAgentLogin(storage);
-      setError(byToken ? appText(language, 'sessionExpired') : t('unauthorised'));
+      setError(byToken ? appText(language, 'sessionExpired') : deskText(language, 'wrongCredentials'));
       setSession(null);
     });
     return () => {

@@ -14,6 +14,9 @@ import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
 import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
 import { StatusSwitch } from './desk-routing.js';
+import { DeskLanguage } from './desk-language.js';
+import { deskText } from './desk-texts.js';
+import { PastConversations } from './past-conversations.js';
 
 /** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
 const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
@@ -105,6 +108,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const snapshot = useAgentQueue(desk);
   const { list } = useSyncExternalStore(desk.conversations.store.subscribe, desk.conversations.store.getSnapshot);
   const [selected, setSelected] = useState<DeskSelection | null>(null);
+  const [showPast, setShowPast] = useState(false);
   const signals = useDeskSignals(desk, (clientId) => setSelected({ clientId }));
 
   const open = list.filter((c) => c.status === 'active');
@@ -120,9 +124,14 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
 
   const accept = (clientId: string): void => {
     desk.accept(clientId);
+    setShowPast(false);
+    setSelected({ clientId });
     setSelected({ clientId, accepting: true });
   };
-  const pick = (c: DeskConversation): void => setSelected({ clientId: c.clientId, sessionId: c.sessionId });
+  const pick = (c: DeskConversation): void => {
+    setShowPast(false);
+    setSelected({ clientId: c.clientId, sessionId: c.sessionId });
+  };
   const status = loggedIn ? `${t('online')} ${snapshot.online}` : !online ? t('offline') : t(state === 'reconnecting' ? 'reconnecting' : 'connecting');
 
   return (
@@ -175,8 +184,20 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
             </ul>
           </>
         )}
+        <button type="button" className="btn btn-small" aria-pressed={showPast} onClick={() => setShowPast((v) => !v)}>
+          {deskText(language, 'pastConversations')}
+        </button>
+        <DeskLanguage />
       </aside>
-      <section className="desk-main">{current ? <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} /> : <p className="muted desk-empty">{t('noVisitorsWaiting')}</p>}</section>
+      <section className="desk-main">
+        {showPast ? (
+          <PastConversations desk={desk} />
+        ) : current ? (
+          <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} />
+        ) : (
+          <p className="muted desk-empty">{deskText(language, 'noConversation')}</p>
+        )}
+      </section>
       <DeskNotices />
     </div>
   );

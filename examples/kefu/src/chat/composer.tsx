@@ -8,6 +8,7 @@
 import type { GroupUser } from '@kefu-im/sdk';
 import type { UploadRejection } from '@kefu-im/sdk/upload';
 import { useDraft, useI18n, useImClient, useSend, useSession, useUploader } from '@kefu-im/react';
+import { useSlashSuggestions, type SlashSource } from '../agent/canned-suggestions.js';
 import { lazy, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
@@ -34,7 +35,7 @@ export function insertAt(text: string, start: number, end: number, token: string
 }
 
 /** The composer. */
-export function Composer(): ReactElement {
+export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement {
   const { t, language } = useI18n();
   const client = useImClient();
   const { info, role, target, openDialog } = useChat();
@@ -76,7 +77,12 @@ export function Composer(): ReactElement {
     setDraft(text);
     requestAnimationFrame(() => el?.setSelectionRange(caret, caret));
   };
+  const suggestions = useSlashSuggestions(slash, draft, (text) => {
+    setDraft(text);
+    input.current?.focus();
+  });
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (suggestions.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -119,6 +125,7 @@ export function Composer(): ReactElement {
           <EmojiPicker label={t('emoji')} onPick={insert} onClose={closePicker} />
         </LazyPart>
       )}
+      {suggestions.list}
       {/* The text comes first in the tab order; the tools follow it (and sit under it). */}
       <div className="composer-row">
         <textarea
@@ -136,6 +143,7 @@ export function Composer(): ReactElement {
           }}
           onBlur={() => client.typing.blur(typingTo)}
           onKeyDown={onKeyDown}
+          {...suggestions.inputProps}
         />
         <button type="button" className="send-btn" onClick={send}>
           {t('send')}

@@ -7,11 +7,13 @@
 
 import type { ChatContext } from '../chat/context.js';
 import type { Sessions } from '../chat/sessions.js';
+import { Canned } from './canned.js';
 import type { Availability } from './availability.js';
 import { Conversations } from './conversations.js';
 import { Groups } from './groups.js';
 import { Identity } from './identity.js';
 import { Merchants } from './merchants.js';
+import { Past } from './past.js';
 import { Records } from './records.js';
 import { sneakPeekOn, Typing } from './typing.js';
 import { Uploads } from './uploads.js';
@@ -33,6 +35,10 @@ export interface Services {
   readonly records: Records;
   /** Upload records and quotas. */
   readonly uploads: Uploads;
+  /** Canned replies per merchant. */
+  readonly canned: Canned;
+  /** Past conversations and queued visitors' transcripts (agents only). */
+  readonly past: Past;
   /** Typing signals and sneak peek (type 105): who hears them, the rate rule, the preview. */
   readonly typing: Typing;
   /** Business hours, agents available, the queue's estimated wait. */
@@ -53,6 +59,8 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     conversations: new Conversations(ctx, sessions, visitors, merchants, groups),
     records: new Records(store, ctx.clock, merchants),
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
+    canned: new Canned(store, now),
+    past: new Past(store),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
     availability: sessions.availability,
   };

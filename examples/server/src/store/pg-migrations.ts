@@ -249,6 +249,20 @@ export const PG_MIGRATIONS: readonly string[] = [
     last_assigned_at BIGINT
   );
   `,
+  // 5 (SQLite's migration 9): canned replies per merchant; ended conversations listed newest first and their messages by session
+  `
+  CREATE TABLE canned_replies (
+    id TEXT PRIMARY KEY,
+    mch_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    shortcut TEXT COLLATE "C" NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE UNIQUE INDEX canned_replies_shortcut ON canned_replies (mch_id, shortcut);
+  CREATE INDEX sessions_ended ON sessions (state, ended_at);
+  CREATE INDEX messages_session ON messages (session_id);
+  `,
 ];
 
 /**

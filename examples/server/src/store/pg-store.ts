@@ -18,6 +18,8 @@ import { pgIdentityRepo } from './pg-identity.js';
 import { migratePg } from './pg-migrations.js';
 import { firstRow, inTransaction, numberTypes, PoolQueryable, TransactionQueryable, type Queryable } from './pg-queryable.js';
 import { pgRecordRepo } from './pg-records.js';
+import { pgDeskRepo } from './pg-desk.js';
+import type { DeskRepo } from './desk-types.js';
 import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
 
 /** How a {@link PgStore} connects. */
@@ -39,6 +41,7 @@ class PgView implements Store {
   readonly directory: Async<DirectoryRepo>;
   readonly chat: Async<ChatRepo>;
   readonly records: Async<RecordRepo>;
+  readonly desk: Async<DeskRepo>;
 
   /**
    * @param db - where the repositories run their SQL.
@@ -53,6 +56,7 @@ class PgView implements Store {
     this.directory = pgDirectoryRepo(db);
     this.chat = pgChatRepo(db);
     this.records = pgRecordRepo(db);
+    this.desk = pgDeskRepo(db);
   }
 
   /** {@inheritDoc Store.meta} */

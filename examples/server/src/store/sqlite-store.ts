@@ -17,6 +17,8 @@ import { sqliteChatRepo } from './sqlite-chat.js';
 import { sqliteDirectoryRepo, sqliteKeySessionRepo } from './sqlite-directory.js';
 import { sqliteIdentityRepo } from './sqlite-identity.js';
 import { sqliteRecordRepo } from './sqlite-records.js';
+import { sqliteDeskRepo } from './sqlite-desk.js';
+import type { DeskRepo } from './desk-types.js';
 import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
 
 /** Runs synchronous work, or queues it behind an open transaction. */
@@ -38,6 +40,7 @@ interface SyncRepos {
   directory: DirectoryRepo;
   chat: ChatRepo;
   records: RecordRepo;
+  desk: DeskRepo;
   meta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   metaOnce(key: string, value: string): string;
@@ -54,6 +57,7 @@ function openRepos(db: Database.Database): SyncRepos {
     directory: sqliteDirectoryRepo(db),
     chat: sqliteChatRepo(db),
     records: sqliteRecordRepo(db),
+    desk: sqliteDeskRepo(db),
     identity: sqliteIdentityRepo(db),
     meta: (key) => getMeta.get(key)?.value,
     setMeta: (key, value) => {
@@ -74,6 +78,7 @@ class SqliteView implements Store {
   readonly directory: Async<DirectoryRepo>;
   readonly chat: Async<ChatRepo>;
   readonly records: Async<RecordRepo>;
+  readonly desk: Async<DeskRepo>;
 
   constructor(
     protected readonly repos: SyncRepos,
@@ -85,6 +90,7 @@ class SqliteView implements Store {
     this.directory = asyncRepo(repos.directory, run);
     this.chat = asyncRepo(repos.chat, run);
     this.records = asyncRepo(repos.records, run);
+    this.desk = asyncRepo(repos.desk, run);
   }
 
   /** {@inheritDoc Store.meta} */

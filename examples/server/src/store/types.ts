@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { DeskRepo } from './desk-types.js';
+
 /** A repository shape whose every method answers with a promise of what the shape returns. */
 export type Async<R> = {
   [K in keyof R]: R[K] extends (...args: infer A) => infer T ? (...args: A) => Promise<Awaited<T>> : R[K];
@@ -469,6 +471,8 @@ export interface Store {
   readonly directory: Async<DirectoryRepo>;
   readonly chat: Async<ChatRepo>;
   readonly records: Async<RecordRepo>;
+  /** Canned replies and past conversations (`desk-types.ts`). */
+  readonly desk: Async<DeskRepo>;
   /** A stored setting (`seeded`, ...). */
   meta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;

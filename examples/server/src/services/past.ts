@@ -1,0 +1,96 @@
+/**
+ * Past conversations for the desk: ended conversations listed newest first with search by text
+ * and visitor, one opened read-only, and what a queued visitor wrote before an agent accepts.
+ *
+ * Who may read (docs/protocol.md §3a): only agents. Agents are the staff of every merchant on the
+ * server (the queue is shared: any agent may accept any merchant's visitor), so an agent may read
+ * every ended conversation; and a queued visitor's conversation (robot and queue, before it
+ * accepts). A visitor's key session gets 4003 from every call here.
+ * @module
+ */
+
+import { toWire, type WireMessage } from '../chat/wire.js';
+import { forbidden } from '../http/caller.js';
+import { ApiError, Code } from '../http/envelope.js';
+import type { PastConversation } from '../store/desk-types.js';
+import type { ServiceSession, Store } from '../store/types.js';
+import { visitorContext, type VisitorContext } from './visitor-context.js';
+
+/** The most messages an opened conversation answers. */
+export const MAX_OPENED_MESSAGES = 1000;
+
+/** A page of ended conversations. */
+export interface PastPage {
+  list: PastConversation[];
+  hasMore: boolean;
+}
+
+/** One conversation opened read-only: the session and all its messages, oldest first. */
+export interface OpenedConversation {
+  session: PastConversation;
+  messages: WireMessage[];
+}
+
+/** What the listing asks. */
+export interface PastSearch {
+  mchId?: string;
+  visitor?: string;
+  text?: string;
+  offset: number;
+  size: number;
+}
+
+/** Refuses anybody but an agent (`agent:<account>`). @throws ApiError 4003 */
+export function requireAgent(identity: string): void {
+  if (!identity.startsWith('agent:')) throw forbidden('Forbidden: only agents may read past conversations');
+}
+
+/** Past conversations and queued visitors' transcripts. */
+export class Past {
+  constructor(private readonly store: Store) {}
+
+  /** A page of ended conversations, newest ended first. @throws ApiError 4003 for a visitor. */
+  async list(identity: string, search: PastSearch): Promise<PastPage> {
+    requireAgent(identity);
+    const rows = await this.store.desk.pastConversations({ ...search, size: search.size + 1 });
+    return { list: rows.slice(0, search.size), hasMore: rows.length > search.size };
+  }
+
+  /**
+   * One ended conversation with all its messages.
+   * @throws ApiError 4003 for a visitor; 1003 when there is no such ended conversation.
+   */
+  async open(identity: string, sessionId: string): Promise<OpenedConversation> {
+    requireAgent(identity);
+    const session = await this.store.chat.session(sessionId);
+    if (session?.state !== 'ended') throw new ApiError(Code.NotFound, 'no such ended conversation');
+    return this.transcript(session);
+  }
+
+  /**
+   * What a queued visitor wrote (to the robot and while queueing), for an agent deciding to
+   * accept.
+   * @throws ApiError 4003 for a visitor, or when the visitor is not queued with that merchant's platform.
+   */
+  async queued(identity: string, clientId: string, mchId: string, platformId: string): Promise<OpenedConversation> {
+    requireAgent(identity);
+    const session = await this.store.chat.latestSession(clientId, mchId, platformId);
+    if (session?.state !== 'queued') throw forbidden('Forbidden: that visitor is not queued');
+    return this.transcript(session);
+  }
+
+  /**
+   * The context panel of a visitor (the caller must have checked that the agent may act for it).
+   * @throws ApiError 1003 when the visitor is unknown.
+   */
+  context(clientId: string, mchId: string, platformId: string): Promise<VisitorContext> {
+    return visitorContext(this.store, clientId, mchId, platformId);
+  }
+
+  /** A session with its visitor's name and its messages. */
+  private async transcript(session: ServiceSession): Promise<OpenedConversation> {
+    const visitorName = (await this.store.chat.visitor(session.clientId))?.name ?? '';
+    const messages = await this.store.desk.sessionMessages(session.sessionId, MAX_OPENED_MESSAGES);
+    return { session: { ...session, visitorName }, messages: messages.map((m) => toWire(m)) };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The desk's storage shapes: canned replies per merchant and the listing and search of ended
+ * conversations (past conversations), kept out of `types.ts` for size.
+ * @module
+ */
+
+import type { MessageRecord, ServiceSession } from './types.js';
+
+/** A canned reply of a merchant: a title, the text to send, and the `/shortcut` that finds it. */
+export interface CannedReply {
+  /** Reply id. */
+  id: string;
+  /** Merchant id. */
+  mchId: string;
+  /** Short title shown in lists. */
+  title: string;
+  /** The text an agent sends. */
+  text: string;
+  /** The shortcut typed after `/` (unique per merchant). */
+  shortcut: string;
+  /** When it was added (ms). */
+  createdAt: number;
+}
+
+/**
+ * A query over ended conversations, newest ended first. Text filters match case-insensitively
+ * (ASCII) as substrings; `%`, `_` and `\` in them are plain characters.
+ */
+export interface PastQuery {
+  /** Only this merchant's conversations (every merchant when undefined). */
+  mchId?: string | undefined;
+  /** Only conversations of the visitor with this client id, or whose name contains it. */
+  visitor?: string | undefined;
+  /** Only conversations with a message whose content contains this. */
+  text?: string | undefined;
+  /** Conversations skipped (0 and up). */
+  offset: number;
+  /** Page size (callers ask for one more than they show to learn whether there is more). */
+  size: number;
+}
+
+/** An ended conversation as listed: the session and the visitor's name. */
+export interface PastConversation extends ServiceSession {
+  /** The visitor's display name ('' when the visitor is unknown). */
+  visitorName: string;
+}
+
+/** Canned replies and past conversations. */
+export interface DeskRepo {
+  /** Stores a canned reply; false (nothing stored) when the merchant has that shortcut already. */
+  addCanned(reply: CannedReply): boolean;
+  /** A merchant's canned replies by shortcut (byte order). */
+  cannedReplies(mchId: string): CannedReply[];
+  /** Removes a merchant's canned reply; false when there was none. */
+  removeCanned(mchId: string, id: string): boolean;
+  /** Ended conversations matching `query`, newest ended first (then by session id, descending). */
+  pastConversations(query: PastQuery): PastConversation[];
+  /** The messages of one session, oldest first (at most `limit`). */
+  sessionMessages(sessionId: string, limit: number): MessageRecord[];
+}
+
+/** `text` with LIKE's wildcards and the escape character (`\`) escaped, wrapped in `%`. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,51 @@
+/**
+ * {@link DeskRepo} on PostgreSQL: canned replies and past conversations, with the same answers
+ * as `sqlite-desk.ts` (`ILIKE` matches ASCII case-insensitively as SQLite's `LIKE` does).
+ * @module
+ */
+
+import type { DeskRepo } from './desk-types.js';
+import { insertInto } from './pg-params.js';
+import { allRows, changedRows, type Queryable } from './pg-queryable.js';
+import { rowValues } from './rows.js';
+import { toMessage, type MessageRow } from './rows-chat.js';
+import * as rows from './rows-desk.js';
+import type { Async } from './types.js';
+
+const PAST_SQL = `
+  SELECT s.*, v.name AS visitor_name
+  FROM sessions s LEFT JOIN visitors v ON v.client_id = s.client_id
+  WHERE s.state = 'ended'
+    AND ($1::text IS NULL OR s.mch_id = $1)
+    AND ($2::text IS NULL OR s.client_id = $2 OR v.name ILIKE $3 ESCAPE '\\')
+    AND ($4::text IS NULL OR EXISTS (
+      SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.data_content ILIKE $4 ESCAPE '\\'))
+  ORDER BY s.ended_at DESC, s.session_id COLLATE "C" DESC
+  LIMIT $5 OFFSET $6`;
+
+/**
+ * Creates the desk repository over a queryable.
+ * @internal
+ */
+export function pgDeskRepo(db: Queryable): Async<DeskRepo> {
+  return {
+    addCanned: async (reply) =>
+      (await changedRows(
+        db,
+        `${insertInto('canned_replies', rows.CANNED_COLUMNS)} ON CONFLICT (mch_id, shortcut) DO NOTHING`,
+        rowValues(rows.cannedRow(reply), rows.CANNED_COLUMNS),
+      )) === 1,
+    cannedReplies: async (mchId) =>
+      (await allRows<rows.CannedReplyRow>(db, 'SELECT * FROM canned_replies WHERE mch_id = $1 ORDER BY shortcut', [mchId])).map(rows.toCanned),
+    removeCanned: async (mchId, id) => (await changedRows(db, 'DELETE FROM canned_replies WHERE mch_id = $1 AND id = $2', [mchId, id])) === 1,
+    pastConversations: async (query) => {
+      const f = rows.pastFilters(query);
+      const params = [f.mchId, f.visitor, f.visitorLike, f.textLike, Math.max(0, Math.trunc(query.size)), Math.max(0, Math.trunc(query.offset))];
+      return (await allRows<rows.PastRow>(db, PAST_SQL, params)).map(rows.toPast);
+    },
+    sessionMessages: async (sessionId, limit) =>
+      (
+        await allRows<MessageRow>(db, 'SELECT * FROM messages WHERE session_id = $1 ORDER BY create_time, seq, fp COLLATE "C" LIMIT $2', [sessionId, Math.max(0, Math.trunc(limit))])
+      ).map(toMessage),
+  };
+}

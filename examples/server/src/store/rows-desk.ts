@@ -1,0 +1,63 @@
+/**
+ * The rows of canned replies and listed past conversations, written once for both stores (see
+ * `rows.ts` for the conventions).
+ * @module
+ */
+
+import type { ColumnsOf } from './rows.js';
+import { toSession, type SessionRow } from './rows-chat.js';
+import { containsPattern, type CannedReply, type PastConversation, type PastQuery } from './desk-types.js';
+
+/** A row of `canned_replies`. */
+export interface CannedReplyRow {
+  id: string;
+  mch_id: string;
+  title: string;
+  text: string;
+  shortcut: string;
+  created_at: number;
+}
+
+/** The columns a canned reply is written with. */
+export const CANNED_COLUMNS = ['id', 'mch_id', 'title', 'text', 'shortcut', 'created_at'] as const satisfies ColumnsOf<CannedReplyRow>;
+
+/** A canned reply from its row. */
+export const toCanned = (r: CannedReplyRow): CannedReply => ({
+  id: r.id,
+  mchId: r.mch_id,
+  title: r.title,
+  text: r.text,
+  shortcut: r.shortcut,
+  createdAt: r.created_at,
+});
+
+/** The row of a canned reply. */
+export const cannedRow = (c: CannedReply): CannedReplyRow => ({
+  id: c.id,
+  mch_id: c.mchId,
+  title: c.title,
+  text: c.text,
+  shortcut: c.shortcut,
+  created_at: c.createdAt,
+});
+
+/** A session row joined with its visitor's name. */
+export interface PastRow extends SessionRow {
+  visitor_name: string | null;
+}
+
+/** A listed past conversation from its row. */
+export const toPast = (r: PastRow): PastConversation => ({ ...toSession(r), visitorName: r.visitor_name ?? '' });
+
+/** The listing's filters as SQL parameters: null where a filter is absent, LIKE patterns escaped. */
+export function pastFilters(query: PastQuery): { mchId: string | null; visitor: string | null; visitorLike: string | null; textLike: string | null } {
+  const present = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
+  const visitor = present(query.visitor);
+  const text = present(query.text);
+  return {
+    mchId: present(query.mchId),
+    visitor,
+    visitorLike: visitor === null ? null : containsPattern(visitor),
+    textLike: text === null ? null : containsPattern(text),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * {@link DeskRepo} on better-sqlite3: canned replies and past conversations.
+ * @module
+ */
+
+import type Database from 'better-sqlite3';
+import type { DeskRepo } from './desk-types.js';
+import { toMessage, type MessageRow } from './rows-chat.js';
+import * as rows from './rows-desk.js';
+import { insertInto } from './sqlite-params.js';
+
+/** The named parameters of the past-conversation listing. */
+interface PastParams {
+  mchId: string | null;
+  visitor: string | null;
+  visitorLike: string | null;
+  textLike: string | null;
+  size: number;
+  offset: number;
+}
+
+/**
+ * Creates the desk repository.
+ * @internal
+ */
+export function sqliteDeskRepo(db: Database.Database): DeskRepo {
+  const q = {
+    addCanned: db.prepare<rows.CannedReplyRow>(`${insertInto('canned_replies', rows.CANNED_COLUMNS)} ON CONFLICT (mch_id, shortcut) DO NOTHING`),
+    canned: db.prepare<[string], rows.CannedReplyRow>('SELECT * FROM canned_replies WHERE mch_id = ? ORDER BY shortcut'),
+    removeCanned: db.prepare<[string, string]>('DELETE FROM canned_replies WHERE mch_id = ? AND id = ?'),
+    past: db.prepare<PastParams, rows.PastRow>(
+      `SELECT s.*, v.name AS visitor_name
+       FROM sessions s LEFT JOIN visitors v ON v.client_id = s.client_id
+       WHERE s.state = 'ended'
+         AND (@mchId IS NULL OR s.mch_id = @mchId)
+         AND (@visitor IS NULL OR s.client_id = @visitor OR v.name LIKE @visitorLike ESCAPE '\\')
+         AND (@textLike IS NULL OR EXISTS (
+           SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.data_content LIKE @textLike ESCAPE '\\'))
+       ORDER BY s.ended_at DESC, s.session_id DESC
+       LIMIT @size OFFSET @offset`,
+    ),
+    sessionMessages: db.prepare<[string, number], MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY create_time, seq, fp LIMIT ?'),
+  };
+  return {
+    addCanned: (reply) => q.addCanned.run(rows.cannedRow(reply)).changes === 1,
+    cannedReplies: (mchId) => q.canned.all(mchId).map(rows.toCanned),
+    removeCanned: (mchId, id) => q.removeCanned.run(mchId, id).changes === 1,
+    pastConversations: (query) =>
+      q.past.all({ ...rows.pastFilters(query), size: Math.max(0, Math.trunc(query.size)), offset: Math.max(0, Math.trunc(query.offset)) }).map(rows.toPast),
+    sessionMessages: (sessionId, limit) => q.sessionMessages.all(sessionId, Math.max(0, Math.trunc(limit))).map(toMessage),
+  };
+}

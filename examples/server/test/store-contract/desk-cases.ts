@@ -1,0 +1,99 @@
+/**
+ * Store contract: canned replies and past conversations (listing, search, paging).
+ * @module
+ */
+
+import { describe, expect, it } from 'vitest';
+import type { CannedReply } from '../../src/store/desk-types.js';
+import type { Store } from '../../src/store/types.js';
+import { message, session, T0, visitor } from './fixtures.js';
+
+const canned = (id: string, mchId: string, shortcut: string): CannedReply => ({
+  id,
+  mchId,
+  title: `title ${id}`,
+  text: `text of ${id}`,
+  shortcut,
+  createdAt: T0,
+});
+
+/** Stores an ended session of `clientId` ended at `endedAt` with one message of `text`. */
+async function endedWith(store: Store, sessionId: string, clientId: string, endedAt: number, text: string, mchId = 'mch-1'): Promise<void> {
+  await store.chat.createSession(session(sessionId, clientId, { mchId, state: 'ended', endedAt, agentId: 'agent:alice' }));
+  await store.chat.insertMessage(message(`fp-${sessionId}`, clientId, endedAt - 10, { sessionId, mchId, dataContent: text }));
+}
+
+/** Registers the desk cases against the store `current()` answers. */
+export function deskCases(current: () => Store): void {
+  describe('canned replies', () => {
+    it('add, list by shortcut per merchant, refuse a shortcut twice, remove', async () => {
+      const store = current();
+      expect(await store.desk.addCanned(canned('c2', 'm1', 'thanks'))).toBe(true);
+      expect(await store.desk.addCanned(canned('c1', 'm1', 'hello'))).toBe(true);
+      expect(await store.desk.addCanned(canned('c3', 'm2', 'hello'))).toBe(true);
+      expect(await store.desk.addCanned(canned('c4', 'm1', 'hello'))).toBe(false);
+      expect(await store.desk.cannedReplies('m1')).toEqual([canned('c1', 'm1', 'hello'), canned('c2', 'm1', 'thanks')]);
+      expect(await store.desk.removeCanned('m2', 'c1')).toBe(false);
+      expect(await store.desk.removeCanned('m1', 'c1')).toBe(true);
+      expect(await store.desk.removeCanned('m1', 'c1')).toBe(false);
+      expect((await store.desk.cannedReplies('m1')).map((c) => c.id)).toEqual(['c2']);
+      expect((await store.desk.cannedReplies('m2')).map((c) => c.id)).toEqual(['c3']);
+    });
+
+    it('orders shortcuts by bytes (upper case first)', async () => {
+      const store = current();
+      await store.desk.addCanned(canned('a', 'm1', 'b'));
+      await store.desk.addCanned(canned('b', 'm1', 'B'));
+      await store.desk.addCanned(canned('c', 'm1', 'a'));
+      expect((await store.desk.cannedReplies('m1')).map((c) => c.shortcut)).toEqual(['B', 'a', 'b']);
+    });
+  });
+
+  describe('past conversations', () => {
+    it('lists ended conversations newest ended first, paged, with the visitor name', async () => {
+      const store = current();
+      await store.chat.saveVisitor(visitor('v1', { name: 'Ann Lee' }));
+      await endedWith(store, 's1', 'v1', T0 + 100, 'first');
+      await endedWith(store, 's2', 'v2', T0 + 300, 'second');
+      await endedWith(store, 's3', 'v1', T0 + 200, 'third');
+      await store.chat.createSession(session('open', 'v3', { state: 'active' }));
+      const all = await store.desk.pastConversations({ offset: 0, size: 10 });
+      expect(all.map((p) => p.sessionId)).toEqual(['s2', 's3', 's1']);
+      expect(all[1]).toMatchObject({ clientId: 'v1', visitorName: 'Ann Lee', state: 'ended', endedAt: T0 + 200, agentId: 'agent:alice' });
+      expect(all[0]?.visitorName).toBe('');
+      expect((await store.desk.pastConversations({ offset: 1, size: 1 })).map((p) => p.sessionId)).toEqual(['s3']);
+      expect(await store.desk.pastConversations({ offset: 3, size: 10 })).toEqual([]);
+    });
+
+    it('filters by merchant, by visitor id or name, and by message text (case-insensitive, wildcards literal)', async () => {
+      const store = current();
+      await store.chat.saveVisitor(visitor('v1', { name: 'Ann Lee' }));
+      await endedWith(store, 's1', 'v1', T0 + 100, 'Where is my REFUND?');
+      await endedWith(store, 's2', 'v2', T0 + 200, 'refund 100% please');
+      await endedWith(store, 's3', 'v3', T0 + 300, 'a_b', 'mch-2');
+      const ids = async (q: Parameters<Store['desk']['pastConversations']>[0]): Promise<string[]> =>
+        (await store.desk.pastConversations(q)).map((p) => p.sessionId);
+      expect(await ids({ mchId: 'mch-1', offset: 0, size: 10 })).toEqual(['s2', 's1']);
+      expect(await ids({ text: 'refund', offset: 0, size: 10 })).toEqual(['s2', 's1']);
+      expect(await ids({ text: '100%', offset: 0, size: 10 })).toEqual(['s2']);
+      expect(await ids({ text: '%', offset: 0, size: 10 })).toEqual(['s2']);
+      expect(await ids({ text: '_', offset: 0, size: 10 })).toEqual(['s3']);
+      expect(await ids({ text: 'a_b', mchId: 'mch-1', offset: 0, size: 10 })).toEqual([]);
+      expect(await ids({ visitor: 'v2', offset: 0, size: 10 })).toEqual(['s2']);
+      expect(await ids({ visitor: 'ann', offset: 0, size: 10 })).toEqual(['s1']);
+      expect(await ids({ visitor: 'ann', text: 'please', offset: 0, size: 10 })).toEqual([]);
+      expect(await ids({ visitor: '', text: '', offset: 0, size: 10 })).toEqual(['s3', 's2', 's1']);
+    });
+
+    it('answers a session’s messages oldest first, at most the limit', async () => {
+      const store = current();
+      await store.chat.createSession(session('s1', 'v1', { state: 'ended', endedAt: T0 + 100 }));
+      await store.chat.insertMessage(message('b', 'v1', T0 + 2, { sessionId: 's1' }));
+      await store.chat.insertMessage(message('a', 'v1', T0 + 1, { sessionId: 's1' }));
+      await store.chat.insertMessage(message('other', 'v1', T0 + 3, { sessionId: 's2' }));
+      expect((await store.desk.sessionMessages('s1', 10)).map((m) => m.fp)).toEqual(['a', 'b']);
+      expect((await store.desk.sessionMessages('s1', 1)).map((m) => m.fp)).toEqual(['a']);
+      expect(await store.desk.sessionMessages('none', 10)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * The desk's canned replies: a merchant's ready answers as a store, the calls that change them,
+ * and {@link DeskCanned.suggest} for the composer's `/shortcut` list.
+ * @module
+ */
+import type { CannedReply, CannedReplyInput } from '../http/desk-types.js';
+import { createStore, type Store } from '../state/store.js';
+import type { DeskClient } from './desk-client.js';
+
+/** The canned replies of the merchants loaded so far. */
+export interface DeskCannedSnapshot {
+  /** Replies per merchant id, by shortcut (a merchant is absent until loaded). */
+  readonly byMerchant: Readonly<Record<string, readonly CannedReply[]>>;
+  /** The last failure's message, or null. */
+  readonly error: string | null;
+}
+
+/** The most suggestions {@link DeskCanned.suggest} answers. */
+export const MAX_SUGGESTIONS = 8;
+
+const bySortedShortcut = (a: CannedReply, b: CannedReply): number => (a.shortcut < b.shortcut ? -1 : a.shortcut > b.shortcut ? 1 : 0);
+
+/** Canned replies: list, add, remove, suggest. */
+export class DeskCanned {
+  /** The replies loaded so far, for `useSyncExternalStore`. */
+  readonly store: Store<DeskCannedSnapshot> = createStore<DeskCannedSnapshot>({ byMerchant: {}, error: null });
+
+  /**
+   * @param client - the agent's client (its permit API)
+   * @internal the desk composes it
+   */
+  constructor(private readonly client: DeskClient) {}
+
+  /** The loaded replies of `mchId` (empty until {@link DeskCanned.load}). */
+  replies(mchId: string): readonly CannedReply[] {
+    return this.store.getState().byMerchant[mchId] ?? [];
+  }
+
+  /** Loads (again) the replies of `mchId` into the store. */
+  async load(mchId: string): Promise<readonly CannedReply[]> {
+    const list = await this.track(this.client.api.agentCannedList({ mchId }));
+    this.put(mchId, [...list].sort(bySortedShortcut));
+    return this.replies(mchId);
+  }
+
+  /** Adds a reply (rejects with the server's message, e.g. a taken shortcut). */
+  async add(input: CannedReplyInput): Promise<CannedReply> {
+    const reply = await this.track(this.client.api.agentCannedAdd(input));
+    this.put(reply.mchId, [...this.replies(reply.mchId).filter((r) => r.id !== reply.id), reply].sort(bySortedShortcut));
+    return reply;
+  }
+
+  /** Removes a reply. */
+  async remove(mchId: string, id: string): Promise<void> {
+    await this.track(this.client.api.agentCannedRemove({ mchId, id }));
+    this.put(mchId, this.replies(mchId).filter((r) => r.id !== id));
+  }
+
+  /**
+   * The loaded replies of `mchId` for what the agent typed after `/` (with or without the `/`):
+   * shortcuts that start with it first, then shortcuts and titles that contain it, ignoring case;
+   * at most {@link MAX_SUGGESTIONS}.
+   */
+  suggest(mchId: string, prefix: string): CannedReply[] {
+    const wanted = prefix.replace(/^\//, '').trim().toLowerCase();
+    const all = this.replies(mchId);
+    const starts = all.filter((r) => r.shortcut.toLowerCase().startsWith(wanted));
+    const contains = all.filter((r) => !starts.includes(r) && (r.shortcut.toLowerCase().includes(wanted) || r.title.toLowerCase().includes(wanted)));
+    return [...starts, ...contains].slice(0, MAX_SUGGESTIONS);
+  }
+
+  private put(mchId: string, list: readonly CannedReply[]): void {
+    this.store.setState((s) => ({ byMerchant: { ...s.byMerchant, [mchId]: list }, error: null }));
+  }
+
+  private async track<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      this.store.setState({ error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+}
