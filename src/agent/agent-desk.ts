@@ -14,6 +14,7 @@ import type { StorageLike } from '../options.js';
 import type { AgentSession } from '../messages/types.js';
 import type { Store } from '../state/store.js';
 import { defaultTimers, Disposables, type TimerProvider } from '../timers.js';
+import { DeskApi } from './desk-api.js';
 import { DeskCanned } from './canned.js';
 import { DeskContext } from './context.js';
 import { DeskConversations } from './conversations.js';
@@ -88,9 +89,10 @@ export class AgentDesk {
       maxCatchUpPages: Math.max(1, options.maxCatchUpPages ?? 20),
     });
     this.login = new DeskLogin(client, this.disposables, options.storage);
-    this.canned = new DeskCanned(client);
-    this.context = new DeskContext(client);
-    this.past = new DeskPast(client, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
+    const calls = { api: new DeskApi(client.api) };
+    this.canned = new DeskCanned(calls);
+    this.context = new DeskContext(calls);
+    this.past = new DeskPast(calls, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
     this.statusManager = new DeskStatus(client, this.disposables);
     this.status = this.statusManager.store;
   }

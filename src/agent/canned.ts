@@ -5,7 +5,7 @@
  */
 import type { CannedReply, CannedReplyInput } from '../http/desk-types.js';
 import { createStore, type Store } from '../state/store.js';
-import type { DeskClient } from './desk-client.js';
+import type { DeskCallsHolder } from './desk-client.js';
 
 /** The canned replies of the merchants loaded so far. */
 export interface DeskCannedSnapshot {
@@ -26,10 +26,10 @@ export class DeskCanned {
   readonly store: Store<DeskCannedSnapshot> = createStore<DeskCannedSnapshot>({ byMerchant: {}, error: null });
 
   /**
-   * @param client - the agent's client (its permit API)
+   * @param client - the desk's calls (`{ api: new DeskApi(client.api) }`)
    * @internal the desk composes it
    */
-  constructor(private readonly client: DeskClient) {}
+  constructor(private readonly client: DeskCallsHolder) {}
 
   /** The loaded replies of `mchId` (empty until {@link DeskCanned.load}). */
   replies(mchId: string): readonly CannedReply[] {

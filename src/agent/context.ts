@@ -6,7 +6,7 @@
  */
 import type { QueuedQuery, VisitorContext } from '../http/desk-types.js';
 import { createStore, type Store } from '../state/store.js';
-import type { DeskClient } from './desk-client.js';
+import type { DeskCallsHolder } from './desk-client.js';
 
 /** The contexts loaded so far and the failures. */
 export interface DeskContextSnapshot {
@@ -22,10 +22,10 @@ export class DeskContext {
   readonly store: Store<DeskContextSnapshot> = createStore<DeskContextSnapshot>({ byVisitor: {}, errors: {} });
 
   /**
-   * @param client - the agent's client (its permit API)
+   * @param client - the desk's calls (`{ api: new DeskApi(client.api) }`)
    * @internal the desk composes it
    */
-  constructor(private readonly client: DeskClient) {}
+  constructor(private readonly client: DeskCallsHolder) {}
 
   /** The loaded context of `clientId`, if any. */
   of(clientId: string): VisitorContext | undefined {

@@ -6,21 +6,26 @@
 import type { EventEmitter } from 'eventemitter3';
 import type { ImClientEvents, ConnectionState } from '../events.js';
 import type { PermitApi } from '../http/permit-api.js';
+import type { DeskApi } from './desk-api.js';
 import type { MessageList } from '../messages/message-list.js';
 import type { StoredMessage } from '../messages/types.js';
 import type { SendInput } from '../outbox/sender.js';
 import type { Disposables, Disposer } from '../timers.js';
 
-/** The permit calls the desk makes. */
-export type DeskCall =
-  | 'findMsgForCus'
-  | 'agentCannedList'
-  | 'agentCannedAdd'
-  | 'agentCannedRemove'
-  | 'agentPastList'
-  | 'agentPastOpen'
-  | 'agentQueuedTranscript'
-  | 'agentVisitorContext';
+/** The permit calls the desk makes: the agent history, and `postEnc` for its `agent/...` calls ({@link DeskApi}). */
+export type DeskCall = 'findMsgForCus' | 'postEnc';
+
+/** The desk's own calls (`agent/...`), as the canned, past and context managers use them. */
+export type DeskCalls = Pick<DeskApi, 'agentCannedList' | 'agentCannedAdd' | 'agentCannedRemove' | 'agentPastList' | 'agentPastOpen' | 'agentQueuedTranscript' | 'agentVisitorContext'>;
+
+/**
+ * What the canned, past and context managers need: the desk's calls.
+ * @internal
+ */
+export interface DeskCallsHolder {
+  /** The desk's calls. */
+  readonly api: DeskCalls;
+}
 
 /** The client events the desk listens to. */
 export type DeskEvent = 'socket message' | 'socket login' | 'state';

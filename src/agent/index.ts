@@ -22,6 +22,7 @@ export type { DeskContextSnapshot } from './context.js';
 export { DeskLogin, LOGOUT_WAIT_MS } from './login.js';
 export { DeskStatus, MAX_TRANSFER_NOTE, parseDeskAgents } from './status.js';
 export type { AgentStatus, DeskAgent, DeskStatusState, TransferNote, TransferSender } from './status.js';
-export type { DeskCall, DeskClient, DeskEvent } from './desk-client.js';
+export { DeskApi } from './desk-api.js';
+export type { DeskCall, DeskCalls, DeskClient, DeskEvent } from './desk-client.js';
 export { AGENT_SESSION_KEY, agentConnectData, clearAgentLogin, readAgentLogin, sessionTokenOf, writeAgentLogin } from './session-token.js';
 export type { AgentLogin } from './session-token.js';

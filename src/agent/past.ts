@@ -6,7 +6,7 @@
  */
 import type { PastConversation, QueuedQuery, Transcript } from '../http/desk-types.js';
 import { createStore, type Store } from '../state/store.js';
-import type { DeskClient } from './desk-client.js';
+import type { DeskCallsHolder } from './desk-client.js';
 
 /** The search of the listing ('' = no filter). */
 export interface PastSearch {
@@ -54,12 +54,12 @@ export class DeskPast {
   private generation = 0;
 
   /**
-   * @param client - the agent's client (its permit API)
+   * @param client - the desk's calls (`{ api: new DeskApi(client.api) }`)
    * @param pageSize - conversations per page (1-50)
    * @internal the desk composes it
    */
   constructor(
-    private readonly client: DeskClient,
+    private readonly client: DeskCallsHolder,
     private readonly pageSize = 20,
   ) {}
 

@@ -28,6 +28,13 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
   past: PastConversation[] = [];
   readonly api = {
     findMsgForCus: vi.fn((q: HistoryQuery) => this.pages(q)),
+    /** `agent/cannedList` -> `agentCannedList` below, as the server answers them. */
+    postEnc: vi.fn(async (call: string, payload: unknown): Promise<never> => {
+      const name = `agent${call.charAt(6).toUpperCase()}${call.slice(7)}`;
+      const handler = (this.api as unknown as Record<string, ((q: unknown) => Promise<never>) | undefined>)[name];
+      if (!call.startsWith('agent/') || !handler) throw new ApiError({ code: 1003, message: `no desk call ${call}` });
+      return handler(payload);
+    }),
     agentCannedList: vi.fn(async (q: { mchId: string }) => this.cannedReplies.filter((r) => r.mchId === q.mchId)),
     agentCannedAdd: vi.fn(async (q: CannedReplyInput) => {
       if (this.cannedReplies.some((r) => r.mchId === q.mchId && r.shortcut === q.shortcut)) {

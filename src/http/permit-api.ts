@@ -3,7 +3,6 @@
  * @module
  */
 import type { ChatMessage, SuggestedQuestion } from '../messages/types.js';
-import type { CannedReply, CannedReplyInput, PastPage, PastQuery, QueuedQuery, Transcript, VisitorContext } from './desk-types.js';
 import { ApiError } from './errors.js';
 import { AWS_UPLOAD_PATH, isEnvelope, type HttpClient, type RequestOptions } from './http-client.js';
 import type {
@@ -241,41 +240,15 @@ export class PermitApi {
     return this.http.post<MerchantInfo>(`${PERMIT_PATH}/getMerchantById`, q, ENC);
   }
 
-  /** `POST agent/cannedList` (enc, agents): a merchant's canned replies by shortcut. */
-  agentCannedList(q: { mchId: string }): Promise<CannedReply[]> {
-    return this.http.post<CannedReply[]>(`${PERMIT_PATH}/agent/cannedList`, q, ENC);
-  }
-
-  /** `POST agent/cannedAdd` (enc, agents): adds a canned reply (1001 for a taken shortcut). */
-  agentCannedAdd(q: CannedReplyInput): Promise<CannedReply> {
-    return this.http.post<CannedReply>(`${PERMIT_PATH}/agent/cannedAdd`, q, ENC);
-  }
-
-  /** `POST agent/cannedRemove` (enc, agents): removes a canned reply (1003 when unknown). */
-  agentCannedRemove(q: { mchId: string; id: string }): Promise<boolean> {
-    return this.http.post<boolean>(`${PERMIT_PATH}/agent/cannedRemove`, q, ENC);
-  }
-
-  /** `POST agent/pastList` (enc, agents): a page of ended conversations, newest first. */
-  async agentPastList(q: PastQuery): Promise<PastPage> {
-    const data = await this.http.post<unknown>(`${PERMIT_PATH}/agent/pastList`, q, ENC);
-    const page = (typeof data === 'object' && data !== null ? data : {}) as Partial<PastPage>;
-    return { list: Array.isArray(page.list) ? page.list : [], hasMore: page.hasMore === true };
-  }
-
-  /** `POST agent/pastOpen` (enc, agents): an ended conversation with all its messages. */
-  agentPastOpen(q: { sessionId: string }): Promise<Transcript> {
-    return this.http.post<Transcript>(`${PERMIT_PATH}/agent/pastOpen`, q, ENC);
-  }
-
-  /** `POST agent/visitorContext` (enc, agents, assigned visitors only): the context panel's data. */
-  agentVisitorContext(q: QueuedQuery): Promise<VisitorContext> {
-    return this.http.post<VisitorContext>(`${PERMIT_PATH}/agent/visitorContext`, q, ENC);
-  }
-
-  /** `POST agent/queuedTranscript` (enc, agents): what a queued visitor wrote before accepting. */
-  agentQueuedTranscript(q: QueuedQuery): Promise<Transcript> {
-    return this.http.post<Transcript>(`${PERMIT_PATH}/agent/queuedTranscript`, q, ENC);
+  /**
+   * `POST <call>` (enc) under the permit path, for calls without a method here: the agent desk's
+   * `agent/...` calls (`DeskApi` in `@kefu-im/sdk/agent`), so that a visitor's bundle carries none.
+   * @param call - the path below the permit path, e.g. `agent/cannedList`
+   * @param payload - the payload (sent encrypted)
+   * @returns the envelope's `data`
+   */
+  postEnc<T>(call: string, payload: unknown): Promise<T> {
+    return this.http.post<T>(`${PERMIT_PATH}/${call}`, payload, ENC);
   }
 
   /**

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, memoryStorage } from '../../src/index.js';
-import { AgentDesk } from '../../src/agent/index.js';
+import { AgentDesk, DeskApi } from '../../src/agent/index.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
 import { deskAgent, servedBy } from './agent-helpers.js';
 import { Clients, connectedVisitor, DEMO, waitUntil, type Recorded } from './harness.js';
@@ -66,8 +66,8 @@ describe('agent desk: canned replies and past conversations', () => {
     expect((await desk.canned.load(mchId)).map((r) => r.shortcut)).toEqual(['refund']);
 
     const visitor = await connectedVisitor(clients, server);
-    expect(await codeOf(visitor.client.api.agentCannedList({ mchId }))).toBe(4003);
-    expect(await codeOf(visitor.client.api.agentCannedAdd({ mchId, title: 't', text: 't', shortcut: 'mine' }))).toBe(4003);
+    expect(await codeOf(new DeskApi(visitor.client.api).agentCannedList({ mchId }))).toBe(4003);
+    expect(await codeOf(new DeskApi(visitor.client.api).agentCannedAdd({ mchId, title: 't', text: 't', shortcut: 'mine' }))).toBe(4003);
     expect((await desk.canned.load(mchId)).map((r) => r.shortcut)).toEqual(['refund']);
   });
 
@@ -100,17 +100,17 @@ describe('agent desk: canned replies and past conversations', () => {
     expect(texts).toContain(`Where is my ${word}?`);
     expect(desk.past.store.getState().opened?.session).toMatchObject({ clientId: first.client.clientId, visitorName: expect.any(String), state: 'ended' });
 
-    expect(await codeOf(first.client.api.agentPastList({}))).toBe(4003);
+    expect(await codeOf(new DeskApi(first.client.api).agentPastList({}))).toBe(4003);
 
     // the context panel of an assigned visitor: merchant, platform, its ended conversations
     const where = { clientId: first.client.clientId, mchId: DEMO.mchId, platformId: DEMO.platformId };
     const context = await desk.context.load(where);
     expect(context).toMatchObject({ clientId: first.client.clientId, mchId: DEMO.mchId, pastConversations: 1, lastRating: null });
     expect(context.merchantName).not.toBe('');
-    expect(await codeOf(first.client.api.agentVisitorContext(where))).toBe(4003);
+    expect(await codeOf(new DeskApi(first.client.api).agentVisitorContext(where))).toBe(4003);
     const stranger = await connectedVisitor(clients, server);
     expect(await codeOf(desk.context.load({ ...where, clientId: stranger.client.clientId }))).toBe(4003);
-    expect(await codeOf(first.client.api.agentPastOpen({ sessionId: opened.session.sessionId }))).toBe(4003);
+    expect(await codeOf(new DeskApi(first.client.api).agentPastOpen({ sessionId: opened.session.sessionId }))).toBe(4003);
   });
 
   it('reads what a queued visitor wrote to the robot before accepting; not once it is no longer queued', async () => {
@@ -124,7 +124,7 @@ describe('agent desk: canned replies and past conversations', () => {
     const where = { clientId: v.clientId, mchId: DEMO.mchId, platformId: DEMO.platformId };
     const transcript = await desk.past.queued(where);
     expect(transcript.messages.map((m) => m.dataContent)).toContain('Can I change my delivery address?');
-    expect(await codeOf(v.api.agentQueuedTranscript(where))).toBe(4003);
+    expect(await codeOf(new DeskApi(v.api).agentQueuedTranscript(where))).toBe(4003);
     desk.accept(v.clientId);
     await waitUntil(() => expect(v.session.getState().status).toBe('agent'));
     expect(await codeOf(desk.past.queued(where))).toBe(4003);
