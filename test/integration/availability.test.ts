@@ -88,6 +88,16 @@ describe('inside business hours (none configured: always open)', () => {
     await waitUntil(() => expect(v.client.session.getState().status).toBe('agent'));
   });
 
+  it('an agent online but away is no agent available; back to available, the visitors hear it', async () => {
+    const v = await visitor(server);
+    const availability = await v.client.availability();
+    const { desk } = await agentDesk(server);
+    await waitUntil(() => expect(availability.getSnapshot()).toMatchObject({ known: true, agentsAvailable: true }));
+    desk.setStatus('away');
+    await waitUntil(() => expect(availability.getSnapshot().agentsAvailable).toBe(false));
+    desk.setStatus('available');
+    await waitUntil(() => expect(availability.getSnapshot().agentsAvailable).toBe(true));
+  });
 });
 
 describe('inside business hours with the agent busy', () => {

@@ -61,15 +61,15 @@ export class DeskControls {
     return out;
   }
 
-  /** Type 313 `{ status }`: stored; becoming available may bring the next visitor. */
+  /** Type 313 `{ status }`: stored; visitors hear whether an agent is available; becoming available may bring the next visitor. */
   async setStatus(peer: Peer, frame: Readonly<Record<string, unknown>>): Promise<void> {
     const fp = typeof frame.fp === 'string' ? frame.fp : '';
     const status = contentOf(frame)?.['status'];
     if (peer.role !== 'agent') return refuse(peer, 'not-allowed', fp);
     if (!isAgentStatus(status)) return refuse(peer, 'bad-frame', fp);
     await this.ctx.store.chat.setAgentStatus(peer.userId, status);
-    this.sessions.broadcastSnapshots();
-    if (status === 'available') this.sessions.onRoutingChange();
+    // the visitors' availability (agents available) and the snapshots follow; available may route
+    this.sessions.agentsChanged();
   }
 
   /**

@@ -65,7 +65,7 @@ export class Sessions {
     availability?: Availability,
   ) {
     this.availability =
-      availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: async () => (await ctx.hub.onlineAgents()).length });
+      availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: () => availableAgents(ctx) });
     this.signals = new AvailabilitySignals(ctx, this.availability, onError);
     this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy(), onError, () => this.availability.waitPerPlace());
   }
@@ -324,7 +324,7 @@ export class Sessions {
     return out;
   }
 
-  /** Agents came or went: queued visitors learn whether they are busy, agents get snapshots. */
+  /** Agents came or went, or one changed its status: queued visitors learn whether they are busy, agents get snapshots. */
   agentsChanged(): void {
     this.queueUpdates.changed();
     this.broadcastSnapshots();
@@ -398,4 +398,10 @@ export class Sessions {
       language: visitor?.language ?? 'zh',
     };
   }
+}
+
+/** How many agents are online (in the cluster) and available: an agent who set `away` (type 313) takes nobody new. */
+async function availableAgents(ctx: ChatContext): Promise<number> {
+  const online = await ctx.hub.onlineAgents();
+  return (await ctx.store.chat.agentRouting(online)).filter((agent) => agent.status === 'available').length;
 }

@@ -14,7 +14,7 @@ import { nextChangeAt, nextOpenAt, parseBusinessHours, type BusinessHours } from
 export interface AvailabilitySnapshot {
   /** Inside business hours now (always true without hours). */
   open: boolean;
-  /** At least one agent is online now. */
+  /** At least one agent is online now and available (not `away`). */
   agentsAvailable: boolean;
   /** When the merchant next opens (ms): now when open; null when it never opens. */
   nextOpenAt: number | null;
@@ -37,7 +37,7 @@ export interface AvailabilityDeps {
   store: Store;
   /** The configured hours (`MERCHANT_HOURS`). */
   configured: HoursByMerchant;
-  /** How many agents are online (in the cluster). */
+  /** How many agents are online (in the cluster) and available (not `away`). */
   agentsOnline(): Promise<number>;
   /** The clock; `Date.now` by default. */
   now?: () => number;
