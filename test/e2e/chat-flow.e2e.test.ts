@@ -102,6 +102,8 @@ describe('issue 5: a visitor is served by the robot, then by an agent, rates and
 
     // The agent ends the conversation: the visitor is told and invited to rate.
     await agent.getByRole('button', { name: zh.endConversation }).click();
+    // the desk asks first (desk issue: ending a conversation asks for confirmation)
+    await agent.getByRole('dialog', { name: zh.endConversation }).getByRole('button', { name: zh.endConversation }).click();
     await visitor.getByText(`${zh.conversationOver} · ${zh.closingSoon}`).waitFor();
     const rating = visitor.getByRole('dialog', { name: zh.rateTitle });
     await rating.waitFor();
