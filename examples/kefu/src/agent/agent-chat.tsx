@@ -22,7 +22,7 @@ import { LazyPart } from '../ui/lazy-part.js';
 import { TransferControl, TransferredNote } from './desk-routing.js';
 import { ContextPanel } from './context-panel.js';
 import { deskText } from './desk-texts.js';
-import { EndConfirm } from './end-confirm.js';
+import { EndConfirm } from '../dialogs/end-confirm.js';
 import { useCannedSlash } from './use-canned.js';
 
 const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));

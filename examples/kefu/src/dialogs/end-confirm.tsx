@@ -1,6 +1,6 @@
 /**
- * The desk's confirmation before ending a conversation: an accessible dialog whose safe choice,
- * cancel, has the focus; confirming ends the conversation (type 302) and closes.
+ * The confirmation before ending a conversation, for the visitor's chat and the agent's desk: an
+ * accessible dialog whose safe choice, cancel, has the focus; confirming ends it and closes.
  * @module
  */
 import { useI18n } from '@kefu-im/react';
@@ -12,12 +12,14 @@ import { Dialog } from '../ui/dialog.js';
 export interface EndConfirmProps {
   /** Ends the conversation. */
   onEnd: () => void;
+  /** The confirm button's look: `danger` on the desk (the agent ends someone else's chat), `primary` for the visitor. */
+  tone?: 'danger' | 'primary';
   /** Closes the dialog. */
   onClose: () => void;
 }
 
 /** Asks whether to end the conversation. */
-export function EndConfirm({ onEnd, onClose }: EndConfirmProps): ReactElement {
+export function EndConfirm({ onEnd, onClose, tone = 'danger' }: EndConfirmProps): ReactElement {
   const { t, language } = useI18n();
   const textId = useId();
   return (
@@ -29,7 +31,7 @@ export function EndConfirm({ onEnd, onClose }: EndConfirmProps): ReactElement {
         </button>
         <button
           type="button"
-          className="btn btn-danger"
+          className={`btn btn-${tone}`}
           onClick={() => {
             onEnd();
             onClose();
