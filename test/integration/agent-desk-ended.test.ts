@@ -5,26 +5,16 @@
  * robot and asks for a human; the agent accepts in the same desk: the new conversation is open at
  * once with its robot phase, and the ended one is past.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
 import { conversationAt, deskAgent, servedBy } from './agent-helpers.js';
-import { Clients, frame, isEvent, waitUntil } from './harness.js';
+import { clientsPerTest, frame, isEvent, sharedServer, type TestServer, waitUntil } from './harness.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-const clients = new Clients();
-afterEach(() => clients.destroyAll());
+const clients = clientsPerTest();
 
 describe('a visitor who ended and came back: the desk shows the new conversation, the ended one as past', () => {
-  let server: Server;
-  beforeAll(async () => {
-    server = await startServer({}, { AGENT_GRACE_MS: '60000' });
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDir(server.dataDir);
-    expect(server.errors).toEqual([]);
-  });
+  let server!: TestServer;
+  sharedServer((started) => (server = started), { env: { AGENT_GRACE_MS: '60000' } });
 
   it('keeps the ended conversation with the rating, and opens the new one with its robot phase', async () => {
     const { rec: agent, desk } = await deskAgent(clients, server, memoryStorage());
