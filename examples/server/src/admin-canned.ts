@@ -3,6 +3,7 @@
  * `services/canned.ts`).
  *
  * - `canned add <mchId> <shortcut> --title <title> --text <text>`
+ * - `canned update <mchId> <shortcut or id> [--title <title>] [--text <text>] [--shortcut <new shortcut>]`
  * - `canned list <mchId>`
  * - `canned remove <mchId> <shortcut or id>`
  * @module
@@ -14,6 +15,7 @@ import type { Store } from './store/types.js';
 
 /** The usage lines of the group. */
 export const CANNED_USAGE = `  canned add <mchId> <shortcut> --title <title> --text <text>
+  canned update <mchId> <shortcut or id> [--title <title>] [--text <text>] [--shortcut <new>]
   canned list <mchId>
   canned remove <mchId> <shortcut or id>`;
 
@@ -34,6 +36,7 @@ export async function cannedCommand(
   const canned = new Canned(store);
   const title = option(rest, '--title');
   const text = option(rest, '--text');
+  const shortcut = option(rest, '--shortcut');
   const [mchId = '', which = ''] = rest;
   if (mchId === '') throw usage('name the merchant by its mchId');
   if (command === 'list') {
@@ -52,11 +55,22 @@ export async function cannedCommand(
       throw error;
     }
   }
-  if (command === 'remove') {
+  if (command === 'update' || command === 'remove') {
     const found = (await canned.list(mchId)).find((r) => r.id === which || r.shortcut === which.replace(/^\//, ''));
     if (found === undefined) {
       out(`no canned reply "${which}" for merchant "${mchId}"`);
       return 1;
+    }
+    if (command === 'update') {
+      if (title === undefined && text === undefined && shortcut === undefined) throw usage('say what changes: --title, --text or --shortcut');
+      try {
+        const reply = await canned.update(found.id, { mchId, title: title ?? found.title, text: text ?? found.text, shortcut: shortcut ?? found.shortcut });
+        out(`updated /${reply.shortcut} of merchant "${mchId}"`);
+        return 0;
+      } catch (error) {
+        if (error instanceof ApiError) throw usage(error.message);
+        throw error;
+      }
     }
     await canned.remove(mchId, found.id);
     out(`removed /${found.shortcut} of merchant "${mchId}"`);

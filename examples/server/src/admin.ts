@@ -10,7 +10,7 @@
  * - `visitor ban <clientId>`, `visitor unban <clientId>`
  * - `merchant sneak-peek <mchId> on|off`: whether the merchant's agents see a visitor's draft as it
  *   is typed (protocol §5a; off by default; `SNEAK_PEEK_MERCHANTS` switches it on too)
- * - `canned add|list|remove ...`: a merchant's canned replies (see `admin-canned.ts`)
+ * - `canned add|update|list|remove ...`: a merchant's canned replies (see `admin-canned.ts`)
  * - `hours set <mchId> '<json>'`: the merchant's business hours (`{ "timeZone": "Asia/Shanghai",
  *   "days": { "mon": [["09:00", "18:00"]] } }`, see `services/business-hours.ts`); they win over
  *   `MERCHANT_HOURS`. `hours clear <mchId>` removes them, `hours show <mchId>` prints them.

@@ -156,8 +156,8 @@ describe('npm run admin -- agent capacity', () => {
   });
 });
 
-describe('npm run admin -- canned add/list/remove', () => {
-  it('adds, lists and removes a merchant’s canned replies; bad input is a usage error', async () => {
+describe('npm run admin -- canned add/update/list/remove', () => {
+  it('adds, updates, lists and removes a merchant’s canned replies; bad input is a usage error', async () => {
     const dir = tempDir();
     dirs.push(dir);
     expect(await admin(dir, ['canned', 'add', 'M1', 'hi', '--title', 'Greeting', '--text', 'Hello there'])).toMatchObject({ code: 0 });
@@ -165,7 +165,16 @@ describe('npm run admin -- canned add/list/remove', () => {
     await expect(admin(dir, ['canned', 'add', 'M1', 'hi', '--title', 'Again', '--text', 'x'])).rejects.toThrow(/taken/);
     await expect(admin(dir, ['canned', 'add', 'M1', 'bad shortcut', '--title', 'T', '--text', 'x'])).rejects.toThrow(/shortcut/);
     expect(await admin(dir, ['canned', 'remove', 'M1', '/nope'])).toMatchObject({ code: 1 });
-    expect(await admin(dir, ['canned', 'remove', 'M1', '/hi'])).toMatchObject({ code: 0, out: ['removed /hi of merchant "M1"'] });
+    // update: any of title, text, shortcut; the rest stays; the rules are the service's
+    expect(await admin(dir, ['canned', 'add', 'M1', 'bye', '--title', 'Bye', '--text', 'Goodbye'])).toMatchObject({ code: 0 });
+    expect(await admin(dir, ['canned', 'update', 'M1', '/hi', '--text', 'Hello again', '--shortcut', 'hello'])).toEqual({ code: 0, out: ['updated /hello of merchant "M1"'] });
+    expect((await admin(dir, ['canned', 'list', 'M1'])).out.map((l) => l.split('\t').slice(0, 3).join('|'))).toEqual(['/bye|Bye|Goodbye', '/hello|Greeting|Hello again']);
+    await expect(admin(dir, ['canned', 'update', 'M1', 'bye', '--shortcut', 'hello'])).rejects.toThrow(/the shortcut \/hello is taken/);
+    await expect(admin(dir, ['canned', 'update', 'M1', 'bye', '--title', ''])).rejects.toThrow(/title/);
+    await expect(admin(dir, ['canned', 'update', 'M1', 'bye'])).rejects.toThrow(/say what changes/);
+    expect(await admin(dir, ['canned', 'update', 'M1', '/nope', '--title', 'x'])).toMatchObject({ code: 1 });
+    expect(await admin(dir, ['canned', 'remove', 'M1', 'bye'])).toMatchObject({ code: 0 });
+    expect(await admin(dir, ['canned', 'remove', 'M1', '/hello'])).toMatchObject({ code: 0, out: ['removed /hello of merchant "M1"'] });
     expect((await admin(dir, ['canned', 'list', 'M1'])).out).toEqual(['no canned replies for merchant "M1"']);
   });
 });

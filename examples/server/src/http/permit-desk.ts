@@ -1,6 +1,6 @@
 /**
- * Permit calls of the agent desk (docs/protocol.md §3b): canned replies, past conversations and a
- * queued visitor's transcript. Every one needs a key session bound to an agent (a visitor's key
+ * Permit calls of the agent desk (docs/protocol.md §3b): canned replies (list, add, update,
+ * remove), past conversations, the visitor context and a queued visitor's transcript. Every one needs a key session bound to an agent (a visitor's key
  * session gets 4003 before anything is read or changed); fields are bounded (code 1001 names the
  * field) and the server-wide HTTP rate limit applies.
  * @module
@@ -27,13 +27,21 @@ function agentRoute(app: FastifyInstance, deps: HttpDeps, name: string, handler:
   });
 }
 
-/** Registers cannedList, cannedAdd, cannedRemove, pastList, pastOpen, visitorContext and queuedTranscript. */
+/** Registers cannedList, cannedAdd, cannedUpdate, cannedRemove, pastList, pastOpen, visitorContext and queuedTranscript. */
 export function registerDeskRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { canned, past } = deps.services;
 
   agentRoute(app, deps, 'cannedList', (p) => canned.list(reqStr(p, 'mchId')));
   agentRoute(app, deps, 'cannedAdd', (p) =>
     canned.add({
+      mchId: reqStr(p, 'mchId'),
+      title: reqStr(p, 'title', MAX_CANNED_TITLE),
+      text: reqStr(p, 'text', MAX_CANNED_TEXT),
+      shortcut: reqStr(p, 'shortcut', 33),
+    }),
+  );
+  agentRoute(app, deps, 'cannedUpdate', (p) =>
+    canned.update(reqStr(p, 'id'), {
       mchId: reqStr(p, 'mchId'),
       title: reqStr(p, 'title', MAX_CANNED_TITLE),
       text: reqStr(p, 'text', MAX_CANNED_TEXT),

@@ -69,6 +69,23 @@ export class Canned {
     });
   }
 
+  /**
+   * Replaces a reply's title, text and shortcut (checked as for {@link Canned.add}); the reply
+   * keeps its id and when it was added.
+   * @throws ApiError 1001 for a bad field or a shortcut another reply of the merchant has; 1003
+   * when the merchant has no such reply.
+   */
+  async update(id: string, input: CannedInput): Promise<CannedReply> {
+    const checked = checkCanned(input);
+    const current = (await this.store.desk.cannedReplies(checked.mchId)).find((r) => r.id === id);
+    if (current === undefined) throw new ApiError(Code.NotFound, 'no such canned reply');
+    const reply: CannedReply = { ...current, title: checked.title, text: checked.text, shortcut: checked.shortcut };
+    const outcome = await this.store.desk.updateCanned(reply);
+    if (outcome === 'taken') throw bad(`the shortcut /${checked.shortcut} is taken`);
+    if (outcome === 'missing') throw new ApiError(Code.NotFound, 'no such canned reply');
+    return reply;
+  }
+
   /** Removes a reply. @throws ApiError 1003 when the merchant has no such reply. */
   async remove(mchId: string, id: string): Promise<void> {
     if (!(await this.store.desk.removeCanned(mchId, id))) throw new ApiError(Code.NotFound, 'no such canned reply');

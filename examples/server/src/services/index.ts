@@ -7,6 +7,7 @@
 
 import type { ChatContext } from '../chat/context.js';
 import type { Sessions } from '../chat/sessions.js';
+import { Arrivals } from './arrivals.js';
 import { Canned } from './canned.js';
 import type { Availability } from './availability.js';
 import { Conversations } from './conversations.js';
@@ -37,6 +38,8 @@ export interface Services {
   readonly uploads: Uploads;
   /** Canned replies per merchant. */
   readonly canned: Canned;
+  /** What visitors arrived with (the desk's context panel). */
+  readonly arrivals: Arrivals;
   /** Past conversations and queued visitors' transcripts (agents only). */
   readonly past: Past;
   /** Typing signals and sneak peek (type 105): who hears them, the rate rule, the preview. */
@@ -60,6 +63,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     records: new Records(store, ctx.clock, merchants),
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
     canned: new Canned(store, now),
+    arrivals: new Arrivals(store, now),
     past: new Past(store),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
     availability: sessions.availability,

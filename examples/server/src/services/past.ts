@@ -4,12 +4,14 @@
  *
  * Who may read (docs/protocol.md §3a): only agents. Agents are the staff of every merchant on the
  * server (the queue is shared: any agent may accept any merchant's visitor), so an agent may read
- * every ended conversation; and a queued visitor's conversation (robot and queue, before it
- * accepts). A visitor's key session gets 4003 from every call here.
+ * every ended conversation. Before accepting, an agent of the visitor's merchant may read what a
+ * queued visitor wrote in its current conversation (its own messages, nothing of earlier
+ * conversations, nothing once it is no longer queued). A visitor's key session gets 4003 from
+ * every call here.
  * @module
  */
 
-import { toWire, type WireMessage } from '../chat/wire.js';
+import { T, toWire, type WireMessage } from '../chat/wire.js';
 import { forbidden } from '../http/caller.js';
 import { ApiError, Code } from '../http/envelope.js';
 import type { PastConversation } from '../store/desk-types.js';
@@ -40,6 +42,18 @@ export interface PastSearch {
   size: number;
 }
 
+/** What a visitor writes itself: text, image, file, video (what a queued visitor's transcript holds). */
+const WRITTEN_BY_VISITORS: ReadonlySet<number> = new Set([T.Text, T.Image, T.File, T.Video]);
+
+/**
+ * Whether an agent (`agent:<account>`) is staff of a merchant. On this server every agent serves
+ * every merchant (the default); a server whose agents belong to merchants passes its own rule.
+ */
+export type MerchantStaffCheck = (agentId: string, mchId: string) => boolean | Promise<boolean>;
+
+/** Every agent serves every merchant. */
+export const EVERY_MERCHANT: MerchantStaffCheck = () => true;
+
 /** Refuses anybody but an agent (`agent:<account>`). @throws ApiError 4003 */
 export function requireAgent(identity: string): void {
   if (!identity.startsWith('agent:')) throw forbidden('Forbidden: only agents may read past conversations');
@@ -47,7 +61,14 @@ export function requireAgent(identity: string): void {
 
 /** Past conversations and queued visitors' transcripts. */
 export class Past {
-  constructor(private readonly store: Store) {}
+  /**
+   * @param store - storage
+   * @param servesMerchant - whether an agent is staff of a merchant (queued visitors of other merchants are refused)
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly servesMerchant: MerchantStaffCheck = EVERY_MERCHANT,
+  ) {}
 
   /** A page of ended conversations, newest ended first. @throws ApiError 4003 for a visitor. */
   async list(identity: string, search: PastSearch): Promise<PastPage> {
@@ -68,15 +89,19 @@ export class Past {
   }
 
   /**
-   * What a queued visitor wrote (to the robot and while queueing), for an agent deciding to
-   * accept.
-   * @throws ApiError 4003 for a visitor, or when the visitor is not queued with that merchant's platform.
+   * What a queued visitor wrote in its current conversation (to the robot and while queueing),
+   * for an agent of its merchant deciding to accept: the visitor's own messages only.
+   * @throws ApiError 4003 for a visitor, an agent who is not staff of the merchant, or when the
+   * visitor is not queued with that merchant's platform (unknown, talking to the robot, served,
+   * ended).
    */
   async queued(identity: string, clientId: string, mchId: string, platformId: string): Promise<OpenedConversation> {
     requireAgent(identity);
+    if (!(await this.servesMerchant(identity, mchId))) throw forbidden('Forbidden: not an agent of that merchant');
     const session = await this.store.chat.latestSession(clientId, mchId, platformId);
     if (session?.state !== 'queued') throw forbidden('Forbidden: that visitor is not queued');
-    return this.transcript(session);
+    const opened = await this.transcript(session);
+    return { ...opened, messages: opened.messages.filter((m) => m.from === clientId && WRITTEN_BY_VISITORS.has(m.type)) };
   }
 
   /**

@@ -17,6 +17,7 @@ import type { Sessions } from '../chat/sessions.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { AgentPresence } from '../agents/presence.js';
 import type { AgentTokens } from '../agents/session-tokens.js';
+import type { Arrivals } from '../services/arrivals.js';
 import type { Groups } from '../services/groups.js';
 import type { Identity } from '../services/identity.js';
 import type { Visitors } from '../services/visitors.js';
@@ -30,6 +31,8 @@ export interface AdmissionServices {
   readonly groups: Pick<Groups, 'joinOpenGroup'>;
   /** Key-session binding and claims (protocol §3a). */
   readonly identity: Pick<Identity, 'bind' | 'claim'>;
+  /** What a visitor arrived with, kept for the desk (optional: admission tests may leave it out). */
+  readonly arrivals?: Pick<Arrivals, 'record'>;
 }
 
 /** What admission needs. */
@@ -114,8 +117,8 @@ export class Admission {
 
   /**
    * After the welcome (it runs before any frame of the socket: a text must find its session): an
-   * agent's presence and snapshot; a visitor's group, its session started or resumed, and its
-   * service state (robot, queued, agent, ended) for a reloaded page or a new tab.
+   * agent's presence and snapshot; a visitor's group (or what it arrived with), its session
+   * started or resumed, and its service state (robot, queued, agent, ended) for a reloaded page or a new tab.
    */
   async started(peer: Peer, identity: ConnectIdentity, agentWasOffline: boolean): Promise<void> {
     const { sessions } = this.deps;
@@ -127,6 +130,7 @@ export class Admission {
     }
     const v = { clientId: identity.userId, name: identity.name, avatar: identity.avatar, mchId: identity.mchId, platformId: identity.platformId, language: identity.language };
     if (identity.groupId !== '') await this.deps.services.groups.joinOpenGroup(identity.groupId, { clientId: identity.userId, name: identity.name, avatar: identity.avatar });
+    else if (identity.arrival) await this.deps.services.arrivals?.record(identity.userId, identity.mchId, identity.platformId, identity.arrival);
     if (!(await sessions.hasAny(v))) await sessions.start(v);
     else await sessions.resumed(v, (message) => peer.send(message));
     if (identity.groupId === '') await sessions.sendState(peer);

@@ -12,6 +12,7 @@ import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId } from '../ch
 import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '../crypto.js';
 import { ApiError } from '../http/envelope.js';
 import { newClientSecret } from '../identity/secrets.js';
+import { parseArrival } from '../services/arrivals.js';
 import type { Identity } from '../services/identity.js';
 import type { Merchants } from '../services/merchants.js';
 import type { Visitors } from '../services/visitors.js';
@@ -61,6 +62,8 @@ export interface ConnectIdentity {
   connectId: string;
   /** A fresh secret when this connect claims an unseen client id (protocol §3a.1), else undefined. */
   claimSecret?: string;
+  /** What a visitor arrived with (`d.entry`, parsed by `parseArrival`); absent for agents. */
+  arrival?: Record<string, string>;
   /** An agent's login: by `password` (a session token is then issued) or by session `token`. */
   agentLogin?: { by: 'password' } | { by: 'token'; token: string };
 }
@@ -140,6 +143,8 @@ export interface VisitorConnectData {
   groupId: string;
   /** `d.clientSecret` when it is a string (protocol §3a), else undefined. */
   clientSecret: string | undefined;
+  /** `d.entry`: what the visitor arrived with (services/arrivals.ts), bounded; empty when absent. */
+  arrival: Record<string, string>;
 }
 
 /** The decrypted connect payload's `d`, parsed and validated once. */
@@ -168,6 +173,7 @@ export function parseConnectData(d: Record<string, unknown>): ConnectData {
     language: text(d['language'], 16).replace(/^(null|0|no)$/, ''),
     groupId: text(d['groupId'], 64).replace(/^(null|0|data3)$/, ''),
     clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined,
+    arrival: parseArrival(d['entry']),
   };
 }
 
@@ -261,5 +267,6 @@ async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySes
     keySession,
     connectId: u,
     ...(claim === 'unclaimed' ? { claimSecret: newClientSecret() } : {}),
+    arrival: d.arrival,
   };
 }

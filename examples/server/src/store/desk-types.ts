@@ -22,6 +22,26 @@ export interface CannedReply {
   createdAt: number;
 }
 
+/** What {@link DeskRepo.updateCanned} did: changed it, found no such reply, or found the shortcut taken. */
+export type CannedUpdate = 'updated' | 'missing' | 'taken';
+
+/**
+ * What a visitor arrived with at a merchant's platform (the entry link's parameters and the page's
+ * query, as the visitor page sent them in its connect data), kept for the desk's context panel.
+ */
+export interface Arrival {
+  /** The visitor. */
+  clientId: string;
+  /** Merchant id. */
+  mchId: string;
+  /** Platform id. */
+  platformId: string;
+  /** The parameters, name to value (bounded by the service that records them). */
+  params: Record<string, string>;
+  /** When the visitor last arrived with them (ms). */
+  arrivedAt: number;
+}
+
 /**
  * A query over ended conversations, newest ended first. Text filters match case-insensitively
  * (ASCII) as substrings; `%`, `_` and `\` in them are plain characters.
@@ -51,12 +71,18 @@ export interface DeskRepo {
   addCanned(reply: CannedReply): boolean;
   /** A merchant's canned replies by shortcut (byte order). */
   cannedReplies(mchId: string): CannedReply[];
+  /** Replaces a reply's title, text and shortcut (its merchant and id name it). */
+  updateCanned(reply: CannedReply): CannedUpdate;
   /** Removes a merchant's canned reply; false when there was none. */
   removeCanned(mchId: string, id: string): boolean;
   /** Ended conversations matching `query`, newest ended first (then by session id, descending). */
   pastConversations(query: PastQuery): PastConversation[];
   /** The messages of one session, oldest first (at most `limit`). */
   sessionMessages(sessionId: string, limit: number): MessageRecord[];
+  /** Keeps what a visitor arrived with at a platform (replacing the earlier arrival there). */
+  saveArrival(arrival: Arrival): void;
+  /** What the visitor last arrived with at the platform, if anything was kept. */
+  arrival(clientId: string, mchId: string, platformId: string): Arrival | undefined;
 }
 
 /** `text` with LIKE's wildcards and the escape character (`\`) escaped, wrapped in `%`. */

@@ -1,12 +1,12 @@
 /**
- * {@link DeskRepo} on PostgreSQL: canned replies and past conversations, with the same answers
+ * {@link DeskRepo} on PostgreSQL: canned replies, past conversations and visitors' arrivals, with the same answers
  * as `sqlite-desk.ts` (`ILIKE` matches ASCII case-insensitively as SQLite's `LIKE` does).
  * @module
  */
 
-import type { DeskRepo } from './desk-types.js';
+import type { CannedUpdate, DeskRepo } from './desk-types.js';
 import { insertInto } from './pg-params.js';
-import { allRows, changedRows, type Queryable } from './pg-queryable.js';
+import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
 import { rowValues } from './rows.js';
 import { toMessage, type MessageRow } from './rows-chat.js';
 import * as rows from './rows-desk.js';
@@ -23,6 +23,30 @@ const PAST_SQL = `
   ORDER BY s.ended_at DESC, s.session_id COLLATE "C" DESC
   LIMIT $5 OFFSET $6`;
 
+/** PostgreSQL's unique_violation (another reply took the shortcut between the check and the update). */
+const UNIQUE_VIOLATION = '23505';
+
+/** Replaces a reply's fields unless another reply of the merchant has the shortcut. */
+async function updateCanned(db: Queryable, reply: rows.CannedReplyRow): Promise<CannedUpdate> {
+  try {
+    return await db.atomic(async (q) => {
+      const owner = await firstRow<{ id: string }>(q, 'SELECT id FROM canned_replies WHERE mch_id = $1 AND shortcut = $2', [reply.mch_id, reply.shortcut]);
+      if (owner !== undefined && owner.id !== reply.id) return 'taken';
+      const changed = await changedRows(q, 'UPDATE canned_replies SET title = $3, text = $4, shortcut = $5 WHERE mch_id = $1 AND id = $2', [
+        reply.mch_id,
+        reply.id,
+        reply.title,
+        reply.text,
+        reply.shortcut,
+      ]);
+      return changed === 1 ? 'updated' : 'missing';
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) return 'taken';
+    throw error;
+  }
+}
+
 /**
  * Creates the desk repository over a queryable.
  * @internal
@@ -37,6 +61,7 @@ export function pgDeskRepo(db: Queryable): Async<DeskRepo> {
       )) === 1,
     cannedReplies: async (mchId) =>
       (await allRows<rows.CannedReplyRow>(db, 'SELECT * FROM canned_replies WHERE mch_id = $1 ORDER BY shortcut', [mchId])).map(rows.toCanned),
+    updateCanned: (reply) => updateCanned(db, rows.cannedRow(reply)),
     removeCanned: async (mchId, id) => (await changedRows(db, 'DELETE FROM canned_replies WHERE mch_id = $1 AND id = $2', [mchId, id])) === 1,
     pastConversations: async (query) => {
       const f = rows.pastFilters(query);
@@ -47,5 +72,16 @@ export function pgDeskRepo(db: Queryable): Async<DeskRepo> {
       (
         await allRows<MessageRow>(db, 'SELECT * FROM messages WHERE session_id = $1 ORDER BY create_time, seq, fp COLLATE "C" LIMIT $2', [sessionId, Math.max(0, Math.trunc(limit))])
       ).map(toMessage),
+    saveArrival: async (arrival) => {
+      await db.query(
+        `${insertInto('visitor_arrivals', rows.ARRIVAL_COLUMNS)}
+         ON CONFLICT (client_id, mch_id, platform_id) DO UPDATE SET params = EXCLUDED.params, arrived_at = EXCLUDED.arrived_at`,
+        rowValues(rows.arrivalRow(arrival), rows.ARRIVAL_COLUMNS),
+      );
+    },
+    arrival: async (clientId, mchId, platformId) => {
+      const row = await firstRow<rows.ArrivalRow>(db, 'SELECT * FROM visitor_arrivals WHERE client_id = $1 AND mch_id = $2 AND platform_id = $3', [clientId, mchId, platformId]);
+      return row === undefined ? undefined : rows.toArrival(row);
+    },
   };
 }

@@ -263,6 +263,17 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_ended ON sessions (state, ended_at);
   CREATE INDEX messages_session ON messages (session_id);
   `,
+  // 6 (SQLite's migration 10): what a visitor arrived with at a platform, for the desk's context panel
+  `
+  CREATE TABLE visitor_arrivals (
+    client_id TEXT NOT NULL,
+    mch_id TEXT NOT NULL,
+    platform_id TEXT NOT NULL,
+    params TEXT NOT NULL,
+    arrived_at BIGINT NOT NULL,
+    PRIMARY KEY (client_id, mch_id, platform_id)
+  );
+  `,
 ];
 
 /**

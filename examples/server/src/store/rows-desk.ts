@@ -6,7 +6,7 @@
 
 import type { ColumnsOf } from './rows.js';
 import { toSession, type SessionRow } from './rows-chat.js';
-import { containsPattern, type CannedReply, type PastConversation, type PastQuery } from './desk-types.js';
+import { containsPattern, type Arrival, type CannedReply, type PastConversation, type PastQuery } from './desk-types.js';
 
 /** A row of `canned_replies`. */
 export interface CannedReplyRow {
@@ -60,4 +60,39 @@ export function pastFilters(query: PastQuery): { mchId: string | null; visitor: 
     visitorLike: visitor === null ? null : containsPattern(visitor),
     textLike: text === null ? null : containsPattern(text),
   };
+}
+
+/** A row of `visitor_arrivals`. */
+export interface ArrivalRow {
+  client_id: string;
+  mch_id: string;
+  platform_id: string;
+  params: string;
+  arrived_at: number;
+}
+
+/** The columns an arrival is written with. */
+export const ARRIVAL_COLUMNS = ['client_id', 'mch_id', 'platform_id', 'params', 'arrived_at'] as const satisfies ColumnsOf<ArrivalRow>;
+
+/** The row of an arrival (the parameters as JSON text). */
+export const arrivalRow = (a: Arrival): ArrivalRow => ({
+  client_id: a.clientId,
+  mch_id: a.mchId,
+  platform_id: a.platformId,
+  params: JSON.stringify(a.params),
+  arrived_at: a.arrivedAt,
+});
+
+/** An arrival from its row (parameters that do not parse as an object of strings read as none). */
+export function toArrival(r: ArrivalRow): Arrival {
+  const params: Record<string, string> = {};
+  try {
+    const parsed: unknown = JSON.parse(r.params);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') params[key] = value;
+    }
+  } catch {
+    // a damaged row shows no parameters
+  }
+  return { clientId: r.client_id, mchId: r.mch_id, platformId: r.platform_id, params, arrivedAt: r.arrived_at };
 }

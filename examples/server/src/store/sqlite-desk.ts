@@ -1,10 +1,10 @@
 /**
- * {@link DeskRepo} on better-sqlite3: canned replies and past conversations.
+ * {@link DeskRepo} on better-sqlite3: canned replies, past conversations and visitors' arrivals.
  * @module
  */
 
 import type Database from 'better-sqlite3';
-import type { DeskRepo } from './desk-types.js';
+import type { CannedUpdate, DeskRepo } from './desk-types.js';
 import { toMessage, type MessageRow } from './rows-chat.js';
 import * as rows from './rows-desk.js';
 import { insertInto } from './sqlite-params.js';
@@ -27,6 +27,8 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
   const q = {
     addCanned: db.prepare<rows.CannedReplyRow>(`${insertInto('canned_replies', rows.CANNED_COLUMNS)} ON CONFLICT (mch_id, shortcut) DO NOTHING`),
     canned: db.prepare<[string], rows.CannedReplyRow>('SELECT * FROM canned_replies WHERE mch_id = ? ORDER BY shortcut'),
+    updateCanned: db.prepare<rows.CannedReplyRow>('UPDATE canned_replies SET title = @title, text = @text, shortcut = @shortcut WHERE mch_id = @mch_id AND id = @id'),
+    shortcutOwner: db.prepare<[string, string], { id: string }>('SELECT id FROM canned_replies WHERE mch_id = ? AND shortcut = ?'),
     removeCanned: db.prepare<[string, string]>('DELETE FROM canned_replies WHERE mch_id = ? AND id = ?'),
     past: db.prepare<PastParams, rows.PastRow>(
       `SELECT s.*, v.name AS visitor_name
@@ -40,13 +42,30 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
        LIMIT @size OFFSET @offset`,
     ),
     sessionMessages: db.prepare<[string, number], MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY create_time, seq, fp LIMIT ?'),
+    saveArrival: db.prepare<rows.ArrivalRow>(
+      `${insertInto('visitor_arrivals', rows.ARRIVAL_COLUMNS)}
+       ON CONFLICT (client_id, mch_id, platform_id) DO UPDATE SET params = excluded.params, arrived_at = excluded.arrived_at`,
+    ),
+    arrival: db.prepare<[string, string, string], rows.ArrivalRow>('SELECT * FROM visitor_arrivals WHERE client_id = ? AND mch_id = ? AND platform_id = ?'),
   };
+  // one synchronous transaction: nothing runs between the shortcut check and the update
+  const updateCanned = db.transaction((row: rows.CannedReplyRow): CannedUpdate => {
+    const owner = q.shortcutOwner.get(row.mch_id, row.shortcut);
+    if (owner !== undefined && owner.id !== row.id) return 'taken';
+    return q.updateCanned.run(row).changes === 1 ? 'updated' : 'missing';
+  });
   return {
     addCanned: (reply) => q.addCanned.run(rows.cannedRow(reply)).changes === 1,
     cannedReplies: (mchId) => q.canned.all(mchId).map(rows.toCanned),
+    updateCanned: (reply) => updateCanned(rows.cannedRow(reply)),
     removeCanned: (mchId, id) => q.removeCanned.run(mchId, id).changes === 1,
     pastConversations: (query) =>
       q.past.all({ ...rows.pastFilters(query), size: Math.max(0, Math.trunc(query.size)), offset: Math.max(0, Math.trunc(query.offset)) }).map(rows.toPast),
     sessionMessages: (sessionId, limit) => q.sessionMessages.all(sessionId, Math.max(0, Math.trunc(limit))).map(toMessage),
+    saveArrival: (arrival) => void q.saveArrival.run(rows.arrivalRow(arrival)),
+    arrival: (clientId, mchId, platformId) => {
+      const row = q.arrival.get(clientId, mchId, platformId);
+      return row === undefined ? undefined : rows.toArrival(row);
+    },
   };
 }

@@ -15,7 +15,13 @@ describe('connect data: visitors', () => {
       language: 'en',
       groupId: 'g1',
       clientSecret: 's',
+      arrival: {},
     });
+  });
+
+  it('reads what the visitor arrived with (d.entry), bounded; anything else is no parameters', () => {
+    expect(parseConnectData({ mchId: 'M1', entry: { kefuId: 77, cpay: 'ORD-1', 'json.account': 'ann', evil: { x: 1 } } })).toMatchObject({ arrival: { kefuId: '77', cpay: 'ORD-1', 'json.account': 'ann' } });
+    expect(parseConnectData({ entry: 'kefuId=77' })).toMatchObject({ arrival: {} });
   });
 
   it('treats the placeholders of old embeds as none: language null/0/no, groupId null/0/data3', () => {

@@ -40,12 +40,45 @@ export function deskCases(current: () => Store): void {
       expect((await store.desk.cannedReplies('m2')).map((c) => c.id)).toEqual(['c3']);
     });
 
+    it('updates title, text and shortcut in place; a shortcut another reply has is taken; an unknown reply is missing', async () => {
+      const store = current();
+      await store.desk.addCanned(canned('c1', 'm1', 'hello'));
+      await store.desk.addCanned(canned('c2', 'm1', 'thanks'));
+      await store.desk.addCanned(canned('c3', 'm2', 'bye'));
+      const changed = { ...canned('c1', 'm1', 'hi'), title: 'Hi', text: 'Hi there' };
+      expect(await store.desk.updateCanned(changed)).toBe('updated');
+      expect(await store.desk.updateCanned({ ...changed, title: 'Same shortcut again' })).toBe('updated');
+      expect(await store.desk.updateCanned({ ...canned('c2', 'm1', 'hi'), title: 'steal' })).toBe('taken');
+      expect(await store.desk.updateCanned(canned('c3', 'm1', 'bye'))).toBe('missing'); // c3 is m2's
+      expect(await store.desk.updateCanned(canned('nope', 'm1', 'nope'))).toBe('missing');
+      expect(await store.desk.updateCanned(canned('c3', 'm2', 'hi'))).toBe('updated'); // another merchant's shortcut is free
+      expect(await store.desk.cannedReplies('m1')).toEqual([
+        { ...changed, title: 'Same shortcut again' },
+        canned('c2', 'm1', 'thanks'),
+      ]);
+      expect((await store.desk.cannedReplies('m2')).map((c) => c.shortcut)).toEqual(['hi']);
+    });
+
     it('orders shortcuts by bytes (upper case first)', async () => {
       const store = current();
       await store.desk.addCanned(canned('a', 'm1', 'b'));
       await store.desk.addCanned(canned('b', 'm1', 'B'));
       await store.desk.addCanned(canned('c', 'm1', 'a'));
       expect((await store.desk.cannedReplies('m1')).map((c) => c.shortcut)).toEqual(['B', 'a', 'b']);
+    });
+  });
+
+  describe('arrivals', () => {
+    it('keeps the latest arrival per visitor and platform, parameters as they were', async () => {
+      const store = current();
+      expect(await store.desk.arrival('v1', 'm1', 'web')).toBeUndefined();
+      await store.desk.saveArrival({ clientId: 'v1', mchId: 'm1', platformId: 'web', params: { cpay: 'ORD-1', 'json.account': 'ann' }, arrivedAt: T0 });
+      await store.desk.saveArrival({ clientId: 'v1', mchId: 'm1', platformId: 'app', params: { isapp: '1' }, arrivedAt: T0 + 1 });
+      expect(await store.desk.arrival('v1', 'm1', 'web')).toEqual({ clientId: 'v1', mchId: 'm1', platformId: 'web', params: { cpay: 'ORD-1', 'json.account': 'ann' }, arrivedAt: T0 });
+      await store.desk.saveArrival({ clientId: 'v1', mchId: 'm1', platformId: 'web', params: { kefuId: '77' }, arrivedAt: T0 + 2 });
+      expect(await store.desk.arrival('v1', 'm1', 'web')).toEqual({ clientId: 'v1', mchId: 'm1', platformId: 'web', params: { kefuId: '77' }, arrivedAt: T0 + 2 });
+      expect((await store.desk.arrival('v1', 'm1', 'app'))?.params).toEqual({ isapp: '1' });
+      expect(await store.desk.arrival('v2', 'm1', 'web')).toBeUndefined();
     });
   });
 
