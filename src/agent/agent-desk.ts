@@ -3,7 +3,7 @@
  * composes the engine. Each power of the desk is a manager of its own (a store plus calls):
  * the queue ({@link DeskQueue}, type 310 snapshots and accept), the conversations
  * ({@link DeskConversations}: histories with the agent history call, catch-up, end, ended
- * conversations and ratings) and the login ({@link DeskLogin}: the kept session token, logout).
+ * conversations and ratings), the preview of a queued visitor ({@link DeskPreview}) and the login ({@link DeskLogin}: the kept session token, logout).
  * Every listener and timer is registered in one disposer set that {@link AgentDesk.destroy} runs.
  *
  * Data flows one way: frames and history pages go into the client's message list and into the
@@ -21,6 +21,7 @@ import { DeskConversations } from './conversations.js';
 import type { DeskClient } from './desk-client.js';
 import { DeskLogin } from './login.js';
 import { DeskPast } from './past.js';
+import { DeskPreview } from './preview.js';
 import { DeskQueue, type AgentDeskSnapshot } from './queue.js';
 import { DeskStatus, type AgentStatus, type DeskStatusState } from './status.js';
 import type { ConversationHistory } from './visitor-thread.js';
@@ -68,6 +69,8 @@ export class AgentDesk {
   readonly canned: DeskCanned;
   /** Past conversations: paged listing, search, open read-only; queued transcripts. */
   readonly past: DeskPast;
+  /** The preview of a queued visitor: what it wrote, read before accepting. */
+  readonly preview: DeskPreview;
   /** Visitor context per client id (the context panel). */
   readonly context: DeskContext;
   private readonly disposables: Disposables;
@@ -93,6 +96,7 @@ export class AgentDesk {
     this.canned = new DeskCanned(calls);
     this.context = new DeskContext(calls);
     this.past = new DeskPast(calls, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
+    this.preview = new DeskPreview(calls, this.queue, this.disposables);
     this.statusManager = new DeskStatus(client, this.disposables);
     this.status = this.statusManager.store;
   }
@@ -120,9 +124,13 @@ export class AgentDesk {
     return this.queueManager.session(clientId);
   }
 
-  /** Accepts a waiting visitor (type 311); its whole history loads when the snapshot lists it. */
+  /**
+   * Accepts a waiting visitor (type 311); its whole history loads when the snapshot lists it. The
+   * preview of that visitor, if open, closes.
+   */
   accept(clientId: string): void {
     this.queueManager.accept(clientId);
+    if (this.preview.store.getState().visitor?.clientId === clientId) this.preview.close();
   }
 
   /** Ends the conversation with `clientId` (type 302); it stays on the desk, ended, until closed. */

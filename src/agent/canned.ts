@@ -1,9 +1,10 @@
 /**
- * The desk's canned replies: a merchant's ready answers as a store, the calls that change them,
- * and {@link DeskCanned.suggest} for the composer's `/shortcut` list.
+ * The desk's canned replies: a merchant's ready answers as a store, the calls that change them
+ * (add, update, remove, with the server's rules checked first by {@link cannedReplyProblem}), and
+ * {@link DeskCanned.suggest} for the composer's `/shortcut` list.
  * @module
  */
-import type { CannedReply, CannedReplyInput } from '../http/desk-types.js';
+import type { CannedReply, CannedReplyInput, CannedReplyUpdate } from '../http/desk-types.js';
 import { createStore, type Store } from '../state/store.js';
 import type { DeskCallsHolder } from './desk-client.js';
 
@@ -17,10 +18,40 @@ export interface DeskCannedSnapshot {
 
 /** The most suggestions {@link DeskCanned.suggest} answers. */
 export const MAX_SUGGESTIONS = 8;
+/** The longest title of a canned reply (characters, after trimming). */
+export const MAX_CANNED_TITLE = 100;
+/** The longest text of a canned reply (characters, after trimming). */
+export const MAX_CANNED_TEXT = 2000;
+/** A shortcut: 1-32 letters, digits, `-` or `_` (after dropping a leading `/`). */
+export const CANNED_SHORTCUT = /^[\p{L}\p{N}_-]{1,32}$/u;
+
+/**
+ * What is wrong with a canned reply (the server's rules, so that a desk can say it in the agent's
+ * language before asking): a blank or too long `title` or `text`, a malformed `shortcut`, or a
+ * shortcut another reply of the merchant has (`shortcutTaken`).
+ */
+export type CannedProblem = 'title' | 'text' | 'shortcut' | 'shortcutTaken';
+
+/**
+ * The first problem of a reply to add or update, or null when the server should take it.
+ * @param input - the reply (title, text and shortcut as the agent typed them)
+ * @param existing - the merchant's replies as loaded
+ * @param id - the reply being edited (its own shortcut is not taken)
+ */
+export function cannedReplyProblem(input: Pick<CannedReplyInput, 'title' | 'text' | 'shortcut'>, existing: readonly CannedReply[] = [], id?: string): CannedProblem | null {
+  const title = input.title.trim();
+  const text = input.text.trim();
+  const shortcut = input.shortcut.trim().replace(/^\//, '');
+  if (title === '' || title.length > MAX_CANNED_TITLE) return 'title';
+  if (text === '' || text.length > MAX_CANNED_TEXT) return 'text';
+  if (!CANNED_SHORTCUT.test(shortcut)) return 'shortcut';
+  if (existing.some((r) => r.shortcut === shortcut && r.id !== id)) return 'shortcutTaken';
+  return null;
+}
 
 const bySortedShortcut = (a: CannedReply, b: CannedReply): number => (a.shortcut < b.shortcut ? -1 : a.shortcut > b.shortcut ? 1 : 0);
 
-/** Canned replies: list, add, remove, suggest. */
+/** Canned replies: list, add, update, remove, suggest. */
 export class DeskCanned {
   /** The replies loaded so far, for `useSyncExternalStore`. */
   readonly store: Store<DeskCannedSnapshot> = createStore<DeskCannedSnapshot>({ byMerchant: {}, error: null });
@@ -48,6 +79,22 @@ export class DeskCanned {
     const reply = await this.track(this.client.api.agentCannedAdd(input));
     this.put(reply.mchId, [...this.replies(reply.mchId).filter((r) => r.id !== reply.id), reply].sort(bySortedShortcut));
     return reply;
+  }
+
+  /** Replaces a reply's title, text and shortcut (rejects with the server's message, e.g. a taken shortcut). */
+  async update(input: CannedReplyUpdate): Promise<CannedReply> {
+    const reply = await this.track(this.client.api.agentCannedUpdate(input));
+    this.put(reply.mchId, [...this.replies(reply.mchId).filter((r) => r.id !== reply.id), reply].sort(bySortedShortcut));
+    return reply;
+  }
+
+  /**
+   * The first problem of a reply to add or update against the loaded replies of its merchant
+   * ({@link cannedReplyProblem}), or null.
+   * @param id - the reply being edited, if any
+   */
+  problem(input: CannedReplyInput, id?: string): CannedProblem | null {
+    return cannedReplyProblem(input, this.replies(input.mchId), id);
   }
 
   /** Removes a reply. */

@@ -10,7 +10,7 @@ describe('DeskContext', () => {
     const where = { clientId: 'v1', mchId: 'M1', platformId: 'P1' };
     expect(desk.context.of('v1')).toBeUndefined();
     await desk.context.load(where);
-    expect(desk.context.of('v1')).toMatchObject({ name: 'name v1', merchantName: 'Shop', pastConversations: 3, lastRating: 5 });
+    expect(desk.context.of('v1')).toMatchObject({ name: 'name v1', merchantName: 'Shop', pastConversations: 3, lastRating: 5, entry: { cpay: 'ORD-1' }, deposit: { mchOrderNo: 'ORD-1' } });
     client.api.agentVisitorContext.mockRejectedValueOnce(new ApiError({ code: 4003, message: 'Forbidden' }));
     await expect(desk.context.load(where)).rejects.toThrow('Forbidden');
     expect(desk.context.store.getState().errors).toEqual({ v1: 'Forbidden' });

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PermitApi } from '../http/permit-api.js';
-import type { CannedReply, CannedReplyInput, PastPage, PastQuery, QueuedQuery, Transcript, VisitorContext } from '../http/desk-types.js';
+import type { CannedReply, CannedReplyInput, CannedReplyUpdate, PastPage, PastQuery, QueuedQuery, Transcript, VisitorContext } from '../http/desk-types.js';
 
 /** The desk's calls over an agent client's permit API (`new DeskApi(client.api)`). */
 export class DeskApi {
@@ -20,6 +20,11 @@ export class DeskApi {
   /** `POST agent/cannedAdd` (enc, agents): adds a canned reply (1001 for a taken shortcut). */
   agentCannedAdd(q: CannedReplyInput): Promise<CannedReply> {
     return this.api.postEnc<CannedReply>('agent/cannedAdd', q);
+  }
+
+  /** `POST agent/cannedUpdate` (enc, agents): replaces a reply's title, text and shortcut (1001 for a taken shortcut, 1003 when unknown). */
+  agentCannedUpdate(q: CannedReplyUpdate): Promise<CannedReply> {
+    return this.api.postEnc<CannedReply>('agent/cannedUpdate', q);
   }
 
   /** `POST agent/cannedRemove` (enc, agents): removes a canned reply (1003 when unknown). */
@@ -44,7 +49,7 @@ export class DeskApi {
     return this.api.postEnc<VisitorContext>('agent/visitorContext', q);
   }
 
-  /** `POST agent/queuedTranscript` (enc, agents): what a queued visitor wrote before accepting. */
+  /** `POST agent/queuedTranscript` (enc, agents of its merchant): what a queued visitor wrote in its current conversation, before accepting (4003 unless queued). */
   agentQueuedTranscript(q: QueuedQuery): Promise<Transcript> {
     return this.api.postEnc<Transcript>('agent/queuedTranscript', q);
   }

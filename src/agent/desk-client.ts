@@ -15,11 +15,11 @@ import type { Disposables, Disposer } from '../timers.js';
 /** The permit calls the desk makes: the agent history, and `postEnc` for its `agent/...` calls ({@link DeskApi}). */
 export type DeskCall = 'findMsgForCus' | 'postEnc';
 
-/** The desk's own calls (`agent/...`), as the canned, past and context managers use them. */
-export type DeskCalls = Pick<DeskApi, 'agentCannedList' | 'agentCannedAdd' | 'agentCannedRemove' | 'agentPastList' | 'agentPastOpen' | 'agentQueuedTranscript' | 'agentVisitorContext'>;
+/** The desk's own calls (`agent/...`), as the canned, past, preview and context managers use them. */
+export type DeskCalls = Pick<DeskApi, 'agentCannedList' | 'agentCannedAdd' | 'agentCannedUpdate' | 'agentCannedRemove' | 'agentPastList' | 'agentPastOpen' | 'agentQueuedTranscript' | 'agentVisitorContext'>;
 
 /**
- * What the canned, past and context managers need: the desk's calls.
+ * What the canned, past, preview and context managers need: the desk's calls.
  * @internal
  */
 export interface DeskCallsHolder {

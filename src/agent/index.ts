@@ -2,7 +2,8 @@
  * `@kefu-im/sdk/agent`: the agent's side of the SDK (beyond the upstream spec): the queue and open
  * conversations, the agent history call with the catch-up after every reconnect, ended
  * conversations with the visitor's rating, the login kept across reloads as a session token,
- * accept, end and logout. Visitors' apps never load it.
+ * accept, end and logout; status and transfer, canned replies, past conversations, the visitor
+ * context and the preview of a queued visitor. Visitors' apps never load it.
  * @packageDocumentation
  */
 export { AgentDesk } from './agent-desk.js';
@@ -12,11 +13,13 @@ export type { AgentDeskSnapshot } from './queue.js';
 export { DeskConversations } from './conversations.js';
 export type { ConversationRating, ConversationWindow, DeskConversation, DeskConversationsSnapshot, DeskConversationsDeps } from './conversations.js';
 export type { ConversationHistory } from './visitor-thread.js';
-export { DeskCanned, MAX_SUGGESTIONS } from './canned.js';
-export type { DeskCannedSnapshot } from './canned.js';
+export { CANNED_SHORTCUT, cannedReplyProblem, DeskCanned, MAX_CANNED_TEXT, MAX_CANNED_TITLE, MAX_SUGGESTIONS } from './canned.js';
+export type { CannedProblem, DeskCannedSnapshot } from './canned.js';
 export { DeskPast } from './past.js';
 export type { DeskPastSnapshot, PastSearch } from './past.js';
-export type { CannedReply, CannedReplyInput, PastConversation, PastPage, PastQuery, QueuedQuery, Transcript, VisitorContext } from '../http/desk-types.js';
+export { DeskPreview } from './preview.js';
+export type { DeskPreviewSnapshot, PreviewedVisitor } from './preview.js';
+export type { CannedReply, CannedReplyInput, CannedReplyUpdate, PastConversation, PastPage, PastQuery, QueuedQuery, Transcript, VisitorContext } from '../http/desk-types.js';
 export { DeskContext } from './context.js';
 export type { DeskContextSnapshot } from './context.js';
 export { DeskLogin, LOGOUT_WAIT_MS } from './login.js';

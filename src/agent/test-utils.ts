@@ -6,7 +6,7 @@
 import { EventEmitter } from 'eventemitter3';
 import { vi } from 'vitest';
 import type { ConnectionState, ImClientEvents } from '../events.js';
-import type { CannedReply, CannedReplyInput, PastConversation, PastQuery, QueuedQuery, Transcript } from '../http/desk-types.js';
+import type { CannedReply, CannedReplyInput, CannedReplyUpdate, PastConversation, PastQuery, QueuedQuery, Transcript } from '../http/desk-types.js';
 import { ApiError } from '../http/errors.js';
 import type { HistoryQuery, MessagePage } from '../http/types.js';
 import { MessageList } from '../messages/message-list.js';
@@ -44,6 +44,16 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
       this.cannedReplies.push(reply);
       return reply;
     }),
+    agentCannedUpdate: vi.fn(async (q: CannedReplyUpdate) => {
+      const i = this.cannedReplies.findIndex((r) => r.mchId === q.mchId && r.id === q.id);
+      if (i < 0) throw new ApiError({ code: 1003, message: 'no such canned reply' });
+      if (this.cannedReplies.some((r) => r.mchId === q.mchId && r.shortcut === q.shortcut && r.id !== q.id)) {
+        throw new ApiError({ code: 1001, message: `the shortcut /${q.shortcut} is taken` });
+      }
+      const reply = { ...this.cannedReplies[i]!, title: q.title, text: q.text, shortcut: q.shortcut };
+      this.cannedReplies[i] = reply;
+      return reply;
+    }),
     agentCannedRemove: vi.fn(async (q: { mchId: string; id: string }) => {
       const i = this.cannedReplies.findIndex((r) => r.mchId === q.mchId && r.id === q.id);
       if (i < 0) throw new ApiError({ code: 1003, message: 'no such canned reply' });
@@ -71,6 +81,9 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
       platformName: 'Web',
       pastConversations: 3,
       lastRating: 5,
+      entry: { cpay: 'ORD-1' },
+      arrivedAt: 3,
+      deposit: { userAccount: 'ann', userMchId: 'U1', mchOrderNo: 'ORD-1', amount: '10.00', status: 'success' },
     })),
     agentQueuedTranscript: vi.fn(async (q: QueuedQuery): Promise<Transcript> => ({
       session: { sessionId: 'q', clientId: q.clientId, visitorName: '', mchId: q.mchId, platformId: q.platformId, agentId: null, createdAt: 1, endedAt: null, score: null, remark: null },

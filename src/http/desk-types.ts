@@ -1,9 +1,10 @@
 /**
  * Shapes of the agent desk's permit calls (docs/protocol.md §7, "Desk calls"): canned replies,
- * past conversations and a queued visitor's transcript.
+ * past conversations, the visitor context and a queued visitor's transcript.
  * @module
  */
 import type { ChatMessage } from '../messages/types.js';
+import type { DepositCard } from './types.js';
 
 /** A merchant's canned reply: a title, the text to send, the `/shortcut` that finds it. */
 export interface CannedReply {
@@ -31,6 +32,12 @@ export interface CannedReplyInput {
   text: string;
   /** Shortcut (1-32 letters, digits, `-`, `_`; a leading `/` is dropped). */
   shortcut: string;
+}
+
+/** A canned reply's new title, text and shortcut (its merchant and id name it). */
+export interface CannedReplyUpdate extends CannedReplyInput {
+  /** Reply id. */
+  id: string;
 }
 
 /** An ended conversation as the desk lists it. */
@@ -121,4 +128,14 @@ export interface VisitorContext {
   pastConversations: number;
   /** The score of the newest rated conversation, or null. */
   lastRating: number | null;
+  /**
+   * What the visitor last arrived with at the platform: the entry link's parameters and the page's
+   * query as its page reported them (e.g. `kefuId`, `isapp`, `cpay`, `json.account`); empty when
+   * nothing was kept (older servers leave it out).
+   */
+  entry?: Record<string, string>;
+  /** When it arrived with {@link VisitorContext.entry} (ms), or null. */
+  arrivedAt?: number | null;
+  /** The deposit card of the merchant order it arrived with (`cpay`), or null. */
+  deposit?: DepositCard | null;
 }
