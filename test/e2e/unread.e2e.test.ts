@@ -148,7 +148,7 @@ describe('live signals: unread and attention', () => {
     const errors = collectErrors(agent);
     await agent.getByRole('button', { name: ZH_APP_TEXTS.enableNotifications }).click();
     await agent.getByLabel(ZH_APP_TEXTS.notificationsOn).waitFor();
-    const deskTitle = ZH_APP_TEXTS.deskTitle;
+    const deskTitle = `${ZH_APP_TEXTS.deskTitle} · ${DEMO.agent}`; // the desk and the agent
     await expect.poll(() => agent.title()).toBe(deskTitle);
 
     const visitor = await servedVisitor(visitorContext, agent);

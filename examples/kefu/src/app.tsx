@@ -6,6 +6,7 @@
 import { installJumpFunctions, postLaunch } from '@kefu-im/sdk/embed';
 import { lazy, useEffect, useLayoutEffect, type ReactElement } from 'react';
 import { Redirect, Route, Switch, useLocation, useParams } from 'wouter';
+import { appText } from './env/app-texts.js';
 import { installOpenAppHelpers, openAppEnv } from './runtime/open-app.js';
 import { RuntimeContext, useAppTexts, useRuntime } from './runtime/context.js';
 import type { AppRuntime } from './runtime/runtime.js';
@@ -26,7 +27,7 @@ function DocumentTitle(): null {
   const [location] = useLocation();
   const { t, language } = useAppTexts();
   useLayoutEffect(() => {
-    const title = routeTitleText(location, t);
+    const title = routeTitleText(location, t, (key) => appText(language, key));
     if (title !== null) document.title = title;
     document.documentElement.lang = language === 'zh' ? 'zh-CN' : language === 'zh-Hant' ? 'zh-TW' : language;
   }, [location, t, language]);

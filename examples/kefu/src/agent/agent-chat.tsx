@@ -11,7 +11,7 @@ import type { StoredMessage } from '@kefu-im/sdk';
 import type { AgentDesk, ConversationWindow, DeskConversation } from '@kefu-im/sdk/agent';
 import { messageTimeMs } from '@kefu-im/sdk';
 import { useAgentHistory, useConnection, useI18n } from '@kefu-im/react';
-import { lazy, useCallback, useMemo, useRef, useState, type ReactElement } from 'react';
+import { lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Composer } from '../chat/composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo } from '../chat/conversation.js';
 import { MessageList, type MessageListHandle } from '../chat/message-list.js';
@@ -50,8 +50,20 @@ function EndedNote({ conversation }: { conversation: DeskConversation }): ReactE
   );
 }
 
-/** The conversation with one visitor. */
-export function AgentChat({ conversation, window, desk }: { conversation: DeskConversation; window: ConversationWindow; desk: AgentDesk }): ReactElement {
+/** Props of {@link AgentChat}. */
+export interface AgentChatProps {
+  /** The conversation. */
+  conversation: DeskConversation;
+  /** Its part of the visitor's thread. */
+  window: ConversationWindow;
+  /** The agent's desk. */
+  desk: AgentDesk;
+  /** Put focus on the conversation's heading when it opens (accepted from a preview, whose controls are gone). */
+  focusHeading?: boolean;
+}
+
+/** The conversation with one visitor: the chat, and beside it (above it on narrow screens) the visitor's context. */
+export function AgentChat({ conversation, window, desk, focusHeading = false }: AgentChatProps): ReactElement {
   const { t, language } = useI18n();
   const userId = useConnection((c) => c.userId);
   const visitor = conversation.clientId;
@@ -85,12 +97,18 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
     [info, visitor, scrollRoot],
   );
   const isMine = useCallback((m: StoredMessage) => userId !== undefined && m.from === userId, [userId]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusHeading) heading.current?.focus();
+  }, [focusHeading]);
 
   return (
     <ChatContext.Provider value={actions}>
       <div className="agent-chat">
         <div className="agent-chat-head hairline-bottom">
-          <h2>{conversation.name}</h2>
+          <h2 ref={heading} tabIndex={-1}>
+            {conversation.name}
+          </h2>
           {ended ? (
             <button type="button" className="btn btn-small" onClick={() => desk.conversations.close(conversation.sessionId)}>
               {appText(language, 'deskClose')}
@@ -105,14 +123,20 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
           )}
         </div>
         {!ended && <TransferredNote desk={desk} clientId={visitor} />}
-        <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} />
-        <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
-        {ended ? <EndedNote conversation={conversation} /> : (
-          <>
-            <DeskTyping visitor={visitor} />
-            <Composer slash={slash} />
-          </>
-        )}
+        <div className="agent-chat-body">
+          <div className="agent-chat-thread">
+            <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
+            {ended ? (
+              <EndedNote conversation={conversation} />
+            ) : (
+              <>
+                <DeskTyping visitor={visitor} />
+                <Composer slash={slash} />
+              </>
+            )}
+          </div>
+          <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} />
+        </div>
         {confirmEnd && <EndConfirm onEnd={() => desk.end(visitor)} onClose={() => setConfirmEnd(false)} />}
         {preview && (
           <LazyPart onFailure={() => setPreview(null)}>

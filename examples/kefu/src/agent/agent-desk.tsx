@@ -88,7 +88,7 @@ export default function AgentDesk(): ReactElement {
   return (
     <main className="login">
       <form className="login-form" onSubmit={login} noValidate aria-describedby={error ? ids.error : undefined}>
-        <h1>{t('agentLogin')}</h1>
+        <h1>{appText(language, 'deskLogin')}</h1>
         <label className="field-label" htmlFor={ids.account}>
           {t('account')}
         </label>

@@ -1,22 +1,26 @@
 /**
- * The agent's workspace: the queue (type 310 snapshots) with an accept action (type 311), the
- * agent's open conversations, the ended ones (read-only until closed), and the chosen
- * conversation with the same message components as the visitor's chat.
+ * The agent's workspace: the queue (type 310 snapshots) with preview (read what a waiting visitor
+ * wrote) and accept (type 311), the agent's open conversations, the ended ones (read-only until
+ * closed), and the main view: the chosen conversation with the same message components as the
+ * visitor's chat, a queued visitor's preview, the past conversations or the canned replies.
  * @module
  */
 import type { QueueEntry } from '@kefu-im/sdk';
 import type { AgentDesk, DeskConversation } from '@kefu-im/sdk/agent';
-import { useAgentQueue, useConnection, useI18n, useNotices, useServerClock } from '@kefu-im/react';
+import { useAgentQueue, useConnection, useI18n, useNotices } from '@kefu-im/react';
 import { useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
 import { ConnectionBanner } from '../chat/connection-banner.js';
 import { appText } from '../env/app-texts.js';
 import { useToast } from '../ui/toaster.js';
 import { AgentChat } from './agent-chat.js';
+import { CannedManager } from './canned-manager.js';
 import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
+import { DeskQueueList, PREVIEW_BUTTON_ATTRIBUTE } from './desk-queue.js';
 import { StatusSwitch } from './desk-routing.js';
 import { DeskLanguage } from './desk-language.js';
 import { deskText } from './desk-texts.js';
 import { PastConversations } from './past-conversations.js';
+import { QueuedPreview } from './queued-preview.js';
 
 /** The visitor's notices of session events: the desk shows an end its own way (the ended note). */
 const VISITOR_SESSION_NOTICES: ReadonlySet<string> = new Set(['conversationOver', 'agentLeft', 'serviceBusy']);
@@ -76,19 +80,18 @@ function ConversationButton({ conversation, current, onPick }: { conversation: D
   );
 }
 
-function QueueItem({ entry, onAccept }: { entry: QueueEntry; onAccept: () => void }): ReactElement {
-  const { t } = useI18n();
-  const now = useServerClock();
-  const minutes = Math.max(0, Math.floor((now - entry.since) / 60_000));
-  return (
-    <li className="queue-item">
-      <span className="queue-name">{entry.name}</span>
-      <span className="muted">{t('waitingSince', { minutes })}</span>
-      <button type="button" className="btn btn-primary btn-small" onClick={onAccept} aria-label={`${t('accept')} ${entry.name}`}>
-        {t('accept')}
-      </button>
-    </li>
-  );
+/** What the main part of the desk shows besides the chosen conversation. */
+type DeskView = 'chat' | 'past' | 'canned';
+
+/** The merchants the desk knows of: its queue's and its conversations', in that order, each once. */
+export function knownMerchants(queue: readonly QueueEntry[], list: readonly DeskConversation[]): string[] {
+  const all = [...queue.map((q) => q.mchId), ...list.map((c) => c.mchId)];
+  return [...new Set(all.filter((m): m is string => typeof m === 'string' && m !== ''))];
+}
+
+/** Puts focus on the preview button of a visitor still waiting (after its preview closed). */
+function focusPreviewButton(clientId: string): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[${PREVIEW_BUTTON_ATTRIBUTE}="${CSS.escape(clientId)}"]`)?.focus());
 }
 
 /** Props of {@link AgentWorkspace}. */
@@ -107,9 +110,11 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const { loggedIn, state, online } = useConnection();
   const snapshot = useAgentQueue(desk);
   const { list } = useSyncExternalStore(desk.conversations.store.subscribe, desk.conversations.store.getSnapshot);
+  const previewed = useSyncExternalStore(desk.preview.store.subscribe, desk.preview.store.getSnapshot).visitor;
   const [selected, setSelected] = useState<DeskSelection | null>(null);
-  const [showPast, setShowPast] = useState(false);
-  const signals = useDeskSignals(desk, (clientId) => setSelected({ clientId }));
+  const [view, setView] = useState<DeskView>('chat');
+  const [focusChat, setFocusChat] = useState(false);
+  const signals = useDeskSignals(desk, account, (clientId) => setSelected({ clientId }));
 
   const open = list.filter((c) => c.status === 'active');
   const ended = list.filter((c) => c.status === 'ended');
@@ -122,15 +127,30 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
     else if (current && selected?.accepting) setSelected({ clientId: current.clientId }); // accepted: an ordinary selection now
   }, [lapsed, open, current, selected]);
 
-  const accept = (clientId: string): void => {
-    desk.accept(clientId);
-    setShowPast(false);
-    setSelected({ clientId });
+  const accept = (clientId: string, fromPreview = false): void => {
+    desk.accept(clientId); // closes its preview
+    setView('chat');
+    setFocusChat(fromPreview);
     setSelected({ clientId, accepting: true });
   };
+  const preview = (entry: QueueEntry): void => {
+    setView('chat');
+    desk.preview.open(entry).catch(() => undefined); // the error is in the store
+  };
+  const closePreview = (): void => {
+    const clientId = desk.preview.store.getState().visitor?.clientId;
+    desk.preview.close();
+    if (clientId !== undefined) focusPreviewButton(clientId);
+  };
   const pick = (c: DeskConversation): void => {
-    setShowPast(false);
+    setView('chat');
+    setFocusChat(false);
+    desk.preview.close();
     setSelected({ clientId: c.clientId, sessionId: c.sessionId });
+  };
+  const toggle = (next: DeskView): void => {
+    desk.preview.close();
+    setView((v) => (v === next ? 'chat' : next));
   };
   const status = loggedIn ? `${t('online')} ${snapshot.online}` : !online ? t('offline') : t(state === 'reconnecting' ? 'reconnecting' : 'connecting');
 
@@ -138,7 +158,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
     <div className="desk">
       <header className="desk-header hairline-bottom">
         <h1>
-          {t('agent')} · {account}
+          {appText(language, 'deskTitle')} · {account}
         </h1>
         <span className="muted" role="status">
           {status}
@@ -152,26 +172,19 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
       </header>
       <ConnectionBanner />
       <aside className="desk-side" aria-label={t('queue')}>
-        <h2>
-          {t('queue')} ({snapshot.queue.length})
-        </h2>
-        {snapshot.queue.length === 0 ? (
-          <p className="muted">{t('noVisitorsWaiting')}</p>
-        ) : (
-          <ul className="queue">
-            {snapshot.queue.map((entry) => (
-              <QueueItem key={entry.clientId} entry={entry} onAccept={() => accept(entry.clientId)} />
-            ))}
-          </ul>
-        )}
+        <DeskQueueList queue={snapshot.queue} previewed={previewed?.clientId ?? null} onPreview={preview} onAccept={(clientId) => accept(clientId)} />
         <h2>
           {t('sessions')} ({open.length})
         </h2>
-        <ul className="sessions">
-          {open.map((c) => (
-            <ConversationButton key={c.sessionId} conversation={c} current={c === current} onPick={() => pick(c)} />
-          ))}
-        </ul>
+        {open.length === 0 ? (
+          <p className="muted">{deskText(language, 'noConversation')}</p>
+        ) : (
+          <ul className="sessions">
+            {open.map((c) => (
+              <ConversationButton key={c.sessionId} conversation={c} current={view === 'chat' && !previewed && c === current} onPick={() => pick(c)} />
+            ))}
+          </ul>
+        )}
         {ended.length > 0 && (
           <>
             <h2>
@@ -179,21 +192,30 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
             </h2>
             <ul className="sessions">
               {ended.map((c) => (
-                <ConversationButton key={c.sessionId} conversation={c} current={c === current} onPick={() => pick(c)} />
+                <ConversationButton key={c.sessionId} conversation={c} current={view === 'chat' && !previewed && c === current} onPick={() => pick(c)} />
               ))}
             </ul>
           </>
         )}
-        <button type="button" className="btn btn-small" aria-pressed={showPast} onClick={() => setShowPast((v) => !v)}>
-          {deskText(language, 'pastConversations')}
-        </button>
+        <div className="desk-tools">
+          <button type="button" className="btn btn-small" aria-pressed={view === 'past'} onClick={() => toggle('past')}>
+            {deskText(language, 'pastConversations')}
+          </button>
+          <button type="button" className="btn btn-small" aria-pressed={view === 'canned'} onClick={() => toggle('canned')}>
+            {deskText(language, 'cannedReplies')}
+          </button>
+        </div>
         <DeskLanguage />
       </aside>
       <section className="desk-main">
-        {showPast ? (
+        {view === 'past' ? (
           <PastConversations desk={desk} />
+        ) : view === 'canned' ? (
+          <CannedManager desk={desk} merchants={knownMerchants(snapshot.queue, list)} />
+        ) : previewed ? (
+          <QueuedPreview desk={desk} onAccept={(clientId) => accept(clientId, true)} onClose={closePreview} />
         ) : current ? (
-          <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} />
+          <AgentChat key={current.sessionId} conversation={current} window={window} desk={desk} focusHeading={focusChat} />
         ) : (
           <p className="muted desk-empty">{deskText(language, 'noConversation')}</p>
         )}

@@ -35,13 +35,14 @@ interface AlertChoices {
 }
 
 /**
- * Follows the desk for its signals: the title, the alerts of a hidden tab, the announcement of a
- * new visitor.
+ * Follows the desk for its signals: the title (`Desk · <account>`, with the counts), the alerts of
+ * a hidden tab, the announcement of a new visitor.
  * @param desk - the agent's desk
+ * @param account - the agent's account (in the title)
  * @param open - opens the conversation with a visitor (a notification click)
  * @returns the announcement for the live region, and the alert choices with their setters
  */
-export function useDeskSignals(desk: AgentDesk, open: (clientId: string) => void) {
+export function useDeskSignals(desk: AgentDesk, account: string, open: (clientId: string) => void) {
   const client = useImClient();
   const { language } = useAppTexts();
   const snapshot = useAgentQueue(desk);
@@ -51,16 +52,16 @@ export function useDeskSignals(desk: AgentDesk, open: (clientId: string) => void
   const latest = useRef({ choices, language, open });
   latest.current = { choices, language, open };
 
-  // the title: `(q queued · c unread) Desk`
+  // the title: `(q queued · c unread) Desk · account`
   const queued = snapshot.queue.length;
   useEffect(() => {
     const before = document.title;
-    const title = appText(language, 'deskTitle');
+    const title = `${appText(language, 'deskTitle')} · ${account}`;
     document.title = queued + unread > 0 ? appText(language, 'deskTitleCounts', { queued, unread, title }) : title;
     return () => {
       document.title = before;
     };
-  }, [queued, unread, language]);
+  }, [queued, unread, language, account]);
 
   // the alerts of a hidden tab: one per burst
   useEffect(() => {

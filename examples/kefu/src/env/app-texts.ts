@@ -17,6 +17,7 @@ export type AppTextKey =
   // live signals: the desk's counts, alerts and notifications
   | 'deskTitle'
   | 'deskTitleCounts'
+  | 'deskLogin'
   | 'unreadCount'
   | 'enableNotifications'
   | 'notificationsOn'
@@ -90,6 +91,7 @@ export const ZH_APP_TEXTS: AppTextTable = {
   language: '语言',
   deskTitle: '客服工作台',
   deskTitleCounts: '({queued} 排队 · {unread} 未读) {title}',
+  deskLogin: '客服工作台登录',
   unreadCount: '{count} 条未读',
   enableNotifications: '开启桌面通知',
   notificationsOn: '桌面通知已开启',

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { entryGroupId, entryRaw, readEntryQuery, resolveEntry } from './entry.js';
+import { arrivalParams, entryGroupId, entryRaw, MAX_ARRIVAL_PARAMS, readEntryQuery, resolveEntry } from './entry.js';
 
 const RAW = 'data3:kefu:M1001:P01:demo:en:0:0:G100';
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
@@ -44,5 +44,19 @@ describe('spec §2: "decoding it yields mchId and platformId"', () => {
     expect(entryGroupId({ groupId: '0' })).toBeNull();
     expect(entryGroupId({ groupId: 'G1' })).toBe('G1');
     expect(entryGroupId({ groupId: 7 })).toBe('7');
+  });
+});
+
+describe('what the visitor arrived with (connect data entry, for the desk\'s context panel)', () => {
+  it('reports the link\'s agent and language, the app flag, the order number and the host page\'s json fields', () => {
+    const query = readEntryQuery(`?isapp=1&cpay=ORD-9&json=${encodeURIComponent('{"account":"u1","vip":true,"level":3,"nested":{"x":1},"bad key":"x"}')}`);
+    expect(arrivalParams({ kefuId: 77, language: 'en' }, query)).toEqual({ kefuId: '77', language: 'en', isapp: '1', cpay: 'ORD-9', 'json.account': 'u1', 'json.vip': 'true', 'json.level': '3' });
+  });
+
+  it('leaves out what is empty or the default, and stays within the server\'s bound', () => {
+    expect(arrivalParams({ kefuId: '', language: 'no' }, readEntryQuery(''))).toEqual({});
+    expect(arrivalParams(null, readEntryQuery('?cpay=A1'))).toEqual({ cpay: 'A1' });
+    const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`k${i}`, 'v']));
+    expect(Object.keys(arrivalParams(null, readEntryQuery(`?json=${encodeURIComponent(JSON.stringify(many))}`)))).toHaveLength(MAX_ARRIVAL_PARAMS);
   });
 });

@@ -103,3 +103,32 @@ export function entryGroupId(entry: Pick<EntryParams, 'groupId'>): string | null
   if (g === 0 || g === '0' || g === '' || g === null || g === undefined) return null;
   return String(g);
 }
+
+/** The most parameters the page reports of its arrival (the reference server keeps as many). */
+export const MAX_ARRIVAL_PARAMS = 16;
+const ARRIVAL_NAME = /^[A-Za-z0-9_.-]{1,32}$/;
+
+/**
+ * What the visitor arrived with, for the agents' context panel (connect data `entry`, see
+ * docs/protocol.md §5): the entry link's agent and language, whether it came from the app, the
+ * order number of a deposit card (`cpay`), and the host page's `json` fields as `json.<name>`
+ * (strings, numbers and booleans; at most {@link MAX_ARRIVAL_PARAMS} in all).
+ * @param entry - the resolved entry (null when none resolved)
+ * @param query - the page's query
+ */
+export function arrivalParams(entry: Pick<EntryParams, 'kefuId' | 'language'> | null, query: EntryQuery): Record<string, string> {
+  const params: Record<string, string> = {};
+  const put = (name: string, value: unknown): void => {
+    if (Object.keys(params).length >= MAX_ARRIVAL_PARAMS || !ARRIVAL_NAME.test(name)) return;
+    const text = typeof value === 'string' ? value.trim() : (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' ? String(value) : '';
+    if (text !== '') params[name] = text.slice(0, 256);
+  };
+  if (entry) {
+    put('kefuId', entry.kefuId);
+    if (entry.language !== 'no' && entry.language !== 0) put('language', entry.language);
+  }
+  if (query.isApp) put('isapp', '1');
+  put('cpay', query.cpay);
+  for (const [name, value] of Object.entries(query.json ?? {})) put(`json.${name}`, value);
+  return params;
+}

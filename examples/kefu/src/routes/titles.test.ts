@@ -1,18 +1,21 @@
 import { zh } from '@kefu-im/sdk';
 import { describe, expect, it } from 'vitest';
 import { redirectTarget } from './redirect-page.js';
+import { appText } from '../env/app-texts.js';
 import { routeTitle, routeTitleText } from './titles.js';
 
 const t = (key: keyof typeof zh): string => zh[key];
+const app = (key: Parameters<typeof appText>[1]): string => appText('zh', key);
 
 describe('spec §2: "Before each navigation the document title is set from the route title, when there is one"', () => {
   it('gives each route of the table its title', () => {
-    expect(routeTitleText('/kefu', t)).toBe('会话页');
-    expect(routeTitleText('/kefu/abc', t)).toBe('会话页');
-    expect(routeTitleText('/group/G1/Name', t)).toBe('客服会话');
-    expect(routeTitleText('/redirect/kefu/x', t)).toBe('重定向页');
-    expect(routeTitleText('/404', t)).toBe('404');
-    expect(routeTitleText('/401', t)).toBe('401');
+    expect(routeTitleText('/kefu', t, app)).toBe('会话页');
+    expect(routeTitleText('/kefu/abc', t, app)).toBe('会话页');
+    expect(routeTitleText('/group/G1/Name', t, app)).toBe('客服会话');
+    expect(routeTitleText('/redirect/kefu/x', t, app)).toBe('重定向页');
+    expect(routeTitleText('/404', t, app)).toBe('404');
+    expect(routeTitleText('/401', t, app)).toBe('401');
+    expect(routeTitleText('/agent', t, app)).toBe('客服工作台登录'); // the desk's login; "客服工作台 · <account>" once logged in
   });
 
   it('gives "/" and unknown paths no title (they redirect)', () => {

@@ -5,9 +5,10 @@
  * @module
  */
 import type { I18nKey } from '@kefu-im/sdk';
+import type { AppTextKey } from '../env/app-texts.js';
 
-/** A route's title: a text key, a literal, or none. */
-export type RouteTitle = { key: I18nKey } | { text: string } | null;
+/** A route's title: an SDK text key, an app text key, a literal, or none. */
+export type RouteTitle = { key: I18nKey } | { app: AppTextKey } | { text: string } | null;
 
 /**
  * The title of a path.
@@ -19,7 +20,7 @@ export function routeTitle(path: string): RouteTitle {
   if (path.startsWith('/redirect/')) return { key: 'routeRedirect' };
   if (path === '/404') return { text: '404' };
   if (path === '/401') return { text: '401' };
-  if (path === '/agent') return { key: 'agentLogin' };
+  if (path === '/agent') return { app: 'deskLogin' }; // the desk says "Desk · <account>" once logged in
   return null;
 }
 
@@ -27,9 +28,11 @@ export function routeTitle(path: string): RouteTitle {
  * The title text of a path, or null when the route has none.
  * @param path - the location path
  * @param t - the current texts
+ * @param app - the current app texts
  */
-export function routeTitleText(path: string, t: (key: I18nKey) => string): string | null {
+export function routeTitleText(path: string, t: (key: I18nKey) => string, app: (key: AppTextKey) => string): string | null {
   const title = routeTitle(path);
   if (!title) return null;
-  return 'key' in title ? t(title.key) : title.text;
+  if ('key' in title) return t(title.key);
+  return 'app' in title ? app(title.app) : title.text;
 }

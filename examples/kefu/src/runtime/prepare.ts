@@ -6,7 +6,7 @@
  */
 import { normalizeLanguage, type ImClient } from '@kefu-im/sdk';
 import type { ConversationInfo } from '../chat/conversation.js';
-import { entryGroupId, readEntryQuery, resolveEntry, type EntryQuery } from '../env/entry.js';
+import { arrivalParams, entryGroupId, readEntryQuery, resolveEntry, type EntryQuery } from '../env/entry.js';
 import { languageChosen } from '../env/language-choice.js';
 import type { AppRuntime } from './runtime.js';
 
@@ -91,6 +91,7 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
     if (check && check.enabled === false) throw new PlatformDisabledError(`Platform ${String(platformId)} is not enabled`);
   }
   const name = text(query.json?.['name']).slice(0, 64);
+  const arrival = arrivalParams(entry, query);
   client.setConnectData({
     role: 'visitor',
     ...(mchId !== '' ? { mchId, platformId } : {}),
@@ -98,6 +99,7 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
     ...(groupId ? { groupId } : {}),
     language: client.i18n.language,
     ...(name ? { name } : {}),
+    ...(Object.keys(arrival).length > 0 ? { entry: arrival } : {}),
   });
 
   const info: ConversationInfo = { kind: 'service', mchId, platformId, kefuId: entry?.kefuId ?? '', groupId, title: '', notice: '', query };
