@@ -72,7 +72,13 @@ function CannedForm({ desk, mchId, editing, onDone, onCancel }: { desk: AgentDes
   };
   const field = (key: keyof Draft) => ({
     value: draft[key],
-    onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value })),
+    onChange: (e: { target: { value: string } }) => {
+      setDraft((d) => ({ ...d, [key]: e.target.value }));
+      if (invalid === key) {
+        setInvalid(null); // the agent is fixing it
+        setError('');
+      }
+    },
     'aria-invalid': invalid === key ? true : undefined,
     'aria-describedby': invalid === key ? ids.error : undefined,
   });
@@ -114,12 +120,17 @@ function CannedRow({ desk, reply, onSaved, onRemoved }: { desk: AgentDesk; reply
   const [error, setError] = useState('');
   const editButton = useRef<HTMLButtonElement>(null);
   const keep = useRef<HTMLButtonElement>(null);
+  const returning = useRef(false);
   const back = (): void => {
+    returning.current = true; // focus goes back to the row's edit button once it shows again
     setMode('show');
-    requestAnimationFrame(() => editButton.current?.focus());
   };
   useEffect(() => {
     if (mode === 'confirm') keep.current?.focus(); // the safe choice first
+    if (mode === 'show' && returning.current) {
+      returning.current = false;
+      editButton.current?.focus();
+    }
   }, [mode]);
   if (mode === 'edit') {
     return (

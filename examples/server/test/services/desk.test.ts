@@ -89,7 +89,7 @@ describe('past conversations', () => {
     await fx.store.chat.createSession({ ...base, sessionId: 's-now', state: 'queued', createdAt: 10, queuedAt: 12 });
     const msg = (fp: string, sessionId: string, from: string, type: number, t: number): MessageRecord => ({
       fp, type, from, to: from === F.plain ? 'robot' : F.plain, fn: '', tn: '', fa: '', ta: '', mchId: F.mchId, platformId: F.platformId,
-      clientId: F.plain, groupId: null, sessionId, dataContent: fp, isRead: 0, robot: from === 'robot' ? 1 : 0, isGroup: 0, createTime: t,
+      clientId: F.plain, groupId: null, sessionId, dataContent: fp, isRead: 0, robot: from === 'robot' ? 1 : 0, isGroup: 0, createTime: t, cm: null,
     });
     await fx.store.chat.insertMessage(msg('earlier', 's-old', F.plain, 100, 2));
     await fx.store.chat.insertMessage(msg('agent-said', 's-old', 'agent:alice', 100, 3));
