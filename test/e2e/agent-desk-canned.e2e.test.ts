@@ -178,7 +178,7 @@ describe('desk: canned replies and past conversations', () => {
     await side.getByText('暂无进行中的会话').waitFor(); // ... and no open conversation: two different things
 
     // a visitor arrives with an order number and the host page's data, writes, asks for a human
-    await queuedVisitorPage(visitor, '请帮我查一下订单 ORD202400001', `?cpay=${DEMO.orderNo}&json=${encodeURIComponent('{"account":"u-889"}')}`);
+    await queuedVisitorPage(visitor, '请帮我查一下订单 ORD202400001', `?cpay=${DEMO.orderNo}&json=${encodeURIComponent('{"account":"u-889","note":"<img src=x onerror=window.__xss=1>"}')}`);
     await side.locator('.queue-item').first().waitFor();
 
     // Tab to its preview, Enter: what it wrote, read-only, without accepting
@@ -208,6 +208,9 @@ describe('desk: canned replies and past conversations', () => {
     for (const part of ['名称', '商户', '示例商城', '平台', 'Web', '语言', '简体中文', '首次访问', '历史会话数', '上次评价', 'cpay', DEMO.orderNo, 'json.account', 'u-889', zh.depositCard, zh.depositAmount]) {
       expect(text, part).toContain(part);
     }
+    expect(text).toContain('<img src=x onerror=window.__xss=1>'); // what the visitor's page said is text, never HTML
+    expect(await panel.locator('img').count()).toBe(0);
+    expect(await agent.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     const chatBox = (await agent.locator('.agent-chat-thread').boundingBox())!;
     const panelBox = (await panel.boundingBox())!;
     expect(panelBox.x).toBeGreaterThanOrEqual(chatBox.x + chatBox.width - 1); // beside the chat, not above it
