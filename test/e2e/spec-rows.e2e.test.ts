@@ -194,6 +194,11 @@ describe('issue 10: the visitor ends a conversation', () => {
     await confirm.getByRole('button', { name: zh.endConversation }).click();
     await page.locator('.session-ended').waitFor();
     await page.locator('.end-divider').getByText(zh.conversationOver).waitFor();
+    // The rating prompt comes up (nobody was writing); the visitor closes it.
+    const rating = page.getByRole('dialog', { name: zh.rateTitle });
+    await rating.waitFor();
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByLabel(zh.inputPlaceholder).getAttribute('placeholder')).toBe(appText('zh', 'newConversationHint'));
     const clientId = await page.evaluate(() => localStorage.getItem('uuid') ?? '');
     expect((await server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId))?.state).toBe('ended');
@@ -206,6 +211,47 @@ describe('issue 10: the visitor ends a conversation', () => {
     expect(order.slice(order.indexOf('---'))).toContain('新的问题');
     expect(order.indexOf('---')).toBeLessThan(order.indexOf('新的问题'));
     expect(order.filter((r) => r === '---')).toHaveLength(1);
+    expect(errors).toEqual([]);
+    await context.close();
+    await agentContext.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('the rating prompt never takes the focus from a visitor who is writing', () => {
+  it('the agent ends while the visitor writes: no dialog, the text stays, Enter sends it; the bar offers the rating', async () => {
+    const agentContext = await desktopContext(browser);
+    const agent = await agentContext.newPage();
+    await agent.goto(`${server.url}/agent`);
+    await agent.getByLabel(zh.account).fill(DEMO.agent);
+    await agent.getByLabel(zh.password).fill(DEMO.password);
+    await agent.getByRole('button', { name: zh.login }).click();
+    await agent.getByText(`${zh.online} 1`).waitFor();
+
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await openChat(page);
+    await send(page, '你好');
+    await page.locator('.msg.mine').filter({ hasText: '你好' }).locator('.read-mark').waitFor();
+    await page.getByRole('button', { name: zh.transferToHuman }).click();
+    await page.getByRole('dialog').getByRole('button', { name: zh.confirm }).click();
+    await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
+    await page.locator('.session-agent').waitFor();
+
+    const input = page.getByLabel(zh.inputPlaceholder);
+    await input.fill('还有一个问题');
+    await agent.getByRole('button', { name: zh.endConversation }).click();
+    await agent.getByRole('dialog', { name: zh.endConversation }).getByRole('button', { name: zh.endConversation }).click();
+    await page.locator('.session-ended').waitFor();
+    // the invitation follows 'ended' on the same socket, and the dialog's code was fetched while
+    // the agent served: a prompt that would open has opened well within this
+    await page.waitForTimeout(1_500);
+    expect(await page.getByRole('dialog', { name: zh.rateTitle }).count()).toBe(0);
+    expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+    // the rating is still offered, by the ended bar's button
+    expect(await page.locator('.session-ended').getByRole('button', { name: zh.rateTitle }).isVisible()).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.locator('.msg.mine').filter({ hasText: '还有一个问题' }).locator('.read-mark').waitFor();
     expect(errors).toEqual([]);
     await context.close();
     await agentContext.close();

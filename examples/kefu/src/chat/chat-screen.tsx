@@ -14,7 +14,7 @@ import { appText } from '../env/app-texts.js';
 import { ChatHeader } from './chat-header.js';
 import { ConnectionBanner } from './connection-banner.js';
 import { conversationRows, lastChatFp } from './end-divider.js';
-import { Composer } from './composer.js';
+import { Composer, isWriting } from './composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
 import { MessageList, type MessageListHandle } from './message-list.js';
 import { AvailabilityNotice } from './availability-notice.js';
@@ -22,9 +22,10 @@ import { SessionBar } from './session-bar.js';
 import { SuggestionChips } from './suggestion-chips.js';
 import { SneakPeekNote, TypingIndicator } from './typing-indicator.js';
 
+const loadRatingDialog = (): Promise<{ default: ComponentType<ChatDialogProps> }> => import('../dialogs/rating-dialog.js');
 const DIALOGS: Record<DialogName, ComponentType<ChatDialogProps>> = {
   transfer: lazy(() => import('../dialogs/transfer-dialog.js')),
-  rating: lazy(() => import('../dialogs/rating-dialog.js')),
+  rating: lazy(loadRatingDialog),
   complaint: lazy(() => import('../dialogs/complaint-dialog.js')),
   leave: lazy(() => import('../dialogs/leave-message-dialog.js')),
   deposit: lazy(() => import('../dialogs/deposit-dialog.js')),
@@ -76,7 +77,9 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
     if (event.event === 'ended') toast(t('closingSoon'), 'warning', 4_000);
     if (event.event === 'rate-invite') {
       const id = typeof event.sessionId === 'string' ? event.sessionId : '';
-      if (!rated.current.has(id)) openDialog('rating');
+      // Never snatch the focus from a visitor in the middle of a text: the ended bar's rating
+      // button stays as the prompt.
+      if (!rated.current.has(id) && !isWriting(document)) openDialog('rating');
     }
   });
   useImEvent('refusal', (event) => {
@@ -104,6 +107,11 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
     markedEnd.current = true;
     setEndedAfter((set) => (set.has(lastFp) ? set : new Set(set).add(lastFp)));
   }, [status, lastFp]);
+  // A conversation with an agent ends with a rating prompt: its code is fetched beforehand, so
+  // the prompt opens at once (not a moment later, under a visitor who has started writing).
+  useEffect(() => {
+    if (status === 'agent') loadRatingDialog().catch(() => undefined);
+  }, [status]);
   // a dialog whose code cannot be fetched closes and says so (the chat stays usable)
   const onDialogFailure = useCallback(() => {
     setDialog(null);

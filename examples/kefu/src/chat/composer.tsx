@@ -34,6 +34,16 @@ export function insertAt(text: string, start: number, end: number, token: string
   return { text: text.slice(0, a) + token + text.slice(b), caret: a + token.length };
 }
 
+/**
+ * Whether the visitor is writing: the focus is in a composer that holds text. A prompt that would
+ * take the focus (the rating dialog) waits for the visitor instead of catching its Enter.
+ * @param doc - the document to look at
+ */
+export function isWriting(doc: Document): boolean {
+  const active = doc.activeElement;
+  return active instanceof HTMLTextAreaElement && active.classList.contains('composer-input') && active.value.trim() !== '';
+}
+
 /** The composer. */
 export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement {
   const { t, language } = useI18n();
