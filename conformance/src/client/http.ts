@@ -47,7 +47,7 @@ export interface EncKeys {
  * A GET or POST whose answer is JSON.
  * @param url - the full URL
  * @param init - method, JSON body, headers, timeout
- * @throws Error when the server does not answer in time or answers something that is not JSON
+ * @throws Error when the server cannot be reached, does not answer in time or answers something that is not JSON
  */
 export async function http<T = unknown>(url: string, init: HttpRequest = {}): Promise<HttpAnswer<T>> {
   const headers: Record<string, string> = { 'accept-language': 'zh', ...init.headers };
@@ -56,13 +56,21 @@ export async function http<T = unknown>(url: string, init: HttpRequest = {}): Pr
     headers['content-type'] = 'application/json';
     body = JSON.stringify(init.body);
   }
-  const response = await fetch(url, {
-    method: init.method ?? (body === undefined ? 'GET' : 'POST'),
-    headers,
-    signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
-    ...(body === undefined ? {} : { body }),
-  });
-  const text = await response.text();
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
+      ...(body === undefined ? {} : { body }),
+    });
+    text = await response.text();
+  } catch (error) {
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new Error(`${init.method ?? (body === undefined ? 'GET' : 'POST')} ${new URL(url).pathname} failed: ${String(why)}`);
+  }
   try {
     return { status: response.status, body: JSON.parse(text) as Envelope<T> };
   } catch {
