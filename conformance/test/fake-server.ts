@@ -36,9 +36,13 @@ export type Flaw =
 
 /** The running fake server. */
 export interface FakeServer {
+  /** The host root. */
   url: string;
+  /** The WebSocket endpoint (also in its public configuration). */
   socketUrl: string;
+  /** `"<publicKey>,<secret>"`. */
   socketKey: string;
+  /** Stops it (open sockets are dropped). */
   close(): Promise<void>;
 }
 

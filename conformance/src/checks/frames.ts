@@ -5,7 +5,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { fetchServerTime, type Msg } from '../client/index.js';
+import { fetchServerTime, type Msg, type TestSocket } from '../client/index.js';
 import type { CheckContext } from '../context.js';
 import { ensure, show, type Check } from '../types.js';
 import { answerTo, refusalOf } from './answers.js';
@@ -25,7 +25,7 @@ function firstText(ctx: CheckContext): FirstText {
 }
 
 /** Sends `frame` on `socket` and fails unless it is acknowledged (same fp, not refused). */
-async function acknowledged(ctx: CheckContext, socket: Awaited<ReturnType<CheckContext['connect']>>, frame: Record<string, unknown> & { fp: string }): Promise<Msg> {
+async function acknowledged(ctx: CheckContext, socket: TestSocket, frame: Record<string, unknown> & { fp: string }): Promise<Msg> {
   const mark = socket.log.length;
   socket.send(frame);
   const answer = await answerTo(socket, frame.fp, ctx.options.timeoutMs, mark);

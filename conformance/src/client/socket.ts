@@ -94,9 +94,10 @@ export class TestSocket {
     this.closed = new Promise((resolve) =>
       ws.on('close', (code, reason) => {
         this.closeInfo = { code, reason: reason.toString() };
+        // `closed` settles before the waiters fail, so that a race of the two sees the close first
+        resolve(this.closeInfo);
         for (const w of [...this.waiters]) w.reject(new Error(this.closedWhileWaiting()));
         this.waiters.clear();
-        resolve(this.closeInfo);
       }),
     );
     ws.on('error', () => undefined);
@@ -150,7 +151,7 @@ export class TestSocket {
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));
       ws.once('unexpected-response', (_req, res) => {
-        reject(new Error(`the upgrade was answered HTTP ${res.statusCode ?? '?'}`));
+        reject(new Error(`unexpected response: the upgrade was answered HTTP ${res.statusCode ?? '?'}`));
         ws.terminate();
       });
       ws.once('close', () => resolve(socket));
