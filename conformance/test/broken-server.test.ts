@@ -38,6 +38,11 @@ describe('the kit against a fake server that breaks one rule', () => {
     ['ignores-client-secret', ['identity.missing-secret', 'identity.wrong-secret', 'identity.unbound-call']],
     ['no-call-binding', ['identity.unbound-call', 'identity.foreign-call']],
     ['no-rate-limit', ['limits.rate']],
+    ['accepts-foreign-from', ['identity.foreign-from']],
+    ['leaks-to-others', ['frames.owner-only']],
+    ['plain-frames', ['frames.aes-switch']],
+    ['no-frame-limit', ['limits.oversize-frame']],
+    ['no-blank-check', ['frames.blank']],
   ];
   it.each(cases)('%s: fails exactly %j', async (flaw, expected) => {
     const server = await startFakeServer([flaw]);

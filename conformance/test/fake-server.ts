@@ -32,7 +32,17 @@ export type Flaw =
   /** Answers visitor-scoped calls for any visitor, bound or not. */
   | 'no-call-binding'
   /** Has no rate limit on texts. */
-  | 'no-rate-limit';
+  | 'no-rate-limit'
+  /** Stores and acknowledges a text whose `from` names another visitor. */
+  | 'accepts-foreign-from'
+  /** Sends every acknowledgement to every open socket (each under its own key). */
+  | 'leaks-to-others'
+  /** Sends plain JSON frames although its AES switch is on. */
+  | 'plain-frames'
+  /** Reads frames of any size. */
+  | 'no-frame-limit'
+  /** Stores blank texts. */
+  | 'no-blank-check';
 
 /** The running fake server. */
 export interface FakeServer {
@@ -78,6 +88,7 @@ export async function startFakeServer(flaws: readonly Flaw[] = []): Promise<Fake
   const secretHashes = new Map<string, string>(); // clientId -> sha256(secret)
   const messages = new Map<string, Stored[]>(); // clientId -> its conversation
   const sockets = new Map<string, Set<WebSocket>>();
+  const socketKeys = new Map<WebSocket, Buffer>();
   const sent = new Map<string, number[]>(); // clientId -> times of accepted texts
   let lastTime = 0;
   const now = (): number => (lastTime = Math.max(Date.now(), lastTime + 1));
@@ -170,11 +181,18 @@ export async function startFakeServer(flaws: readonly Flaw[] = []): Promise<Fake
 
   function serve(ws: WebSocket, clientId: string, session: KeySession, secret: string | undefined): void {
     const key = Buffer.from(session.token);
-    const send = (to: WebSocket, m: Record<string, unknown>): void => to.send(ecb(key, JSON.stringify(m)));
+    const send = (to: WebSocket, m: Record<string, unknown>): void => {
+      const json = JSON.stringify(m);
+      to.send(has('plain-frames') ? json : ecb(socketKeys.get(to) ?? key, json));
+    };
+    socketKeys.set(ws, key);
     const refuse = (reason: string, fp: unknown): void => send(ws, { type: 500, from: 'system', to: clientId, dataContent: JSON.stringify({ reason, fp: typeof fp === 'string' ? fp : '' }) });
     const own = sockets.get(clientId) ?? new Set<WebSocket>();
     sockets.set(clientId, own.add(ws));
-    ws.on('close', () => own.delete(ws));
+    ws.on('close', () => {
+      own.delete(ws);
+      socketKeys.delete(ws);
+    });
     send(ws, { type: 60, from: 'system', to: clientId, sm: Date.now(), dataContent: JSON.stringify(secret === undefined ? {} : { clientSecret: secret }) });
     ws.on('message', (data) => {
       let frame: Record<string, unknown>;
@@ -185,26 +203,26 @@ export async function startFakeServer(flaws: readonly Flaw[] = []): Promise<Fake
       }
       if (frame['type'] === 1) return send(ws, { type: 51, from: 'system', to: clientId, sm: Date.now(), dataContent: '{}' });
       const { fp, dataContent, from } = frame;
-      if (from !== undefined && from !== clientId) return refuse('not-allowed', fp);
+      if (from !== undefined && from !== clientId && !has('accepts-foreign-from')) return refuse('not-allowed', fp);
       if (frame['type'] !== 100 || typeof fp !== 'string' || typeof dataContent !== 'string') return refuse('bad-frame', fp);
       const conversation = messages.get(clientId) ?? [];
       messages.set(clientId, conversation);
       const known = conversation.find((m) => m.fp === fp);
       if (known && !has('no-dedup')) return send(ws, { ...known });
-      if (dataContent.trim() === '') return refuse('blank', fp);
+      if (dataContent.trim() === '' && !has('no-blank-check')) return refuse('blank', fp);
       const times = (sent.get(clientId) ?? []).filter((t) => t > Date.now() - 5000);
       if (times.length >= 10 && !has('no-rate-limit')) return refuse('too-frequent', fp);
       sent.set(clientId, [...times, Date.now()]);
       const stored: Stored = { type: 100, from: clientId, to: 'robot', fp, dataContent, createTime: now() };
       conversation.push(stored);
-      for (const socket of own) send(socket, { ...stored });
+      for (const socket of has('leaks-to-others') ? socketKeys.keys() : own) send(socket, { ...stored });
     });
   }
 
   const server = createServer((req, res) => {
     void route(req, res, `http://127.0.0.1:${(server.address() as AddressInfo).port}`).catch(() => reply(res, 1000, null));
   });
-  const wss = new WebSocketServer({ server, path: '/ws', maxPayload: 65_536 });
+  const wss = new WebSocketServer({ server, path: '/ws', maxPayload: has('no-frame-limit') ? 16 * 1024 * 1024 : 65_536 });
   wss.on('connection', (ws, req) => {
     ws.on('error', () => undefined); // an oversize frame: ws closes with 1009
     const admitted = admit(new URL(req.url ?? '/', 'http://x').searchParams.get('params'));

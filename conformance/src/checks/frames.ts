@@ -140,6 +140,7 @@ export const frameChecks: Check[] = [
       const fps = new Set<unknown>(a.socket.log.map((m) => m.fp).filter((fp) => typeof fp === 'string'));
       const heard = b.socket.log.filter((m) => fps.has(m.fp) || JSON.stringify(m).includes(a.clientId));
       ensure(heard.length === 0, `visitor b received ${heard.length} frames of visitor a, e.g. ${show(heard[0])}`);
+      ensure(b.socket.undecodable.length === 0, `visitor b received ${b.socket.undecodable.length} frames it cannot decode (under another key session's key?)`);
     },
   },
   {
