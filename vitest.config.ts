@@ -35,6 +35,7 @@ export default defineConfig({
             'react/src/**/*.test.ts',
             'react/src/**/*.test.tsx',
             'examples/server/test/**/*.test.ts',
+            'conformance/test/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 20_000,

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isEvent, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { isEvent, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const dataDir = tempDir();

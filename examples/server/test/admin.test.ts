@@ -11,7 +11,7 @@ import { runAdmin } from '../src/admin.js';
 import { loadConfig } from '../src/config.js';
 import { createServer, type RunningServer } from '../src/server.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
-import { connectUrl, heldSecrets, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { connectUrl, heldSecrets, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
 import { removeDir, tempDir } from './helpers/start.js';
 
 const dirs: string[] = [];

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/admin.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { content, isEvent, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
+import { content, isEvent, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

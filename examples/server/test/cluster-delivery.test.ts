@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, isEvent, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { content, isEvent, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
 import { skipWithoutRedis, TEST_REDIS_URL as REDIS_URL } from './helpers/prerequisites.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 

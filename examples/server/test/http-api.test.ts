@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enc, http, keyExchange, type Session } from './helpers/protocol-client.js';
+import { enc, http, keyExchange, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

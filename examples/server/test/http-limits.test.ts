@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enc, http, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
+import { enc, http, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 describe('spec §8: HTTP 413 for too many requests', () => {

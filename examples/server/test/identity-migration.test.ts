@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
-import { keyExchange, TestSocket, welcomeSecret } from './helpers/protocol-client.js';
+import { keyExchange, TestSocket, welcomeSecret } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const dirs: string[] = [];

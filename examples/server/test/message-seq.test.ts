@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../src/store/migrations.js';
 import { SqliteStore } from '../src/store/sqlite-store.js';
 import type { MessageRecord } from '../src/store/types.js';
-import { boundSession, enc } from './helpers/protocol-client.js';
+import { boundSession, enc } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const dirs: string[] = [];

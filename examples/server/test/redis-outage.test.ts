@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isEvent, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { isEvent, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
 import { redisServerUnavailable, skipUnlessCi } from './helpers/prerequisites.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { content, enc, isEvent, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
+import { content, enc, isEvent, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const dataDir = tempDir();

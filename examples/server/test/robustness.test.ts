@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { verifyPassword } from '../src/agents/password.js';
-import { content, enc, isEvent, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
+import { content, enc, isEvent, keyExchange, TestSocket, type Msg, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

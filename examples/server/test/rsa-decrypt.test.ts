@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecryptError, rsaPrivateKey, rsaPrivateKeyJs, unpadPkcs1Implicit } from '../src/crypto.js';
 import { generateKeys, type ServerKeys } from '../src/keys.js';
-import { gcm, keyExchange, TestSocket, type Session } from './helpers/protocol-client.js';
+import { gcm, keyExchange, TestSocket, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 interface JsEncryptLike {

@@ -22,7 +22,7 @@ import {
   type Envelope,
   type Msg,
   type Session,
-} from './helpers/protocol-client.js';
+} from '../../../conformance/src/client/index.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

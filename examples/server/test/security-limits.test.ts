@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { boundSession, connectUrl, content, enc, heldSecrets, http, isEvent, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
+import { boundSession, connectUrl, content, enc, heldSecrets, http, isEvent, keyExchange, TestSocket, type Msg, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundSession, content, enc, isEvent, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
+import { boundSession, content, enc, isEvent, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

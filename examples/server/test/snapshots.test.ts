@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { content, keyExchange, TestSocket } from './helpers/protocol-client.js';
+import { content, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;

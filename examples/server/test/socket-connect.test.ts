@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectUrl, gcm, keyExchange, TestSocket, type Session } from './helpers/protocol-client.js';
+import { connectUrl, gcm, keyExchange, TestSocket, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

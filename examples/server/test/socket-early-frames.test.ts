@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { connectUrl, keyExchange, TestSocket, type Msg } from './helpers/protocol-client.js';
+import { connectUrl, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

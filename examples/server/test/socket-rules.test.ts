@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { content, enc, keyExchange, TestSocket, type Msg, type Session } from './helpers/protocol-client.js';
+import { content, enc, keyExchange, TestSocket, type Msg, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -160,7 +160,7 @@ describe('spec §6: blacklisted and banned visitors', () => {
 
   it('a banned visitor gets the banned refusal at connect, then the socket closes (4003); calls answer 2003', async () => {
     const session = await keyExchange(server.url);
-    const { connectUrl } = await import('./helpers/protocol-client.js');
+    const { connectUrl } = await import('../../../conformance/src/client/index.js');
     const socket = await TestSocket.open(connectUrl(server.socketUrl, server.socketKey, session.saltKey, 'demo-banned', where), session);
     const closed = await socket.closed;
     expect(closed.code).toBe(4003);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boundSession, enc, http, type Envelope, type Session } from './helpers/protocol-client.js';
+import { boundSession, enc, http, type Envelope, type Session } from '../../../conformance/src/client/index.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
