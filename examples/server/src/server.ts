@@ -157,7 +157,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()), services, desk);
 
   const trustProxy = trustProxyOf(config.trustProxy);
-  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, maxParamLength: 256, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
+  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: 256 }, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
   let listenUrl = '';
   const baseUrl = (request?: FastifyRequest): string => {
     if (config.publicUrl !== '') return config.publicUrl;
@@ -220,6 +220,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     void (async () => {
       const now = Date.now();
       await services.identity.purgeUnused();
+      await services.privacy.forgetOldDeletions();
       limiter.sweep(now);
       for (const upload of await services.uploads.stale(now - STALE_UPLOAD_MS)) {
         await files.deleteParts(upload.uploadId);

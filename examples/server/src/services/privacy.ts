@@ -8,11 +8,19 @@
 
 import { CloseCode } from '@kefu-im/sdk/codes';
 import { ApiError, Code } from '../http/envelope.js';
+import { hashSecret } from '../identity/secrets.js';
 import type { DeletedRows, UploadedFile, VisitorRecords } from '../store/privacy-types.js';
 import type { Complaint, GroupMember, LeaveMessage, MessageRecord, ServiceSession, Store, UploadRecord, Visitor } from '../store/types.js';
 
 /** The close code and reason a deleted visitor's sockets get: identity refused (the id is gone). */
 export const DELETED_CLOSE = { code: CloseCode.IdentityRefused, reason: 'deleted' } as const;
+
+/**
+ * How long a deleted visitor id is refused (4004) after its deletion: clients that still hold it
+ * (an open tab, a device offline meanwhile) start as a new visitor instead of bringing the id back.
+ * Only the id's SHA-256 is kept, and housekeeping forgets it after this.
+ */
+export const DELETED_ID_REFUSED_MS = 30 * 86_400_000;
 
 /** A visitor id the admin may name: what a connect's `u` may be, plus `:` and `@` (ids other id schemes make). */
 const VISITOR_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
@@ -153,7 +161,7 @@ export class Privacy {
     const nothing =
       r.visitor === undefined &&
       [r.sessions, r.messages, r.complaints, r.leaveMessages, r.uploadedFiles, r.chunkedUploads, r.groupMemberships, r.groupReads].every((l) => l.length === 0);
-    if (nothing) throw new ApiError(Code.NotFound, `Nothing is stored about visitor "${id}"`);
+    if (nothing) throw new ApiError(Code.NotFound, `Nothing is stored about visitor "${id}"`, 404);
     return {
       format: 'kefu-visitor-export/1',
       clientId: id,
@@ -185,10 +193,11 @@ export class Privacy {
     const id = requireVisitorId(clientId);
     const { store, files } = this.deps;
     let socketsClosed = await this.deps.disconnect(id, DELETED_CLOSE.code, DELETED_CLOSE.reason);
-    const first = await store.privacy.deleteVisitor(id);
+    const tombstone = { idHash: hashSecret(id), at: this.now() };
+    const first = await store.privacy.deleteVisitor(id, tombstone);
     await new Promise((resolve) => setTimeout(resolve, this.deps.settleMs ?? 200));
     socketsClosed += await this.deps.disconnect(id, DELETED_CLOSE.code, DELETED_CLOSE.reason);
-    const second = await store.privacy.deleteVisitor(id);
+    const second = await store.privacy.deleteVisitor(id, tombstone);
     let deleted = 0;
     let kept = 0;
     for (const name of new Set([...first.files, ...second.files])) {
@@ -203,5 +212,15 @@ export class Privacy {
     const rows = sumRows(first.rows, second.rows);
     this.deps.changed?.();
     return { clientId: id, found: Object.keys(rows).length > 0, rows, files: { deleted, kept }, socketsClosed };
+  }
+
+  /** Whether `clientId` was deleted within {@link DELETED_ID_REFUSED_MS} (its connects are refused with 4004). */
+  wasDeleted(clientId: string): Promise<boolean> {
+    return this.deps.store.privacy.isDeleted(hashSecret(clientId));
+  }
+
+  /** Forgets deleted ids older than {@link DELETED_ID_REFUSED_MS} (housekeeping); returns how many. */
+  forgetOldDeletions(): Promise<number> {
+    return this.deps.store.privacy.forgetDeletedBefore(this.now() - DELETED_ID_REFUSED_MS);
   }
 }

@@ -268,7 +268,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_session ON messages (session_id);
   `,
   // 10: privacy (services/privacy.ts, services/retention.ts): every stored file with its owner, the
-  // retention runs (one row per period: the claim that lets one node of a cluster run it), and the
+  // retention runs (one row per period: the claim that lets one node of a cluster run it), the
+  // hashes of deleted visitor ids (refused for a while: clients holding one start afresh), and the
   // indices that find everything of one visitor and everything older than a cutoff
   `
   CREATE TABLE uploaded_files (
@@ -281,6 +282,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX uploaded_files_owner ON uploaded_files (owner);
   CREATE INDEX uploaded_files_created ON uploaded_files (created_at);
+  CREATE TABLE deleted_visitors (
+    id_hash TEXT PRIMARY KEY,
+    deleted_at INTEGER NOT NULL
+  );
+  CREATE INDEX deleted_visitors_at ON deleted_visitors (deleted_at);
   CREATE TABLE retention_runs (
     period INTEGER PRIMARY KEY,
     node TEXT NOT NULL,

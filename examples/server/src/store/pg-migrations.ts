@@ -264,7 +264,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_session ON messages (session_id);
   `,
   // 6 (SQLite's migration 10): privacy: every stored file with its owner, the retention runs (one
-  // row per period: the claim that lets one node of the cluster run it), and the indices that find
+  // row per period: the claim that lets one node of the cluster run it), the hashes of deleted
+  // visitor ids (refused for a while: clients holding one start afresh), and the indices that find
   // everything of one visitor and everything older than a cutoff (messages by time, complaints and
   // left messages by visitor are indexed since migration 1)
   `
@@ -278,6 +279,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX uploaded_files_owner ON uploaded_files (owner);
   CREATE INDEX uploaded_files_created ON uploaded_files (created_at);
+  CREATE TABLE deleted_visitors (
+    id_hash TEXT PRIMARY KEY,
+    deleted_at BIGINT NOT NULL
+  );
+  CREATE INDEX deleted_visitors_at ON deleted_visitors (deleted_at);
   CREATE TABLE retention_runs (
     period BIGINT PRIMARY KEY,
     node TEXT NOT NULL,

@@ -12,7 +12,7 @@ import { toMessage, toSession, toVisitor, type MessageRow, type SessionRow, type
 import { toMember, type MemberRow } from './rows-directory.js';
 import { toComplaint, toLeaveMessage, toUpload, type ComplaintRow, type LeaveMessageRow, type UploadRow } from './rows-records.js';
 import * as rows from './rows-privacy.js';
-import type { DeletedRows, ExpiredBatch, PrivacyRepo, VisitorDeletion, VisitorRecords } from './privacy-types.js';
+import type { DeletedRows, ExpiredBatch, PrivacyRepo, Tombstone, VisitorDeletion, VisitorRecords } from './privacy-types.js';
 import type { Async } from './types.js';
 
 const FILE_TYPES = rows.FILE_MESSAGE_TYPES.join(', ');
@@ -46,7 +46,11 @@ async function visitorRecords(db: Queryable, id: string): Promise<VisitorRecords
   };
 }
 
-async function deleteVisitor(q: Queryable, id: string): Promise<VisitorDeletion> {
+async function deleteVisitor(q: Queryable, id: string, tombstone: Tombstone): Promise<VisitorDeletion> {
+  await q.query(
+    'INSERT INTO deleted_visitors (id_hash, deleted_at) VALUES ($1, $2) ON CONFLICT (id_hash) DO UPDATE SET deleted_at = EXCLUDED.deleted_at',
+    [tombstone.idHash, tombstone.at],
+  );
   const all = <R extends object>(sql: string): Promise<R[]> => allRows<R>(q, sql, [id]);
   const files = [
     ...(
@@ -141,21 +145,6 @@ async function expireBefore(q: Queryable, cutoff: number, limit: number): Promis
   );
   files.push(...uploads.flatMap((u) => rows.storedFilesIn(u.file_url)));
   count('uploads', uploads.length);
-  count(
-    'visitors',
-    await changedRows(
-      q,
-      `DELETE FROM visitors WHERE client_id IN (
-         SELECT client_id FROM visitors v WHERE v.last_seen < $1 AND NOT v.blacklisted AND NOT v.banned
-           AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM complaints c WHERE c.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM leave_messages l WHERE l.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM group_members g WHERE g.client_id = v.client_id)
-         LIMIT $2)`,
-      [cutoff, limit],
-    ),
-  );
   return { rows: deleted, files: [...new Set(files)], more: full.some(Boolean) };
 }
 
@@ -166,7 +155,9 @@ async function expireBefore(q: Queryable, cutoff: number, limit: number): Promis
 export function pgPrivacyRepo(db: Queryable): Async<PrivacyRepo> {
   return {
     visitorRecords: (clientId) => visitorRecords(db, clientId),
-    deleteVisitor: (clientId) => db.atomic((q) => deleteVisitor(q, clientId)),
+    deleteVisitor: (clientId, tombstone) => db.atomic((q) => deleteVisitor(q, clientId, tombstone)),
+    isDeleted: async (idHash) => (await firstRow(db, 'SELECT 1 AS one FROM deleted_visitors WHERE id_hash = $1', [idHash])) !== undefined,
+    forgetDeletedBefore: (before) => changedRows(db, 'DELETE FROM deleted_visitors WHERE deleted_at < $1', [before]),
     addUploadedFile: async (file) => {
       await db.query(
         `${insertInto('uploaded_files', rows.UPLOADED_FILE_COLUMNS)} ON CONFLICT (stored_name) DO NOTHING`,

@@ -71,6 +71,14 @@ export interface VisitorRecords {
 /** Rows deleted, by table name. */
 export type DeletedRows = Record<string, number>;
 
+/** What a deletion leaves behind of a visitor id: its hash (never the id) and when. */
+export interface Tombstone {
+  /** Lowercase hex SHA-256 of the id. */
+  idHash: string;
+  /** When it was deleted (ms). */
+  at: number;
+}
+
 /** What deleting a visitor removed from the store, and what the caller removes from disk. */
 export interface VisitorDeletion {
   /** Rows deleted, by table. */
@@ -118,9 +126,14 @@ export interface PrivacyRepo {
    * Deletes, atomically, every row that names `clientId`: its visitor row (and secret hash), key
    * sessions bound to it, sessions (ratings), messages of its conversations and group messages it
    * sent (with their reads), its group reads and memberships, complaints, left messages, uploads,
-   * uploaded-file rows, upload usage and conversation counters.
+   * uploaded-file rows, upload usage and conversation counters; and keeps `tombstone` (the id's
+   * hash, never the id) so that connects naming the id are refused for a while.
    */
-  deleteVisitor(clientId: string): VisitorDeletion;
+  deleteVisitor(clientId: string, tombstone: Tombstone): VisitorDeletion;
+  /** Whether a visitor id whose hash is `idHash` was deleted (and its tombstone not forgotten yet). */
+  isDeleted(idHash: string): boolean;
+  /** Forgets tombstones of deletions made before `before` (ms); returns how many. */
+  forgetDeletedBefore(before: number): number;
   /** Records a stored file and its owner. */
   addUploadedFile(file: UploadedFile): void;
   /** Whether a kept message (image, file, video) or complaint names the stored file. */
@@ -132,8 +145,9 @@ export interface PrivacyRepo {
   /**
    * Deletes one batch of what is older than `cutoff` (ms), atomically, at most `limit` rows per
    * table: messages (with their group reads), ended sessions (with their ratings), robot sessions
-   * left without a newer message, complaints, left messages, finished chunked uploads, and
-   * visitors last seen before it that have nothing left (neither banned nor blacklisted).
+   * left without a newer message, complaints, left messages and finished chunked uploads. Visitor
+   * rows (the id, its secret's hash, its flags) and conversation counters stay: the visitor may
+   * come back to its id, and its conversation's sequence goes on (a deletion on request erases them).
    */
   expireBefore(cutoff: number, limit: number): ExpiredBatch;
   /** Claims the run of `run.period`; false when a node claimed it already (then nothing is stored). */

@@ -11,7 +11,7 @@ import { toMember, type MemberRow } from './rows-directory.js';
 import { toComplaint, toLeaveMessage, toUpload, type ComplaintRow, type LeaveMessageRow, type UploadRow } from './rows-records.js';
 import * as rows from './rows-privacy.js';
 import { insertInto } from './sqlite-params.js';
-import type { DeletedRows, PrivacyRepo } from './privacy-types.js';
+import type { DeletedRows, PrivacyRepo, Tombstone } from './privacy-types.js';
 
 const FILE_TYPES = rows.FILE_MESSAGE_TYPES.join(', ');
 
@@ -85,16 +85,6 @@ function retentionStatements(db: Database.Database) {
       'SELECT upload_id, file_url FROM uploads WHERE file_url IS NOT NULL AND created_at < ? LIMIT ?',
     ),
     uploadsById: db.prepare<[string]>('DELETE FROM uploads WHERE upload_id IN (SELECT value FROM json_each(?))'),
-    idleVisitors: db.prepare<[number, number]>(
-      `DELETE FROM visitors WHERE rowid IN (
-         SELECT rowid FROM visitors v WHERE v.last_seen < ? AND v.blacklisted = 0 AND v.banned = 0
-           AND NOT EXISTS (SELECT 1 FROM sessions s WHERE s.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM complaints c WHERE c.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM leave_messages l WHERE l.client_id = v.client_id)
-           AND NOT EXISTS (SELECT 1 FROM group_members g WHERE g.client_id = v.client_id)
-         LIMIT ?)`,
-    ),
   };
 }
 
@@ -123,9 +113,15 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
     finishRun: db.prepare<[number, string, number]>('UPDATE retention_runs SET finished_at = ?, deleted = ? WHERE period = ?'),
     runs: db.prepare<[number], rows.RetentionRunRow>('SELECT * FROM retention_runs ORDER BY period DESC LIMIT ?'),
     forgetRuns: db.prepare<[number]>('DELETE FROM retention_runs WHERE period < ?'),
+    tombstone: db.prepare<[string, number]>(
+      'INSERT INTO deleted_visitors (id_hash, deleted_at) VALUES (?, ?) ON CONFLICT (id_hash) DO UPDATE SET deleted_at = excluded.deleted_at',
+    ),
+    isDeleted: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM deleted_visitors WHERE id_hash = ?'),
+    forgetDeleted: db.prepare<[number]>('DELETE FROM deleted_visitors WHERE deleted_at < ?'),
   };
 
-  const deleteVisitor = db.transaction((clientId: string) => {
+  const deleteVisitor = db.transaction((clientId: string, tombstone: Tombstone) => {
+    q.tombstone.run(tombstone.idHash, tombstone.at);
     const files = [
       ...v.fileMessages.all(clientId, clientId).flatMap(rows.storedFilesOfMessage),
       ...v.complaints.all(clientId).flatMap(rows.storedFilesOfComplaint),
@@ -172,7 +168,6 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
     const uploads = r.oldUploads.all(cutoff, limit);
     files.push(...uploads.flatMap((u) => rows.storedFilesIn(u.file_url)));
     full.push(count('uploads', r.uploadsById.run(JSON.stringify(uploads.map((u) => u.upload_id))).changes) >= limit);
-    full.push(count('visitors', r.idleVisitors.run(cutoff, limit).changes) >= limit);
     return { rows: deleted, files: [...new Set(files)], more: full.some(Boolean) };
   });
 
@@ -194,7 +189,9 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
         uploadUsage: v.usage.all(clientId),
       };
     },
-    deleteVisitor: (clientId) => deleteVisitor(clientId),
+    deleteVisitor: (clientId, tombstone) => deleteVisitor(clientId, tombstone),
+    isDeleted: (idHash) => q.isDeleted.get(idHash) !== undefined,
+    forgetDeletedBefore: (before) => q.forgetDeleted.run(before).changes,
     addUploadedFile: (file) => {
       q.addFile.run(rows.uploadedFileRow(file));
     },

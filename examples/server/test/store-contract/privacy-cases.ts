@@ -74,7 +74,8 @@ export function privacyCases(current: () => Store): void {
       await everything(store, 'v1');
       await everything(store, 'v2');
       const before = await store.privacy.visitorRecords('v2');
-      const done = await store.privacy.deleteVisitor('v1');
+      expect(await store.privacy.isDeleted('hash-of-v1')).toBe(false);
+      const done = await store.privacy.deleteVisitor('v1', { idHash: 'hash-of-v1', at: T0 + 50 });
       expect(done.rows).toEqual({
         group_reads: 2, // its own read, and another's read of its group message
         messages: 4,
@@ -99,8 +100,12 @@ export function privacyCases(current: () => Store): void {
       expect(await store.keys.bySaltKey('salt-v1')).toBeUndefined();
       expect(await store.identity.secretHash('v1')).toBeUndefined();
       expect(await store.privacy.visitorRecords('v2')).toEqual(before);
-      // a second deletion finds nothing
-      expect((await store.privacy.deleteVisitor('v1')).rows).toEqual({});
+      // the tombstone (a hash, never the id) is kept until forgotten; a second deletion finds nothing and moves it on
+      expect(await store.privacy.isDeleted('hash-of-v1')).toBe(true);
+      expect((await store.privacy.deleteVisitor('v1', { idHash: 'hash-of-v1', at: T0 + 100 })).rows).toEqual({});
+      expect(await store.privacy.forgetDeletedBefore(T0 + 100)).toBe(0);
+      expect(await store.privacy.forgetDeletedBefore(T0 + 101)).toBe(1);
+      expect(await store.privacy.isDeleted('hash-of-v1')).toBe(false);
       // the conversation counter is gone too: a new conversation of the id starts at 1
       const again = message('again', 'v1', T0 + 100);
       await store.chat.insertMessage(again);
@@ -117,7 +122,7 @@ export function privacyCases(current: () => Store): void {
       expect(await store.privacy.fileInUse('img-v1')).toBe(true); // a prefix is a match: kept rather than lost
       expect(await store.privacy.fileInUse('img_v1.png')).toBe(false); // _ is no wildcard
       expect(await store.privacy.fileInUse('%')).toBe(false);
-      await store.privacy.deleteVisitor('v1');
+      await store.privacy.deleteVisitor('v1', { idHash: 'h', at: T0 });
       expect(await store.privacy.fileInUse('img-v1.png')).toBe(false);
     });
   });
@@ -153,11 +158,8 @@ export function privacyCases(current: () => Store): void {
       // an open robot session from before the cutoff with nothing since: gone; an active one: kept
       await store.chat.createSession(session('s-idle-robot', 'idle', { createdAt: old }));
       await store.chat.createSession(session('s-active', 'served', { createdAt: old, state: 'active', agentId: 'agent:alice' }));
-      // a banned visitor last seen long ago keeps its row (the ban must outlive retention)
-      await store.chat.saveVisitor(visitor('banned', { lastSeen: old }));
-      await store.chat.setVisitorFlags('banned', { banned: true });
-      // a visitor with nothing left, last seen long ago: gone
-      await store.chat.saveVisitor(visitor('gone', { lastSeen: old }));
+      // a visitor last seen long ago keeps its row: retention removes conversations, not identities
+      await store.chat.saveVisitor(visitor('quiet', { lastSeen: old }));
 
       const totals: Record<string, number> = {};
       const files: string[] = [];
@@ -177,7 +179,6 @@ export function privacyCases(current: () => Store): void {
         complaints: 2,
         leave_messages: 2,
         uploads: 2,
-        visitors: 1,
       });
       expect(files.sort()).toEqual(
         ['chunk-old1.zip', 'chunk-old2.zip', 'cimg-old1.png', 'cimg-old2.png', 'doc-old1.pdf', 'doc-old2.pdf', 'img-old1.png', 'img-old2.png'].sort(),
@@ -190,9 +191,7 @@ export function privacyCases(current: () => Store): void {
       expect(await store.chat.session('s-talking')).toBeDefined();
       expect(await store.chat.session('s-idle-robot')).toBeUndefined();
       expect(await store.chat.session('s-active')).toBeDefined();
-      expect(await store.chat.visitor('banned')).toBeDefined();
-      expect(await store.chat.visitor('gone')).toBeUndefined();
-      // old1 still has its group membership: its visitor row stays
+      expect(await store.chat.visitor('quiet')).toBeDefined();
       expect(await store.chat.visitor('old1')).toBeDefined();
       // nothing older is left: another pass deletes nothing
       expect(await store.privacy.expireBefore(cutoff, 3)).toEqual({ rows: {}, files: [], more: false });
