@@ -225,7 +225,8 @@ export interface OldConversations {
 export async function seedOldConversations(store: Store, filesDir: string, count: { visitors: number; messages: number }, at: number): Promise<OldConversations> {
   const out: OldConversations = { clientIds: [], files: [], messages: 0 };
   mkdirSync(filesDir, { recursive: true });
-  for (let n = 0; n < count.visitors; n++) {
+  // the visitors at once (a pool of connections on PostgreSQL), each one's rows in order
+  await Promise.all(Array.from({ length: count.visitors }, async () => {
     const clientId = `old-${randomUUID()}`;
     out.clientIds.push(clientId);
     await store.chat.saveVisitor({ clientId, name: 'Old', avatar: '', language: 'en', blacklisted: false, banned: false, createdAt: at, lastSeen: at });
@@ -255,6 +256,6 @@ export async function seedOldConversations(store: Store, filesDir: string, count
       fp: randomUUID(), clientId, mchId: DEMO.mchId, platformId: DEMO.platformId, account: 'a', description: 'old', occurredAt: at, images: [], video: null, createdAt: at,
     });
     await store.records.addLeaveMessage({ fp: randomUUID(), clientId, mchId: DEMO.mchId, platformId: DEMO.platformId, contact: 'c', content: 'old', name: 'n', createdAt: at });
-  }
+  }));
   return out;
 }

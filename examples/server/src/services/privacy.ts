@@ -200,8 +200,10 @@ export class Privacy {
     const second = await store.privacy.deleteVisitor(id, tombstone);
     let deleted = 0;
     let kept = 0;
-    for (const name of new Set([...first.files, ...second.files])) {
-      if (await store.privacy.fileInUse(name)) {
+    const candidates = [...new Set([...first.files, ...second.files])];
+    const inUse = new Set(await store.privacy.filesInUse(candidates));
+    for (const name of candidates) {
+      if (inUse.has(name)) {
         kept += 1;
         continue;
       }

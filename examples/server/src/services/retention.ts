@@ -160,8 +160,9 @@ export class Retention {
       full = page.length === this.batchSize;
     }
     let removed = 0;
+    const inUse = new Set(await store.privacy.filesInUse([...candidates]));
     for (const name of candidates) {
-      if (await store.privacy.fileInUse(name)) continue;
+      if (inUse.has(name)) continue;
       if (await files.deleteFile(name)) removed += 1;
       if (await store.privacy.deleteUploadedFile(name)) addRows(deleted, { uploaded_files: 1 });
     }

@@ -164,11 +164,17 @@ export function pgPrivacyRepo(db: Queryable): Async<PrivacyRepo> {
         rowValues(rows.uploadedFileRow(file), rows.UPLOADED_FILE_COLUMNS),
       );
     },
-    fileInUse: async (storedName) => {
-      const pattern = rows.fileUrlPattern(storedName);
-      const inMessages = await firstRow(db, `SELECT 1 AS one FROM messages WHERE type IN (${FILE_TYPES}) AND data_content LIKE $1 ESCAPE '\\' LIMIT 1`, [pattern]);
-      if (inMessages !== undefined) return true;
-      return (await firstRow(db, "SELECT 1 AS one FROM complaints WHERE images LIKE $1 ESCAPE '\\' OR video LIKE $1 ESCAPE '\\' LIMIT 1", [pattern])) !== undefined;
+    filesInUse: async (storedNames) => {
+      if (storedNames.length === 0) return [];
+      const messages = await allRows<{ type: number; data_content: string }>(
+        db,
+        `SELECT type, data_content FROM messages WHERE type IN (${FILE_TYPES}) AND strpos(data_content, '/files/') > 0`,
+      );
+      const complaints = await allRows<{ images: string; video: string | null }>(
+        db,
+        "SELECT images, video FROM complaints WHERE strpos(images, '/files/') > 0 OR strpos(video, '/files/') > 0",
+      );
+      return rows.namedAmong(storedNames, messages, complaints);
     },
     uploadedFilesBefore: async (before, afterName, limit) =>
       (

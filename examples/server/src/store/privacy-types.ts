@@ -136,8 +136,11 @@ export interface PrivacyRepo {
   forgetDeletedBefore(before: number): number;
   /** Records a stored file and its owner. */
   addUploadedFile(file: UploadedFile): void;
-  /** Whether a kept message (image, file, video) or complaint names the stored file. */
-  fileInUse(storedName: string): boolean;
+  /**
+   * The ones of `storedNames` that a kept message (image, file, video) or complaint names: one
+   * pass over the messages that name a stored file, however many names are asked about.
+   */
+  filesInUse(storedNames: readonly string[]): string[];
   /** Uploaded files stored before `before`, by name after `afterName`, at most `limit`. */
   uploadedFilesBefore(before: number, afterName: string, limit: number): UploadedFile[];
   /** Forgets a stored file's row; false when there was none. */

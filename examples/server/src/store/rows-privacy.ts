@@ -88,9 +88,23 @@ export function storedFilesOfComplaint(row: { images: string; video: string | nu
   return [...new Set([...storedFilesIn(row.images), ...storedFilesIn(row.video)])];
 }
 
-/** The LIKE pattern (escape `\`) of a text naming a stored file: `%/files/<name>%`. */
-export function fileUrlPattern(storedName: string): string {
-  return `%/files/${storedName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * The ones of `asked` that the rows name (file messages' content, complaints' images and video),
+ * in the order asked.
+ */
+export function namedAmong(
+  asked: readonly string[],
+  messages: Iterable<{ type: number; data_content: string }>,
+  complaints: Iterable<{ images: string; video: string | null }>,
+): string[] {
+  const wanted = new Set(asked);
+  const found = new Set<string>();
+  const look = (names: string[]): void => {
+    for (const name of names) if (wanted.has(name)) found.add(name);
+  };
+  for (const row of messages) if (found.size < wanted.size) look(storedFilesOfMessage(row));
+  for (const row of complaints) if (found.size < wanted.size) look(storedFilesOfComplaint(row));
+  return asked.filter((name) => found.has(name));
 }
 
 /**

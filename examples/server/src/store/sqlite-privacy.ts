@@ -97,11 +97,11 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
   const r = retentionStatements(db);
   const q = {
     addFile: db.prepare<rows.UploadedFileRow>(`${insertInto('uploaded_files', rows.UPLOADED_FILE_COLUMNS)} ON CONFLICT (stored_name) DO NOTHING`),
-    fileInMessages: db.prepare<[string], { one: number }>(
-      `SELECT 1 AS one FROM messages WHERE type IN (${FILE_TYPES}) AND data_content LIKE ? ESCAPE '\\' LIMIT 1`,
+    fileMessages: db.prepare<[], { type: number; data_content: string }>(
+      `SELECT type, data_content FROM messages WHERE type IN (${FILE_TYPES}) AND instr(data_content, '/files/') > 0`,
     ),
-    fileInComplaints: db.prepare<[string, string], { one: number }>(
-      "SELECT 1 AS one FROM complaints WHERE images LIKE ? ESCAPE '\\' OR video LIKE ? ESCAPE '\\' LIMIT 1",
+    complaintFiles: db.prepare<[], { images: string; video: string | null }>(
+      "SELECT images, video FROM complaints WHERE instr(images, '/files/') > 0 OR instr(video, '/files/') > 0",
     ),
     filesBefore: db.prepare<[number, string, number], rows.UploadedFileRow>(
       'SELECT * FROM uploaded_files WHERE created_at < ? AND stored_name > ? ORDER BY stored_name LIMIT ?',
@@ -195,10 +195,8 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
     addUploadedFile: (file) => {
       q.addFile.run(rows.uploadedFileRow(file));
     },
-    fileInUse: (storedName) => {
-      const pattern = rows.fileUrlPattern(storedName);
-      return q.fileInMessages.get(pattern) !== undefined || q.fileInComplaints.get(pattern, pattern) !== undefined;
-    },
+    filesInUse: (storedNames) =>
+      storedNames.length === 0 ? [] : rows.namedAmong(storedNames, q.fileMessages.iterate(), q.complaintFiles.iterate()),
     uploadedFilesBefore: (before, afterName, limit) => q.filesBefore.all(before, afterName, limit).map(rows.toUploadedFile),
     deleteUploadedFile: (storedName) => q.deleteFile.run(storedName).changes === 1,
     expireBefore: (cutoff, limit) => expireBefore(cutoff, limit),

@@ -112,18 +112,15 @@ export function privacyCases(current: () => Store): void {
       expect(again.seq).toBe(1);
     });
 
-    it('fileInUse: a kept message or complaint naming the file keeps it; nothing else does', async () => {
+    it('filesInUse: the asked files a kept message or complaint names; nothing else', async () => {
       const store = current();
       await everything(store, 'v1');
-      expect(await store.privacy.fileInUse('img-v1.png')).toBe(true);
-      expect(await store.privacy.fileInUse('doc-v1.pdf')).toBe(true);
-      expect(await store.privacy.fileInUse('cimg-v1.png')).toBe(true);
-      expect(await store.privacy.fileInUse('up-v1.png')).toBe(false); // uploaded, never sent
-      expect(await store.privacy.fileInUse('img-v1')).toBe(true); // a prefix is a match: kept rather than lost
-      expect(await store.privacy.fileInUse('img_v1.png')).toBe(false); // _ is no wildcard
-      expect(await store.privacy.fileInUse('%')).toBe(false);
+      const asked = ['img-v1.png', 'doc-v1.pdf', 'cimg-v1.png', 'up-v1.png', 'chunk-v1.zip', 'img-v1', 'img_v1.png', '%', 'nothing.png'];
+      // uploaded but never sent (up-, chunk-), a prefix, a wildcard, an unknown: not named
+      expect(await store.privacy.filesInUse(asked)).toEqual(['img-v1.png', 'doc-v1.pdf', 'cimg-v1.png']);
+      expect(await store.privacy.filesInUse([])).toEqual([]);
       await store.privacy.deleteVisitor('v1', { idHash: 'h', at: T0 });
-      expect(await store.privacy.fileInUse('img-v1.png')).toBe(false);
+      expect(await store.privacy.filesInUse(asked)).toEqual([]);
     });
   });
 
