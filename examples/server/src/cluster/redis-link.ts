@@ -6,6 +6,8 @@
  *   it to its own sockets of that user. Redis keeps one publisher's messages in order, so a
  *   sender's messages reach another node in the order they were stored. What a node missed while
  *   its subscription was down, its clients fetch from the database (gap-fill by `seq`).
+ * - **Close orders.** {@link Hub.disconnect} (a visitor deleted on request) is published on the
+ *   same channel without a message; each other node closes that user's sockets.
  * - **Presence.** Each node keeps, in one sorted set, an entry per agent with a socket on it,
  *   scored by when it expires; it renews them every {@link PRESENCE_REFRESH_MS}. A node killed
  *   without a goodbye stops renewing: its agents drop out of "online" after
