@@ -70,13 +70,14 @@ async function asUsage<T>(io: PrivacyCommandIo, work: () => Promise<T>): Promise
  * @returns the exit code (1 when nothing names the visitor)
  */
 export async function visitorPrivacyCommand(command: 'export' | 'delete', clientId: string, store: Store, dataDir: string, io: PrivacyCommandIo): Promise<number> {
-  const redisUrl = io.env['REDIS_URL']?.trim() ?? '';
+  const redisUrl = command === 'delete' ? (io.env['REDIS_URL']?.trim() ?? '') : '';
   const redis = redisUrl === '' ? undefined : new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  redis?.on('error', () => undefined); // a failed publish is reported where it fails
+  redis?.on('error', () => undefined); // a failed publish rejects where it is awaited
   const cluster = io.env['CLUSTER_NAME']?.trim() || 'kefu';
   const privacy = new Privacy({
     store,
     files: filesOf(io.env, dataDir),
+    // no node here: the nodes close the sockets when told through the cluster's channel
     disconnect: async (userId, code, reason) => {
       if (redis) await publishCloseOrder(redis, cluster, 'admin-command', userId, code, reason);
       return 0;
@@ -95,13 +96,13 @@ export async function visitorPrivacyCommand(command: 'export' | 'delete', client
       io.out(JSON.stringify(exported, null, 2));
       return 0;
     }
-    if (redis) await redis.connect();
+    await redis?.connect();
     const deleted = await privacy.delete(clientId);
     io.out(JSON.stringify(deleted, null, 2));
     io.out(
       redis
         ? 'the visitor\'s open sockets were told to close on every node (through REDIS_URL)'
-        : 'note: a running server keeps the visitor\'s open sockets until they reconnect; the admin API (DELETE /admin/api/visitors/<clientId>) closes them at once',
+        : 'note: without REDIS_URL a running server keeps the visitor\'s open sockets (new connects of the id are refused); the admin API (DELETE /admin/api/visitors/<clientId>) closes them at once',
     );
     return deleted.found ? 0 : 1;
   } catch (error) {

@@ -119,19 +119,3 @@ export function visitorConversationKeys(clientId: string, places: readonly { mch
 export function countDeleted(rows: DeletedRows, table: string, n: number): void {
   if (n > 0) rows[table] = (rows[table] ?? 0) + n;
 }
-
-/** The tables one visitor's rows live in, in the order they are deleted (children first). */
-export const VISITOR_TABLES = [
-  'group_reads',
-  'messages',
-  'conversation_seq',
-  'sessions',
-  'complaints',
-  'leave_messages',
-  'uploads',
-  'uploaded_files',
-  'upload_usage',
-  'group_members',
-  'key_sessions',
-  'visitors',
-] as const;
