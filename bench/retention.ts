@@ -4,7 +4,8 @@
  * Seeds `--messages` messages (default 100 000) in conversations of 100 messages each, one in ten
  * an image whose file is on disk, half of the conversations older than the retention, each with
  * a rated session, a complaint, a left message and an upload never sent; then times, in order:
- * 1. `Retention.purge` of the older half (rows in batches, then the files nothing kept names);
+ * 1. `Retention.purge` of the older half (rows in batches, then the files nothing kept names), and
+ *    the longest the event loop was held meanwhile (SQLite answers synchronously, batch by batch);
  * 2. `Privacy.delete` of one kept visitor (rows, files, with the big tables around it);
  * 3. `Privacy.export` of another.
  *
@@ -18,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import pg from 'pg';
 import { FileStore } from '../examples/server/src/http/files.js';
@@ -87,10 +89,13 @@ async function measure(kind: string, store: Store, raw: (sql: string, params: un
   console.log(`${kind}: seeded ${messages} messages in ${conversations} conversations, ${readdirSync(filesDir).length} files (${(performance.now() - t).toFixed(0)} ms)`);
 
   const retention = new Retention({ store, files, nodeId: 'bench', envDays: RETENTION_DAYS, intervalMs: 3_600_000 });
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  stalls.enable();
   t = performance.now();
   const deleted = await retention.purge(now - RETENTION_DAYS * DAY_MS);
   const ms = performance.now() - t;
-  console.log(`${kind}: retention deleted ${JSON.stringify(deleted)} in ${ms.toFixed(0)} ms (${Math.round(((deleted['messages'] ?? 0) / ms) * 1000)} messages/s); ${readdirSync(filesDir).length} files left`);
+  stalls.disable();
+  console.log(`${kind}: retention deleted ${JSON.stringify(deleted)} in ${ms.toFixed(0)} ms (${Math.round(((deleted['messages'] ?? 0) / ms) * 1000)} messages/s); ${readdirSync(filesDir).length} files left; longest event-loop stall ${(stalls.max / 1e6).toFixed(0)} ms`);
 
   const privacy = new Privacy({ store, files, disconnect: () => 0, settleMs: 0 });
   t = performance.now();

@@ -152,6 +152,8 @@ export class Retention {
       addRows(deleted, batch.rows);
       for (const name of batch.files) candidates.add(name);
       more = batch.more;
+      // SQLite answers synchronously: let sockets and requests in between batches
+      await new Promise((resolve) => setImmediate(resolve));
     }
     for (let after = '', full = !this.stopping; full; ) {
       const page = await store.privacy.uploadedFilesBefore(cutoff, after, this.batchSize);
