@@ -4,9 +4,11 @@
  * LibreTranslate-compatible provider stands in), a search hit scrolled to and highlighted, the
  * search box focused, read marks of robot-answered texts, "no more messages" in the list, the
  * suggestion chips showing that they scroll, open-in-app telling when nothing opened, the sender
- * of one's own messages for screen readers, and the composer before its tools in the tab order.
+ * of one's own messages for screen readers, the composer before its tools in the tab order, and
+ * (issue 22) the transcript downloaded from the chat menu by keyboard.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { zh } from '../../src/i18n/index.js';
@@ -246,6 +248,50 @@ describe('axe: the new menu and dialogs have no serious or critical issue', () =
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     }
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('issue 22: the visitor downloads the transcript of the conversation from the chat menu', () => {
+  it('by keyboard: a text file of the whole history (older pages too), times in the visitor\'s zone and language, who said what; text never HTML', async () => {
+    const clientId = `e2e-transcript-${randomUUID()}`;
+    await seedHistory(clientId, 130); // more than the list loads at first, more than one history page of 100
+    const context = await browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 130' }).waitFor();
+    const markup = '<img src=x onerror="window.__xss=1"> **粗体** face[微笑]';
+    await send(page, markup);
+    await page.locator('.msg.mine').filter({ hasText: '<img src=x' }).locator('.read-mark').waitFor();
+
+    const more = page.getByRole('button', { name: appText('zh', 'more'), exact: true });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menu').waitFor();
+    const label = appText('zh', 'downloadTranscript');
+    for (let i = 0; i < 12 && (await focusedName(page)) !== label; i++) await page.keyboard.press('ArrowDown');
+    expect(await focusedName(page)).toBe(label);
+    await page.screenshot({ path: '/tmp/kefu-transcript-menu.png' });
+    const downloading = page.waitForEvent('download');
+    await page.keyboard.press('Enter');
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^chat-transcript-Demo-Shop-\d{8}-\d{4}\.txt$/);
+    const file = readFileSync(await download.path(), 'utf8');
+    await page.locator('.toasts .toast').filter({ hasText: appText('zh', 'transcriptDownloaded') }).waitFor();
+
+    const lines = file.replace(/^\ufeff/, '').split('\n');
+    expect(lines[0]).toBe(appText('zh', 'transcriptTitle', { title: '示例商城 Demo Shop' }));
+    expect(lines[1]).toMatch(/^导出时间：\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
+    const first = (await server.store.chat.conversation(clientId, DEMO.mchId, DEMO.platformId, { after: 0, size: 1 }))[0];
+    const zone = new Intl.DateTimeFormat('zh', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false, timeZone: 'Asia/Shanghai' });
+    expect(first?.dataContent).toBe('历史消息 1');
+    expect(lines).toContain(`[${zone.format(first?.createTime ?? 0)}] ${zh.robot}: 历史消息 1`);
+    for (const n of [2, 31, 100, 130]) expect(lines.some((l) => l.endsWith(`${zh.robot}: 历史消息 ${n}`)), `历史消息 ${n}`).toBe(true);
+    expect(lines.some((l) => l.endsWith(`] ${appText('zh', 'you')}: <img src=x onerror="window.__xss=1"> **粗体** [微笑]`))).toBe(true);
+    // the text stayed text: nothing of it ran or became an element
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
     await context.close();
   }, E2E_TIMEOUT);
 });

@@ -15,12 +15,14 @@
  *   "days": { "mon": [["09:00", "18:00"]] } }`, see `services/business-hours.ts`); they win over
  *   `MERCHANT_HOURS`. `hours clear <mchId>` removes them, `hours show <mchId>` prints them.
  * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
+ * - `visitor export|delete <clientId>`, `retention ...`, `admin-token`: privacy (see `admin-privacy.ts`)
  * @module
  */
 
 import { MAX_CAPACITY } from './routing-config.js';
 import { join, resolve } from 'node:path';
 import { cannedCommand, CANNED_USAGE } from './admin-canned.js';
+import { adminTokenCommand, PRIVACY_USAGE, retentionCommand, visitorPrivacyCommand } from './admin-privacy.js';
 import { hashPassword } from './agents/password.js';
 import { HoursError, parseBusinessHours } from './services/business-hours.js';
 import { openStore } from './store/open-store.js';
@@ -55,6 +57,7 @@ ${CANNED_USAGE}
   hours set <mchId> '<json>'                     business hours, e.g. '{"timeZone":"Asia/Shanghai","days":{"mon":[["09:00","18:00"]]}}'
   hours clear|show <mchId>
   hash                                          prints the scrypt hash of the password (AGENT_PASSWORD or stdin)
+${PRIVACY_USAGE}
 the store is DATA_DIR/kefu.db (DATA_DIR defaults to ./data)`;
 
 const ACCOUNT = /^[A-Za-z0-9_.-]{1,32}$/;
@@ -87,6 +90,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     io.out(hashPassword(await password(io)));
     return 0;
   }
+  if (group === 'admin-token') return adminTokenCommand(io.out);
   if (group === undefined || group === 'help' || group === '--help') {
     io.out(USAGE);
     return group === undefined ? 2 : 0;
@@ -96,6 +100,13 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
   const store = await (io.openStore ?? ((dir) => openStore({ databaseUrl, memoryDb: false, dataDir: dir })))(dataDir);
   try {
     if (group === 'agent') return await agentCommand(command, args.slice(2), store, io);
+    const privacyIo = { env: io.env, out: io.out, usage: (m: string) => new UsageError(m) };
+    if (group === 'visitor' && (command === 'export' || command === 'delete')) {
+      const clientId = args[2] ?? '';
+      if (clientId === '') throw new UsageError('name the visitor by its clientId');
+      return await visitorPrivacyCommand(command, clientId, store, dataDir, privacyIo);
+    }
+    if (group === 'retention') return await retentionCommand(command, args.slice(2), store, dataDir, privacyIo);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
     if (group === 'merchant') return await merchantCommand(command, args.slice(2), store, io);
     if (group === 'canned') return await cannedCommand(command, args.slice(2), store, io.out, option, (m) => new UsageError(m));

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { parseRoutingConfig, type RoutingConfig } from './routing-config.js';
 import { hashPassword, isPasswordHash } from './agents/password.js';
 import { parseHoursByMerchant, type BusinessHours } from './services/business-hours.js';
+import { parsePrivacyConfig, type PrivacyConfig } from './privacy-config.js';
 
 /** One human agent account. */
 export interface AgentAccount {
@@ -165,6 +166,8 @@ export interface ServerConfig {
    * `*` stands for every merchant not named. Hours set with the admin command win. None: always open.
    */
   merchantHours: Readonly<Record<string, BusinessHours>>;
+  /** The admin API (`ADMIN_TOKEN`, off without it) and retention (`RETENTION_DAYS`), see `privacy-config.ts`. */
+  privacy: PrivacyConfig;
 }
 
 /** Agent desk sessions. */
@@ -198,6 +201,14 @@ const DEFAULT_MIME = [
 /** Raised when an environment variable holds a value that cannot be used. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function privacyConfig(env: EnvLike): PrivacyConfig {
+  try {
+    return parsePrivacyConfig(env);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function routingConfig(env: EnvLike): RoutingConfig {
@@ -444,6 +455,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     trustProxy: parseTrustProxy(env['TRUST_PROXY'] ?? ''),
     sneakPeekMerchants: parseSneakPeekMerchants(env['SNEAK_PEEK_MERCHANTS'] ?? ''),
     merchantHours: merchantHoursOf(env),
+    privacy: privacyConfig(env),
   };
   return { ...config, ...overrides };
 }

@@ -49,6 +49,9 @@ async function main(): Promise<void> {
     lines.push(`  agents:           ${server.config.agents.map((a) => a.account).join(', ') || '(from the store)'}`);
   }
   if (config.translateUrl === '') lines.push('  translation:      not configured (set TRANSLATE_URL)');
+  lines.push(`  admin API:        ${config.privacy.adminTokenHash === '' ? 'off (set ADMIN_TOKEN)' : `${server.url}/admin/api/ (Authorization: Bearer <ADMIN_TOKEN>)`}`);
+  const retention = await server.retention.setting();
+  lines.push(`  retention:        ${retention.days === 0 ? 'off, everything is kept (RETENTION_DAYS)' : `${retention.days} days (${retention.source === 'store' ? 'set with the admin command' : 'RETENTION_DAYS'})`}`);
   console.log(lines.join('\n'));
 
   let stopping = false;

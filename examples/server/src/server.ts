@@ -24,6 +24,7 @@ import { Messaging } from './chat/messaging.js';
 import { Sessions } from './chat/sessions.js';
 import { checkDemoAgent, type ServerConfig } from './config.js';
 import { rsaPrivateKey, type RsaPrivateKey } from './crypto.js';
+import { registerAdminRoutes } from './http/admin-routes.js';
 import { registerAppRoutes } from './http/app-routes.js';
 import type { HttpDeps } from './http/deps.js';
 import { saltKeyOf } from './http/enc.js';
@@ -42,6 +43,7 @@ import { registerUploadRoutes } from './http/upload-routes.js';
 import { socketKeyOf, type ServerKeys } from './keys.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
 import { createServices } from './services/index.js';
+import type { Retention } from './services/retention.js';
 import type { Connection } from './socket/connection.js';
 import { LiveConnections } from './socket/live-connections.js';
 import { socketPlugin } from './socket/socket-plugin.js';
@@ -69,6 +71,11 @@ export interface RunningServer {
   entryPath: string;
   /** Open socket connections. */
   connections(): number;
+  /**
+   * Retention (`RETENTION_DAYS`): it checks every `RETENTION_INTERVAL_MS` by itself; operators'
+   * scripts and tests may check a period at once with `runOnce`.
+   */
+  retention: Retention;
   /**
    * Drains and stops: `/readyz` answers 503, no new socket is accepted, every socket is closed
    * with 1012 (clients reconnect at once, through a balancer to another node), in-flight requests
@@ -142,7 +149,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   // agents serving visitors but online nowhere (a dead node, a restart): their grace period runs here
   const absences = new AbsenceSweep({ store, hub, presence: agentPresence, claim: (key, ttlMs) => node.claim(key, ttlMs), graceMs: config.agentSessions.graceMs, onError });
   void absences.sweep();
-  const services = createServices(ctx, sessions);
+  const services = createServices(ctx, sessions, files);
   const desk = new DeskControls(ctx, sessions);
   const routing = new RoutingPolicy({ store, onlineAgents: () => hub.onlineAgents(), config: config.routing, assigned: (s) => sessions.assigned(s), onError });
   sessions.agentRoster = (online) => desk.roster(online);
@@ -150,7 +157,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()), services, desk);
 
   const trustProxy = trustProxyOf(config.trustProxy);
-  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
+  const app = Fastify({ logger: config.log, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: 256 }, forceCloseConnections: true, trustProxy: config.trustProxy.length > 0 ? trustProxy : false });
   let listenUrl = '';
   const baseUrl = (request?: FastifyRequest): string => {
     if (config.publicUrl !== '') return config.publicUrl;
@@ -178,7 +185,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
       return (await services.identity.knows(salt)) ? `salt:${salt}` : `ip:${request.ip}`;
     },
     allowList: (request) =>
-      request.method === 'GET' && !/^\/(im|oss|translate)\//.test(request.url),
+      request.method === 'GET' && !/^\/(im|oss|translate|admin)\//.test(request.url),
     errorResponseBuilder: () => rateLimitedError(),
     // one allowance per client for the whole cluster
     // Redis down: HTTP goes on (the socket and login limits then count per node)
@@ -197,6 +204,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   registerDeskRoutes(app, deps);
   registerTranslateRoute(app, config, options.fetch);
   registerUploadRoutes(app, deps, files);
+  registerAdminRoutes(app, deps);
   await registerAppRoutes(app, deps, files.filesDir, () => entryPath);
   // the socket endpoint: app.close() drains it (every socket closed with 1012) before the HTTP server closes
   const sockets = new LiveConnections<Connection>();
@@ -212,6 +220,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     void (async () => {
       const now = Date.now();
       await services.identity.purgeUnused();
+      await services.privacy.forgetOldDeletions();
       limiter.sweep(now);
       for (const upload of await services.uploads.stale(now - STALE_UPLOAD_MS)) {
         await files.deleteParts(upload.uploadId);
@@ -220,6 +229,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     })().catch(onError);
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
+  const stopRetention = services.retention.start(onError);
 
   let closing: Promise<void> | undefined;
   return {
@@ -232,10 +242,12 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     config,
     entryPath,
     connections: () => sockets.size,
+    retention: services.retention,
     close: () => {
       closing ??= (async () => {
         draining = true; // /readyz says 503 from now on
         clearInterval(housekeeping);
+        await stopRetention();
         sessions.dispose();
         agentPresence.dispose();
         absences.dispose();

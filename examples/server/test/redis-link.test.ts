@@ -1,5 +1,5 @@
 /**
- * The Redis side of a cluster, against a real Redis: deliveries between two nodes' hubs, agent
+ * The Redis side of a cluster, against a real Redis: deliveries and close orders between two nodes' hubs, agent
  * presence that expires when a node dies without a goodbye, and a rate limit whose allowance the
  * nodes share. Skips with the reason when Redis does not answer, except under CI.
  */
@@ -52,6 +52,28 @@ describe.skipIf(skip)('Redis link between nodes', () => {
     a.hub.sendTo(a.hub.all()[0]!.userId, sent[0]!);
     await new Promise((r) => setTimeout(r, 100));
     expect(local).toHaveLength(1);
+  });
+
+  it('closes a user\'s sockets on every node (a close order), only that user\'s; malformed orders are ignored', async () => {
+    const a = await node('a');
+    const b = await node('b');
+    const closes: string[] = [];
+    const closing = (userId: string, where: string): Peer => ({ ...peer(userId, 'visitor', []), close: (code, reason) => closes.push(`${where} ${userId} ${code} ${reason}`) });
+    const user = `v-${randomUUID()}`;
+    const other = `v-${randomUUID()}`;
+    a.hub.add(closing(user, 'a'));
+    b.hub.add(closing(user, 'b'));
+    b.hub.add(closing(user, 'b2'));
+    b.hub.add(closing(other, 'b'));
+    expect(a.hub.disconnect(user, 4004, 'deleted')).toBe(1); // node A's own socket at once
+    await expect.poll(() => closes.length).toBe(3);
+    expect(closes.sort()).toEqual([`a ${user} 4004 deleted`, `b ${user} 4004 deleted`, `b2 ${user} 4004 deleted`]);
+    // orders without a code, with a code of the wrong type, or not JSON close nothing
+    for (const raw of [JSON.stringify({ n: 'x', u: other }), JSON.stringify({ n: 'x', u: other, c: { code: '4004', reason: 'x' } }), 'not json']) {
+      await a.link.client.publish(`${CLUSTER}:deliver`, raw);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+    expect(closes).toHaveLength(3);
   });
 
   it('shows an agent online on every node while its node lives, and drops it after the TTL when the node dies silently', async () => {

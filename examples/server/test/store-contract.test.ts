@@ -20,6 +20,7 @@ import { directoryCases } from './store-contract/directory-cases.js';
 import { identityCases } from './store-contract/identity-cases.js';
 import { messageCases } from './store-contract/message-cases.js';
 import { pagingCases } from './store-contract/paging-cases.js';
+import { privacyCases } from './store-contract/privacy-cases.js';
 import { routingCases } from './store-contract/routing-cases.js';
 import { transactionCases } from './store-contract/transaction-cases.js';
 
@@ -74,6 +75,7 @@ function contract(current: () => Store, kind: 'sqlite' | 'postgres'): void {
   transactionCases(current);
   routingCases(current);
   deskCases(current);
+  privacyCases(current);
 }
 
 describe('store contract: SQLite', () => {

@@ -1,8 +1,9 @@
 /**
  * The chat header: the conversation's name, the connection state when it is not open, the
  * search action and a menu (WAI-ARIA menu button: arrow keys, Home/End, Escape) of the other
- * actions: FAQ, complaint, leave a message, deposit information, rating, language, open in the app
- * (telling when nothing opened), and ending the conversation (after a confirmation).
+ * actions: FAQ, complaint, leave a message, deposit information, rating, language, the transcript
+ * as a text file (`transcript-download.ts`, loaded when picked), open in the app (telling when
+ * nothing opened), and ending the conversation (after a confirmation).
  * @module
  */
 import type { I18nKey } from '@kefu-im/sdk';
@@ -24,7 +25,7 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
   const { t, language } = useI18n();
   const client = useImClient();
   const { info, openDialog } = useChat();
-  const { state, online, attempt, failed } = useConnection();
+  const { state, online, attempt, failed, userId } = useConnection();
   const status = useSession((s) => s.status);
   const [open, setOpen] = useState(false);
   const menuId = useId();
@@ -55,12 +56,47 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
     close();
     openDialog(name);
   };
+  /** Pages the whole history in and downloads it as text; says how it went. */
+  const saveTranscript = async (): Promise<void> => {
+    try {
+      const { downloadTranscript } = await import('./transcript-download.js');
+      await downloadTranscript(client, {
+        title,
+        language,
+        document,
+        urls: URL,
+        now: () => client.clock.now(),
+        isMine: (m) => m.from === client.clientId || (userId !== undefined && m.from === userId),
+        labels: {
+          heading: appText(language, 'transcriptTitle', { title }),
+          exported: (time) => appText(language, 'transcriptExported', { time }),
+          empty: appText(language, 'transcriptEmpty'),
+          you: appText(language, 'you'),
+          robot: t('robot'),
+          agent: t('agent'),
+          image: t('image'),
+          file: t('file'),
+          video: t('video'),
+        },
+      });
+      toast(appText(language, 'transcriptDownloaded'), 'success');
+    } catch {
+      toast(appText(language, 'transcriptFailed'), 'error');
+    }
+  };
   const service = info.kind === 'service';
   const items: [string, () => void][] = [];
   if (service) items.push([appText(language, 'faqTitle'), () => pick('faq')]);
   items.push([t('complaint'), () => pick('complaint')], [t('leaveMessage'), () => pick('leave')], [t('depositCard'), () => pick('deposit')]);
   if (service) items.push([t('rateTitle'), () => pick('rating')]);
   items.push([appText(language, 'language'), () => pick('language')]);
+  items.push([
+    appText(language, 'downloadTranscript'),
+    () => {
+      close();
+      void saveTranscript();
+    },
+  ]);
   if (!info.query.isApp) {
     items.push([
       appText(language, 'openApp'),

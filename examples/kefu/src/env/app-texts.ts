@@ -73,7 +73,14 @@ export type AppTextKey =
   | 'backAt'
   | 'unavailableNoAgent'
   | 'estimatedWait'
-  | 'estimatedWaitShort';
+  | 'estimatedWaitShort'
+  // privacy: the visitor's transcript download (issue 22)
+  | 'downloadTranscript'
+  | 'transcriptTitle'
+  | 'transcriptExported'
+  | 'transcriptEmpty'
+  | 'transcriptDownloaded'
+  | 'transcriptFailed';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -142,6 +149,12 @@ export const ZH_APP_TEXTS: AppTextTable = {
   unavailableNoAgent: '现在没有在线的人工客服，您可以先给我们留言。',
   estimatedWait: '预计等待约 {minutes} 分钟',
   estimatedWaitShort: '预计等待不到 1 分钟',
+  downloadTranscript: '下载聊天记录',
+  transcriptTitle: '聊天记录：{title}',
+  transcriptExported: '导出时间：{time}',
+  transcriptEmpty: '（暂无消息）',
+  transcriptDownloaded: '聊天记录已下载',
+  transcriptFailed: '聊天记录下载失败，请稍后重试',
 };
 
 /** Fetches the module of the translations (a dynamic `import()`; injected in tests). */

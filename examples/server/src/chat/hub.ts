@@ -42,6 +42,8 @@ export interface Peer {
 export interface ClusterLink {
   /** Hands a delivery to the other nodes (fire and forget, in call order). */
   publish(userId: string, message: WireMessage): void;
+  /** Asks the other nodes to close every socket of `userId` (fire and forget). */
+  publishClose(userId: string, code: number, reason: string): void;
   /** An agent has its first socket on this node now. */
   agentArrived(userId: string): void;
   /** An agent's last socket on this node closed. */
@@ -108,6 +110,24 @@ export class Hub {
       count += 1;
     }
     return count;
+  }
+
+  /**
+   * Closes every connection of `userId` in the cluster with `code` and `reason` (a deleted
+   * visitor); returns how many of this node's connections were closed.
+   */
+  disconnect(userId: string, code: number, reason: string): number {
+    this.link?.publishClose(userId, code, reason);
+    return this.closeHere(userId, code, reason);
+  }
+
+  /** Closes `userId`'s connections on this node only (a close asked for by another node). */
+  closeHere(userId: string, code: number, reason: string): number {
+    const set = this.byUser.get(userId);
+    if (!set) return 0;
+    const peers = [...set];
+    for (const peer of peers) peer.close(code, reason);
+    return peers.length;
   }
 
   /** How many connections `userId` has open on this node. */

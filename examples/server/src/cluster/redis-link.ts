@@ -6,6 +6,8 @@
  *   it to its own sockets of that user. Redis keeps one publisher's messages in order, so a
  *   sender's messages reach another node in the order they were stored. What a node missed while
  *   its subscription was down, its clients fetch from the database (gap-fill by `seq`).
+ * - **Close orders.** {@link Hub.disconnect} (a visitor deleted on request) is published on the
+ *   same channel without a message; each other node closes that user's sockets.
  * - **Presence.** Each node keeps, in one sorted set, an entry per agent with a socket on it,
  *   scored by when it expires; it renews them every {@link PRESENCE_REFRESH_MS}. A node killed
  *   without a goodbye stops renewing: its agents drop out of "online" after
@@ -38,6 +40,28 @@ interface Delivery {
   u: string;
   /** The message. */
   m: WireMessage;
+}
+
+/**
+ * A published close: every node closes the user's sockets (a deleted visitor). It carries no
+ * `m`, so a node that does not know it ignores it.
+ */
+interface CloseOrder {
+  /** The publishing node. */
+  n: string;
+  /** The user. */
+  u: string;
+  /** The close code and reason. */
+  c: { code: number; reason: string };
+}
+
+/**
+ * Publishes a {@link CloseOrder} on a cluster's channel from a process that is no node (the
+ * admin command, which deletes a visitor while the nodes run).
+ */
+export async function publishCloseOrder(client: Pick<Redis, 'publish'>, cluster: string, from: string, userId: string, code: number, reason: string): Promise<void> {
+  const order: CloseOrder = { n: from, u: userId, c: { code, reason } };
+  await client.publish(deliveryChannel(cluster), JSON.stringify(order));
 }
 
 /** Options of {@link RedisLink.open}. */
@@ -117,6 +141,12 @@ export class RedisLink implements ClusterLink {
     this.client.publish(this.channel, JSON.stringify(delivery)).catch(this.options.onError);
   }
 
+  /** {@inheritDoc ClusterLink.publishClose} */
+  publishClose(userId: string, code: number, reason: string): void {
+    if (this.closed) return;
+    publishCloseOrder(this.client, this.options.cluster, this.options.nodeId, userId, code, reason).catch(this.options.onError);
+  }
+
   /** {@inheritDoc ClusterLink.agentArrived} */
   agentArrived(userId: string): void {
     this.here.add(userId);
@@ -157,14 +187,17 @@ export class RedisLink implements ClusterLink {
   }
 
   private received(raw: string): void {
-    let delivery: Delivery;
+    let published: Partial<Delivery & CloseOrder>;
     try {
-      delivery = JSON.parse(raw) as Delivery;
+      published = JSON.parse(raw) as Partial<Delivery & CloseOrder>;
     } catch {
       return;
     }
-    if (delivery.n === this.options.nodeId || typeof delivery.u !== 'string' || typeof delivery.m !== 'object' || delivery.m === null) return;
-    this.hub.deliverHere(delivery.u, delivery.m);
+    if (typeof published !== 'object' || published === null) return;
+    const { n, u, m, c } = published;
+    if (n === this.options.nodeId || typeof u !== 'string') return;
+    if (typeof m === 'object' && m !== null) this.hub.deliverHere(u, m);
+    else if (typeof c === 'object' && c !== null && typeof c.code === 'number' && typeof c.reason === 'string') this.hub.closeHere(u, c.code, c.reason.slice(0, 100));
   }
 
   /**

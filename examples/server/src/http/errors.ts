@@ -26,7 +26,7 @@ function isRateLimited(error: unknown): boolean {
 }
 
 /** Paths that belong to the API, the socket or stored files: an unknown one there is a JSON 404. */
-const API_PREFIXES = ['/im/', '/oss/', '/translate/', '/files/', '/ws'];
+const API_PREFIXES = ['/im/', '/oss/', '/translate/', '/files/', '/ws', '/admin/'];
 
 /**
  * Installs the handlers. `onUnexpected` logs what is not a client's fault. `appPage`, when the

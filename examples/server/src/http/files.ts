@@ -26,6 +26,9 @@ export interface UploadedFile {
   mime: string;
 }
 
+/** A stored file's bare name (no path, no leading dot), as {@link FileStore.storedName} makes them. */
+const STORED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+
 const SAFE_EXT = /^\.(png|jpe?g|gif|webp|bmp|svg|ico|mp4|webm|mov|m4v|mp3|ogg|wav|pdf|zip|txt|docx?|xlsx?|csv)$/;
 
 /** A file name safe to show and to store (no path, no control characters, at most 200 chars). */
@@ -148,6 +151,22 @@ export class FileStore {
     }
     await this.deleteParts(uploadId);
     return stored;
+  }
+
+  /**
+   * Deletes a finished file by its stored name (a bare name: anything with a path, or starting
+   * with a dot, is refused and nothing is touched).
+   * @returns false when there was no such file (or the name was refused)
+   */
+  async deleteFile(storedName: string): Promise<boolean> {
+    if (!STORED_NAME.test(storedName)) return false;
+    try {
+      await unlink(join(this.filesDir, storedName));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
   }
 
   /** Deletes an upload's parts. */

@@ -90,6 +90,7 @@ function registerSingleUpload(app: FastifyInstance, deps: HttpDeps, files: FileS
       await unlink(join(files.filesDir, saved.stored)).catch(() => undefined);
       throw error;
     }
+    await uploads.recordFile({ storedName: saved.stored, owner: caller.identity, name, size: saved.size, mime });
     const answer: UploadedFile = { url: urlOf(request, saved.stored), name, size: saved.size, mime };
     return ok(answer);
   });
@@ -149,7 +150,9 @@ function registerChunkedUploads(app: FastifyInstance, deps: HttpDeps, files: Fil
         assembling = files.assemble(uploadId, upload.chunkCount, upload.fileName).finally(() => completing.delete(uploadId));
         completing.set(uploadId, assembling);
       }
-      upload = await uploads.completed(upload, `/files/${await assembling}`);
+      const stored = await assembling;
+      upload = await uploads.completed(upload, `/files/${stored}`);
+      await uploads.recordFile({ storedName: stored, owner: upload.clientKey, name: upload.fileName, size: upload.fileSize, mime: upload.mime });
     }
     const answer: UploadedFile = {
       url: `${deps.baseUrl(request)}${upload.fileUrl}`,

@@ -91,10 +91,14 @@ export class Identity {
     return this.store.identity.bindKeySession(saltKey, identity);
   }
 
-  /** Whether `secret` proves client id `clientId` ({@link ClaimCheck}); the comparison takes constant time. */
+  /**
+   * Whether `secret` proves client id `clientId` ({@link ClaimCheck}); the comparison takes constant
+   * time. An id deleted on request (`services/privacy.ts`) is a `mismatch` for a while, so that a
+   * client still holding it is refused (4004) and starts as a new visitor instead of claiming it again.
+   */
   async checkClaim(clientId: string, secret: unknown): Promise<ClaimCheck> {
     const storedHash = await this.store.identity.secretHash(clientId);
-    if (storedHash === undefined) return 'unclaimed';
+    if (storedHash === undefined) return (await this.store.privacy.isDeleted(hashSecret(clientId))) ? 'mismatch' : 'unclaimed';
     return secretMatches(secret, storedHash) ? 'matches' : 'mismatch';
   }
 

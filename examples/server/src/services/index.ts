@@ -15,7 +15,9 @@ import { Groups } from './groups.js';
 import { Identity } from './identity.js';
 import { Merchants } from './merchants.js';
 import { Past } from './past.js';
+import { Privacy, type PrivacyDeps } from './privacy.js';
 import { Records } from './records.js';
+import { Retention, type RetentionDeps } from './retention.js';
 import { sneakPeekOn, Typing } from './typing.js';
 import { Uploads } from './uploads.js';
 import { Visitors } from './visitors.js';
@@ -46,10 +48,20 @@ export interface Services {
   readonly typing: Typing;
   /** Business hours, agents available, the queue's estimated wait. */
   readonly availability: Availability;
+  /** A visitor's export and deletion (the admin API and command). */
+  readonly privacy: Privacy;
+  /** Retention: what is older than the setting goes, once per period in the cluster. */
+  readonly retention: Retention;
 }
 
-/** Builds the services over the chat state and the session engine. */
-export function createServices(ctx: ChatContext, sessions: Sessions, now: () => number = Date.now): Services {
+/** The uploaded files on disk, as the services remove them (a `FileStore` has it). */
+export type ServiceFiles = PrivacyDeps['files'] & RetentionDeps['files'];
+
+/**
+ * Builds the services over the chat state, the session engine and the files on disk.
+ * @param now - the wall clock
+ */
+export function createServices(ctx: ChatContext, sessions: Sessions, files: ServiceFiles, now: () => number = Date.now): Services {
   const { store, config } = ctx;
   const visitors = new Visitors(store, now);
   const groups = new Groups(store, visitors, ctx.groupAlias, now);
@@ -67,5 +79,13 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     past: new Past(store),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
     availability: sessions.availability,
+    privacy: new Privacy({
+      store,
+      files,
+      disconnect: (userId, code, reason) => ctx.hub.disconnect(userId, code, reason),
+      changed: () => sessions.agentsChanged(),
+      now,
+    }),
+    retention: new Retention({ store, files, nodeId: config.nodeId, envDays: config.privacy.retentionDays, intervalMs: config.privacy.retentionIntervalMs, now }),
   };
 }

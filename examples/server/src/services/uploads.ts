@@ -7,6 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ApiError, Code } from '../http/envelope.js';
+import type { UploadedFile } from '../store/privacy-types.js';
 import type { Store, UploadRecord } from '../store/types.js';
 import { UploadQuota } from './upload-quota.js';
 
@@ -102,6 +103,14 @@ export class Uploads {
   async aborted(upload: UploadRecord): Promise<void> {
     await this.store.records.deleteUpload(upload.uploadId);
     if (upload.fileUrl === null) await this.quota.refund(upload.clientKey, upload.fileSize);
+  }
+
+  /**
+   * Records a finished file (a single upload, or an assembled chunked one) and who uploaded it:
+   * what a visitor's export lists, its deletion and retention remove.
+   */
+  recordFile(file: Omit<UploadedFile, 'createdAt'>): Promise<void> {
+    return this.store.privacy.addUploadedFile({ ...file, createdAt: this.now() });
   }
 
   /** Unfinished uploads created before `before` (housekeeping removes them with their parts). */

@@ -278,6 +278,44 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (client_id, mch_id, platform_id)
   );
   `,
+  // 11: privacy (services/privacy.ts, services/retention.ts): every stored file with its owner, the
+  // retention runs (one row per period: the claim that lets one node of a cluster run it), the
+  // hashes of deleted visitor ids (refused for a while: clients holding one start afresh), and the
+  // indices that find everything of one visitor and everything older than a cutoff
+  `
+  CREATE TABLE uploaded_files (
+    stored_name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mime TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX uploaded_files_owner ON uploaded_files (owner);
+  CREATE INDEX uploaded_files_created ON uploaded_files (created_at);
+  CREATE TABLE deleted_visitors (
+    id_hash TEXT PRIMARY KEY,
+    deleted_at INTEGER NOT NULL
+  );
+  CREATE INDEX deleted_visitors_at ON deleted_visitors (deleted_at);
+  CREATE TABLE retention_runs (
+    period INTEGER PRIMARY KEY,
+    node TEXT NOT NULL,
+    cutoff INTEGER NOT NULL,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    deleted TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX messages_create_time ON messages (create_time);
+  CREATE INDEX messages_group_sender ON messages (from_id) WHERE is_group = 1;
+  CREATE INDEX complaints_client ON complaints (client_id);
+  CREATE INDEX complaints_created ON complaints (created_at);
+  CREATE INDEX leave_messages_client ON leave_messages (client_id);
+  CREATE INDEX leave_messages_created ON leave_messages (created_at);
+  CREATE INDEX key_sessions_bound ON key_sessions (bound_to);
+  CREATE INDEX group_members_client ON group_members (client_id);
+  CREATE INDEX group_reads_client ON group_reads (client_id);
+  `,
 ];
 
 /**

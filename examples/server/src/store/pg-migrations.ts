@@ -274,6 +274,42 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (client_id, mch_id, platform_id)
   );
   `,
+  // 7 (SQLite's migration 11): privacy: every stored file with its owner, the retention runs (one
+  // row per period: the claim that lets one node of the cluster run it), the hashes of deleted
+  // visitor ids (refused for a while: clients holding one start afresh), and the indices that find
+  // everything of one visitor and everything older than a cutoff (messages by time, complaints and
+  // left messages by visitor are indexed since migration 1)
+  `
+  CREATE TABLE uploaded_files (
+    stored_name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    size BIGINT NOT NULL,
+    mime TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX uploaded_files_owner ON uploaded_files (owner);
+  CREATE INDEX uploaded_files_created ON uploaded_files (created_at);
+  CREATE TABLE deleted_visitors (
+    id_hash TEXT PRIMARY KEY,
+    deleted_at BIGINT NOT NULL
+  );
+  CREATE INDEX deleted_visitors_at ON deleted_visitors (deleted_at);
+  CREATE TABLE retention_runs (
+    period BIGINT PRIMARY KEY,
+    node TEXT NOT NULL,
+    cutoff BIGINT NOT NULL,
+    started_at BIGINT NOT NULL,
+    finished_at BIGINT,
+    deleted TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX messages_group_sender ON messages (from_id) WHERE is_group = 1;
+  CREATE INDEX complaints_created ON complaints (created_at);
+  CREATE INDEX leave_messages_created ON leave_messages (created_at);
+  CREATE INDEX key_sessions_bound ON key_sessions (bound_to);
+  CREATE INDEX group_members_client ON group_members (client_id);
+  CREATE INDEX group_reads_client ON group_reads (client_id);
+  `,
 ];
 
 /**

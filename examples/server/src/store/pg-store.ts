@@ -19,7 +19,9 @@ import { migratePg } from './pg-migrations.js';
 import { firstRow, inTransaction, numberTypes, PoolQueryable, TransactionQueryable, type Queryable } from './pg-queryable.js';
 import { pgRecordRepo } from './pg-records.js';
 import { pgDeskRepo } from './pg-desk.js';
+import { pgPrivacyRepo } from './pg-privacy.js';
 import type { DeskRepo } from './desk-types.js';
+import type { PrivacyRepo } from './privacy-types.js';
 import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
 
 /** How a {@link PgStore} connects. */
@@ -42,6 +44,7 @@ class PgView implements Store {
   readonly chat: Async<ChatRepo>;
   readonly records: Async<RecordRepo>;
   readonly desk: Async<DeskRepo>;
+  readonly privacy: Async<PrivacyRepo>;
 
   /**
    * @param db - where the repositories run their SQL.
@@ -57,6 +60,7 @@ class PgView implements Store {
     this.chat = pgChatRepo(db);
     this.records = pgRecordRepo(db);
     this.desk = pgDeskRepo(db);
+    this.privacy = pgPrivacyRepo(db);
   }
 
   /** {@inheritDoc Store.meta} */

@@ -18,7 +18,9 @@ import { sqliteDirectoryRepo, sqliteKeySessionRepo } from './sqlite-directory.js
 import { sqliteIdentityRepo } from './sqlite-identity.js';
 import { sqliteRecordRepo } from './sqlite-records.js';
 import { sqliteDeskRepo } from './sqlite-desk.js';
+import { sqlitePrivacyRepo } from './sqlite-privacy.js';
 import type { DeskRepo } from './desk-types.js';
+import type { PrivacyRepo } from './privacy-types.js';
 import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
 
 /** Runs synchronous work, or queues it behind an open transaction. */
@@ -41,6 +43,7 @@ interface SyncRepos {
   chat: ChatRepo;
   records: RecordRepo;
   desk: DeskRepo;
+  privacy: PrivacyRepo;
   meta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   metaOnce(key: string, value: string): string;
@@ -58,6 +61,7 @@ function openRepos(db: Database.Database): SyncRepos {
     chat: sqliteChatRepo(db),
     records: sqliteRecordRepo(db),
     desk: sqliteDeskRepo(db),
+    privacy: sqlitePrivacyRepo(db),
     identity: sqliteIdentityRepo(db),
     meta: (key) => getMeta.get(key)?.value,
     setMeta: (key, value) => {
@@ -79,6 +83,7 @@ class SqliteView implements Store {
   readonly chat: Async<ChatRepo>;
   readonly records: Async<RecordRepo>;
   readonly desk: Async<DeskRepo>;
+  readonly privacy: Async<PrivacyRepo>;
 
   constructor(
     protected readonly repos: SyncRepos,
@@ -91,6 +96,7 @@ class SqliteView implements Store {
     this.chat = asyncRepo(repos.chat, run);
     this.records = asyncRepo(repos.records, run);
     this.desk = asyncRepo(repos.desk, run);
+    this.privacy = asyncRepo(repos.privacy, run);
   }
 
   /** {@inheritDoc Store.meta} */

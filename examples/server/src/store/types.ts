@@ -9,6 +9,7 @@
  */
 
 import type { DeskRepo } from './desk-types.js';
+import type { PrivacyRepo } from './privacy-types.js';
 
 /** A repository shape whose every method answers with a promise of what the shape returns. */
 export type Async<R> = {
@@ -473,6 +474,8 @@ export interface Store {
   readonly records: Async<RecordRepo>;
   /** Canned replies and past conversations (`desk-types.ts`). */
   readonly desk: Async<DeskRepo>;
+  /** A visitor's export and deletion, stored files, retention (`privacy-types.ts`). */
+  readonly privacy: Async<PrivacyRepo>;
   /** A stored setting (`seeded`, ...). */
   meta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;

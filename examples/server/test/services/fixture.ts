@@ -15,6 +15,7 @@ import { Sessions } from '../../src/chat/sessions.js';
 import type { WireMessage } from '../../src/chat/wire.js';
 import { loadConfig } from '../../src/config.js';
 import { ApiError } from '../../src/http/envelope.js';
+import { FileStore } from '../../src/http/files.js';
 import { groupAliaser } from '../../src/identity/group-alias.js';
 import { createServices, type Services } from '../../src/services/index.js';
 import { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -106,7 +107,7 @@ export async function serviceFixture(): Promise<ServiceFixture> {
     store,
     ctx,
     sessions,
-    services: createServices(ctx, sessions),
+    services: createServices(ctx, sessions, new FileStore(join(dir, 'files'), join(dir, 'parts'))),
     close: async () => {
       sessions.dispose();
       await store.close();
