@@ -43,6 +43,7 @@ async function everything(store: Store, id: string, at = T0): Promise<void> {
     uploadId: `u-${id}`, clientKey: id, fileName: 'big.zip', fileSize: 2048, mime: 'application/zip', chunkSize: 1024, chunkCount: 2, createdAt: at, fileUrl: `/files/chunk-${id}.zip`,
   });
   await store.identity.addUploadBytes(id, '2026-01-01', 100);
+  await store.desk.saveArrival({ clientId: id, mchId: MCH, platformId: PLATFORM, params: { cpay: `order-${id}` }, arrivedAt: at });
 }
 
 /** Registers the privacy cases against the store `current()` answers. */
@@ -65,6 +66,7 @@ export function privacyCases(current: () => Store): void {
       expect(r.chunkedUploads.map((u) => u.uploadId)).toEqual(['u-v1']);
       expect(r.keySessions).toBe(1);
       expect(r.uploadUsage).toEqual([{ day: '2026-01-01', bytes: 100 }]);
+      expect(r.arrivals).toEqual([{ clientId: 'v1', mchId: MCH, platformId: PLATFORM, params: { cpay: 'order-v1' }, arrivedAt: T0 }]);
       const none = await store.privacy.visitorRecords('nobody');
       expect(none).toMatchObject({ visitor: undefined, claimed: false, sessions: [], messages: [], complaints: [], keySessions: 0 });
     });
@@ -88,6 +90,7 @@ export function privacyCases(current: () => Store): void {
         upload_usage: 1,
         group_members: 1,
         key_sessions: 1,
+        visitor_arrivals: 1,
         visitors: 1,
       });
       expect(done.files.sort()).toEqual(['chunk-v1.zip', 'cimg-v1.png', 'doc-v1.pdf', 'img-v1.png', 'up-v1.png']);
@@ -95,7 +98,7 @@ export function privacyCases(current: () => Store): void {
       const after = await store.privacy.visitorRecords('v1');
       expect(after).toEqual({
         visitor: undefined, claimed: false, sessions: [], messages: [], groupMemberships: [], groupReads: [], complaints: [], leaveMessages: [],
-        uploadedFiles: [], chunkedUploads: [], keySessions: 0, uploadUsage: [],
+        uploadedFiles: [], chunkedUploads: [], keySessions: 0, uploadUsage: [], arrivals: [],
       });
       expect(await store.keys.bySaltKey('salt-v1')).toBeUndefined();
       expect(await store.identity.secretHash('v1')).toBeUndefined();
@@ -176,6 +179,7 @@ export function privacyCases(current: () => Store): void {
         complaints: 2,
         leave_messages: 2,
         uploads: 2,
+        visitor_arrivals: 2, // what old1 and old2 arrived with
       });
       expect(files.sort()).toEqual(
         ['chunk-old1.zip', 'chunk-old2.zip', 'cimg-old1.png', 'cimg-old2.png', 'doc-old1.pdf', 'doc-old2.pdf', 'img-old1.png', 'img-old2.png'].sort(),
@@ -184,6 +188,7 @@ export function privacyCases(current: () => Store): void {
       expect(newer.messages).toHaveLength(4);
       expect(newer.sessions).toHaveLength(1);
       expect(newer.complaints).toHaveLength(1);
+      expect(newer.arrivals).toHaveLength(1);
       expect((await store.privacy.visitorRecords('talking')).messages.map((m) => m.fp)).toEqual(['m-new-talking']);
       expect(await store.chat.session('s-talking')).toBeDefined();
       expect(await store.chat.session('s-idle-robot')).toBeUndefined();
