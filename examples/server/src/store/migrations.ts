@@ -267,6 +267,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX sessions_ended ON sessions (state, ended_at);
   CREATE INDEX messages_session ON messages (session_id);
   `,
+  // 10: the key of a server-made text that a client shows in its own language (the robot's greeting)
+  `
+  ALTER TABLE messages ADD COLUMN text_key TEXT;
+  `,
 ];
 
 /**
