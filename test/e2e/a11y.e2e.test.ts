@@ -1,7 +1,11 @@
 /**
  * Accessibility: axe-core (injected into the page) finds no serious or critical issue on the
  * chat, the rating dialog and the complaint form; and the chat is usable by keyboard alone.
+ * Issue 23: the emoji panel closes after sending, when search opens and on Escape from anywhere in
+ * the composer, and its last row (with its focus ring) is in view above the text box at 390 px.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -149,6 +153,67 @@ describe('accessibility: everything is usable by keyboard', () => {
     await page.locator('.toasts .toast').filter({ hasText: zh.rateRequired }).waitFor();
     await page.keyboard.press('Escape');
     await rating.waitFor({ state: 'detached' });
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('issue 23: the emoji panel is a part of composing, not of the page', () => {
+  it('shows its last row above the text box at 390 px; closes after sending, when search opens and on Escape', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    const toggle = page.getByRole('button', { name: zh.emoji });
+    const panel = page.getByRole('group', { name: zh.emoji });
+    const input = page.getByLabel(zh.inputPlaceholder);
+
+    // the last row, focused (its focus ring: 2 px outline, 2 px offset), wholly in the panel's
+    // view and the panel above the text box
+    await toggle.click();
+    await expect.poll(() => focusedName(page)).toBe('微笑');
+    await page.keyboard.press('End');
+    expect(await focusedName(page)).toBe('跳绳');
+    await page.waitForTimeout(300);
+    const boxes = await page.evaluate(() => {
+      const picker = document.querySelector('.emoji-picker') as HTMLElement;
+      const rect = picker.getBoundingClientRect();
+      const last = (document.activeElement as HTMLElement).getBoundingClientRect();
+      const row = (document.querySelector('.composer-row') as HTMLElement).getBoundingClientRect();
+      const view = { top: rect.top + picker.clientTop, bottom: rect.top + picker.clientTop + picker.clientHeight, left: rect.left + picker.clientLeft, right: rect.left + picker.clientLeft + picker.clientWidth };
+      return { view, last: { top: last.top, bottom: last.bottom, left: last.left, right: last.right }, panelBottom: rect.bottom, textTop: row.top };
+    });
+    const ring = 4;
+    expect(boxes.last.bottom + ring, JSON.stringify(boxes)).toBeLessThanOrEqual(boxes.view.bottom);
+    expect(boxes.last.right + ring, JSON.stringify(boxes)).toBeLessThanOrEqual(boxes.view.right);
+    expect(boxes.panelBottom).toBeLessThanOrEqual(boxes.textTop);
+    await page.screenshot({ path: join(tmpdir(), 'issue23-emoji-panel-zh-390.png') });
+    expect(await seriousViolations(page, AXE)).toEqual([]);
+
+    // Escape in the panel closes it and gives the focus back to its button
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await focusedName(page)).toBe(zh.emoji);
+
+    // Escape from the text box closes it too (the focus stays in the text box)
+    await toggle.click();
+    await panel.getByRole('button', { name: '微笑', exact: true }).click();
+    await input.click();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+
+    // sending closes it
+    await toggle.click();
+    await panel.getByRole('button', { name: '撇嘴', exact: true }).click();
+    await page.getByRole('button', { name: zh.send }).click();
+    await page.locator('.msg.mine svg[aria-label="撇嘴"]').waitFor();
+    await panel.waitFor({ state: 'detached' });
+
+    // opening search closes it
+    await toggle.click();
+    await panel.waitFor();
+    await page.getByRole('button', { name: zh.searchPlaceholder }).click();
+    await page.getByRole('dialog', { name: zh.searchPlaceholder }).waitFor();
+    await panel.waitFor({ state: 'detached' });
     await context.close();
   }, E2E_TIMEOUT);
 });

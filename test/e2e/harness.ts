@@ -113,6 +113,27 @@ export function collectErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The width of a text box's placeholder on one line, and the room the box has for it (px): a hint
+ * wider than its room wraps or is cut off.
+ * @param page - the page
+ * @param label - the text box's accessible name
+ */
+export function placeholderFit(page: Page, label: string): Promise<{ text: string; width: number; room: number }> {
+  return page.getByLabel(label).evaluate((el) => {
+    const box = el as HTMLTextAreaElement;
+    const style = getComputedStyle(box, '::placeholder');
+    const own = getComputedStyle(box);
+    const probe = document.createElement('span');
+    probe.style.cssText = `position:absolute;visibility:hidden;white-space:nowrap;font:${own.font};letter-spacing:${style.letterSpacing}`;
+    probe.textContent = box.placeholder;
+    document.body.append(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    return { text: box.placeholder, width, room: box.clientWidth - parseFloat(own.paddingLeft) - parseFloat(own.paddingRight) };
+  });
+}
+
 /** A small valid PNG (a 2x2 image) for uploads. */
 export function pngFile(name: string): { name: string; mimeType: string; buffer: Buffer } {
   const base64 = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMAAAAwOAQPFs9wZAAAAAElFTkSuQmCC';

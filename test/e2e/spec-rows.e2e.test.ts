@@ -6,6 +6,8 @@
  * 'evaluation failed' toasts.
  */
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { appText } from '../../examples/kefu/src/env/app-texts.js';
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
@@ -17,6 +19,7 @@ import {
   E2E_TIMEOUT,
   entryPath,
   phoneContext,
+  placeholderFit,
   pngFile,
   type TestServer,
   useE2eEnvironment,
@@ -200,6 +203,16 @@ describe('issue 10: the visitor ends a conversation', () => {
     await page.keyboard.press('Escape');
     await rating.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByLabel(zh.inputPlaceholder).getAttribute('placeholder')).toBe(appText('zh', 'newConversationHint'));
+    // issue 23: the banner and the toast say what ended and what to do next (not "it will be
+    // closed soon"); the hint fits the text box at 390 px
+    await page.locator('.session-ended').getByText(appText('zh', 'conversationEndedNext')).waitFor();
+    await toast(page, appText('zh', 'conversationEndedNext')).waitFor();
+    expect(await page.getByText(zh.closingSoon).count()).toBe(0);
+    const fit = await placeholderFit(page, zh.inputPlaceholder);
+    expect(fit.width, `"${fit.text}" in ${fit.room} px`).toBeLessThanOrEqual(fit.room);
+    await page.getByRole('dialog', { name: zh.rateTitle }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: join(tmpdir(), 'issue23-ended-zh-390.png') });
     const clientId = await page.evaluate(() => localStorage.getItem('uuid') ?? '');
     expect((await server.store.chat.latestSession(clientId, DEMO.mchId, DEMO.platformId))?.state).toBe('ended');
 

@@ -4,20 +4,28 @@
  * LibreTranslate-compatible provider stands in), a search hit scrolled to and highlighted, the
  * search box focused, read marks of robot-answered texts, "no more messages" in the list, the
  * suggestion chips showing that they scroll, open-in-app telling when nothing opened, the sender
- * of one's own messages for screen readers, the composer before its tools in the tab order, and
+ * of one's own messages for screen readers, and the composer before its tools in the tab order;
  * (issue 22) the transcript downloaded from the chat menu by keyboard.
+ * Issue 23: one language at a time (the welcome, the suggested questions, the robot's queue and
+ * busy texts and the emoji names follow a switch to English), the suggested questions with the
+ * welcome (also after a reload), the list staying where the reader was through a language switch
+ * and the end of the conversation, and search (matches marked, a hit in older history loaded,
+ * scrolled to and highlighted).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { zh } from '../../src/i18n/index.js';
 import { loadCatalogue } from '../../src/i18n/i18n.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
-import { appText } from '../../examples/kefu/src/env/app-texts.js';
-import { axeSource, DEMO, E2E_TIMEOUT, entryPath, phoneContext, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
+import { appText, ZH_APP_TEXTS as APP_TEXT_ZH } from '../../examples/kefu/src/env/app-texts.js';
+import { EMOJI_NAMES_EN } from '../../examples/kefu/src/env/emoji-names-en.js';
+import { axeSource, DEMO, E2E_TIMEOUT, entryPath, phoneContext, placeholderFit, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
 /** A LibreTranslate-compatible provider: answers every text with "[<target>] <text>". */
 const translations: { q: string; target: string }[] = [];
@@ -64,14 +72,42 @@ function focusedName(page: Page): Promise<string> {
 }
 
 /** Stores `count` robot texts ("历史消息 1" oldest ... ) in a visitor's conversation, one minute apart. */
-async function seedHistory(clientId: string, count: number): Promise<void> {
+async function seedHistory(clientId: string, count: number, text = (i: number) => `历史消息 ${i}`): Promise<void> {
   const start = Date.now() - count * 60_000;
   for (let i = 1; i <= count; i++) {
     await server.store.chat.insertMessage({
       fp: randomUUID(), type: 200, from: 'robot', to: clientId, fn: '', tn: '', fa: '', ta: '', mchId: DEMO.mchId, platformId: DEMO.platformId,
-      clientId, groupId: null, sessionId: null, dataContent: `历史消息 ${i}`, isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
+      clientId, groupId: null, sessionId: null, dataContent: text(i), isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
     });
   }
+}
+
+/** Switches the interface language from the menu (the menu and dialog named in `from`). */
+async function switchLanguage(page: Page, from: 'zh' | 'en', to: string): Promise<void> {
+  const texts = from === 'zh' ? APP_TEXT_ZH : APP_TEXT_TRANSLATIONS.en;
+  await page.getByRole('button', { name: texts.more, exact: true }).click();
+  await page.getByRole('menuitem', { name: texts.language }).click();
+  await page.getByRole('dialog', { name: texts.language }).getByRole('button', { name: to }).click();
+}
+
+/** Whether a text holds Chinese characters. */
+const CHINESE = /[\u3400-\u9fff]/;
+
+/** Where the reader is: the first row whose top is in the view, and how far below the view's top it is (px). */
+function readingPosition(page: Page): Promise<{ text: string; offset: number; scrollTop: number; top: boolean }> {
+  return page.evaluate(() => {
+    const list = document.querySelector('.vlist');
+    if (!list) throw new Error('no list');
+    const top = list.getBoundingClientRect().top;
+    const rows = Array.from(list.querySelectorAll<HTMLElement>('.vrow .bubble'));
+    const first = rows.find((b) => b.getBoundingClientRect().top >= top);
+    return {
+      text: first?.textContent ?? '',
+      offset: first ? first.getBoundingClientRect().top - top : -1,
+      scrollTop: list.scrollTop,
+      top: list.querySelector('.history-start') !== null && list.scrollTop < 5,
+    };
+  });
 }
 
 describe('a loading placeholder instead of a blank page', () => {
@@ -141,6 +177,17 @@ describe('the language switcher (ten languages, remembered) and the translate ac
   }, E2E_TIMEOUT);
 });
 
+/** Whether the row holding `text` is flashed and wholly in the list's view. */
+async function revealed(page: Page, text: RegExp): Promise<boolean> {
+  const hit = page.locator('.msg.flash').filter({ has: page.locator('.bubble', { hasText: text }) });
+  await hit.waitFor();
+  return hit.evaluate((row) => {
+    const list = row.closest('.vlist')?.getBoundingClientRect();
+    const box = row.getBoundingClientRect();
+    return !!list && box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
+  });
+}
+
 describe('search: the box is focused, a hit is scrolled to and highlighted', () => {
   it('reveals an older message of the loaded history', async () => {
     const clientId = `e2e-search-${randomUUID()}`;
@@ -156,14 +203,168 @@ describe('search: the box is focused, a hit is scrolled to and highlighted', () 
     await page.keyboard.type('历史消息 2');
     await search.locator('.result-btn').filter({ has: page.locator('.result-text', { hasText: /^历史消息 2$/ }) }).click();
     await search.waitFor({ state: 'detached' });
-    const hit = page.locator('.msg.flash').filter({ has: page.locator('.bubble', { hasText: /^历史消息 2$/ }) });
-    await hit.waitFor();
-    const inView = await hit.evaluate((row) => {
-      const list = row.closest('.vlist')?.getBoundingClientRect();
-      const box = row.getBoundingClientRect();
-      return !!list && box.top >= list.top - 1 && box.bottom <= list.bottom + 1;
-    });
-    expect(inView).toBe(true);
+    expect(await revealed(page, /^历史消息 2$/)).toBe(true);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('issue 23: marks the match (as elements, never HTML); a hit in history not loaded yet is loaded, scrolled to and highlighted', async () => {
+    const clientId = `e2e-search-old-${randomUUID()}`;
+    await seedHistory(clientId, 90, (i) => (i === 5 ? '<img src=x onerror="window.__x=1">历史消息 5 <b>粗</b>' : `历史消息 ${i}`));
+    const context = await phoneContext(browser);
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 90' }).waitFor();
+    await page.waitForTimeout(500);
+    // the first messages are not in the list yet: only the newest pages are loaded
+    expect(await page.locator('.msg').filter({ hasText: /^历史消息 3$/ }).count()).toBe(0);
+    expect(await page.locator('.vlist .history-start').count()).toBe(0);
+
+    await page.getByRole('button', { name: zh.searchPlaceholder }).click();
+    const search = page.getByRole('dialog', { name: zh.searchPlaceholder });
+    await search.getByRole('searchbox').fill('历史消息 3');
+    const exact = search.locator('.result-btn').filter({ has: page.locator('.result-text', { hasText: /^历史消息 3$/ }) });
+    await exact.waitFor();
+    // every listed message marks the keyword, and only it
+    const marks = await search.locator('.result-text mark').allTextContents();
+    expect(marks).toHaveLength(11); // 3 (not loaded yet) and 30-39
+    expect(new Set(marks)).toEqual(new Set(['历史消息 3']));
+    await page.screenshot({ path: join(tmpdir(), 'issue23-search-zh-390.png') });
+    expect(await seriousViolations(page, axeSource())).toEqual([]);
+    // a message that holds markup is listed as its text
+    await search.getByRole('searchbox').fill('消息 5');
+    const marked = search.locator('.result-text').filter({ hasText: '<img src=x' });
+    await marked.waitFor();
+    expect(await marked.textContent()).toBe('<img src=x onerror="window.__x=1">历史消息 5 <b>粗</b>');
+    expect(await search.locator('.search-results img, .search-results b').count()).toBe(0);
+    expect(await page.evaluate(() => Reflect.get(window, '__x'))).toBeUndefined();
+
+    await search.getByRole('searchbox').fill('历史消息 3');
+    await exact.click();
+    await search.waitFor({ state: 'detached' });
+    expect(await revealed(page, /^历史消息 3$/)).toBe(true);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('issue 23: one language at a time', () => {
+  it('after a switch to English the welcome, the suggested questions, the robot, queue and busy texts and the emoji names are English', async () => {
+    const axe = axeSource();
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    const welcome = page.locator('.msg.theirs .bubble').first();
+    await expect.poll(() => welcome.textContent()).toBe(APP_TEXT_ZH.robotGreeting);
+    await page.screenshot({ path: join(tmpdir(), 'issue23-welcome-zh-390.png') });
+
+    await switchLanguage(page, 'zh', 'English');
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    // the welcome (a keyed text) is shown in the new language; the questions come again in it
+    await expect.poll(() => welcome.textContent()).toBe(APP_TEXT_TRANSLATIONS.en.robotGreeting);
+    const chips = page.getByRole('navigation', { name: enTexts.suggestedQuestions }).locator('.chip-btn');
+    await expect.poll(() => chips.first().textContent()).toBe('How long does a deposit take?');
+    expect((await chips.allTextContents()).join(' ')).not.toMatch(CHINESE);
+
+    // the emoji faces are named in English for screen readers, in the picker and in a message
+    await page.getByRole('button', { name: enTexts.emoji }).click();
+    const faces = page.getByRole('group', { name: enTexts.emoji }).getByRole('button');
+    await expect.poll(() => faces.count()).toBe(99);
+    expect(await faces.evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label')))).toEqual([...EMOJI_NAMES_EN]);
+    expect(await seriousViolations(page, axe)).toEqual([]);
+    await faces.first().click();
+    await page.getByRole('button', { name: enTexts.send }).click();
+    await page.locator('.msg.mine svg[aria-label="Smile"]').waitFor();
+
+    // the robot's later texts and its name are English
+    const robot = page.locator('.msg.theirs').filter({ has: page.locator('.badge-robot') });
+    const before = await robot.count();
+    await page.getByLabel(enTexts.inputPlaceholder).fill('qwxyz zzkq');
+    await page.getByLabel(enTexts.inputPlaceholder).press('Enter');
+    await expect.poll(() => robot.count()).toBeGreaterThan(before);
+    expect(await robot.last().locator('.bubble').textContent()).toMatch(/^Sorry, I did not understand/);
+    expect(await robot.last().locator('.msg-name').textContent()).toMatch(/Assistant$/);
+
+    // asking for a human: the queue's and the busy texts are English
+    const beforeQueue = await robot.count();
+    await page.getByRole('button', { name: enTexts.transferToHuman }).click();
+    await page.getByRole('dialog', { name: enTexts.transferToHuman }).getByRole('button', { name: enTexts.confirm }).click();
+    await page.locator('.session-bar').getByText(enTexts.serviceBusy).waitFor();
+    await expect.poll(() => robot.count()).toBeGreaterThan(beforeQueue);
+    expect(await robot.last().locator('.bubble').textContent()).not.toMatch(CHINESE);
+    await page.screenshot({ path: join(tmpdir(), 'issue23-chat-en-390.png') });
+    expect(await seriousViolations(page, axe)).toEqual([]);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('shows the suggested questions with the welcome, also after a reload (not only after the robot failed once)', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg.theirs').first().waitFor();
+    await page.reload();
+    const robotTexts = page.locator('.msg.theirs');
+    await robotTexts.first().waitFor();
+    await page.getByRole('navigation', { name: zh.suggestedQuestions }).getByRole('button').first().waitFor({ timeout: 10_000 });
+    expect(await robotTexts.count()).toBe(1); // nothing failed: the welcome alone
+    expect(await robotTexts.first().locator('.bubble').textContent()).toBe(APP_TEXT_ZH.robotGreeting);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+describe('issue 23: the list stays where the reader was', () => {
+  it('through a language switch and the end of the conversation; the end says what ended and what to do next; the hint fits', async () => {
+    const axe = axeSource();
+    const clientId = `e2e-stay-${randomUUID()}`;
+    await seedHistory(clientId, 40);
+    const context = await phoneContext(browser);
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 40' }).waitFor();
+    // the reader scrolls up and reads in the middle of the history
+    const list = page.locator('.vlist');
+    await list.evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 1.5)));
+    await page.waitForTimeout(1_000);
+    const reading = await readingPosition(page);
+    expect(reading.text).toMatch(/^历史消息 \d+$/);
+    expect(reading.top).toBe(false);
+
+    const stays = async (): Promise<void> => {
+      await page.waitForTimeout(800);
+      const now = await readingPosition(page);
+      expect(now.text).toBe(reading.text);
+      expect(Math.abs(now.offset - reading.offset)).toBeLessThanOrEqual(2);
+      expect(now.top).toBe(false);
+    };
+    await switchLanguage(page, 'zh', 'English');
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await stays();
+
+    // the visitor asks for a human (queued, busy), then ends the conversation
+    await page.getByRole('button', { name: enTexts.transferToHuman }).click();
+    await page.getByRole('dialog', { name: enTexts.transferToHuman }).getByRole('button', { name: enTexts.confirm }).click();
+    await page.locator('.session-bar').getByText(enTexts.serviceBusy).waitFor();
+    await stays();
+    await page.getByRole('button', { name: APP_TEXT_TRANSLATIONS.en.more, exact: true }).click();
+    await page.getByRole('menuitem', { name: enTexts.endConversation }).click();
+    await page.getByRole('dialog', { name: enTexts.endConversation }).getByRole('button', { name: enTexts.endConversation }).click();
+    const ended = APP_TEXT_TRANSLATIONS.en.conversationEndedNext;
+    await page.locator('.session-ended').getByText(ended).waitFor();
+    await page.locator('.toasts .toast').filter({ hasText: ended }).waitFor();
+    expect(await page.getByText(enTexts.closingSoon).count()).toBe(0);
+    const rating = page.getByRole('dialog', { name: enTexts.rateTitle });
+    await rating.waitFor();
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
+    await stays();
+
+    // "a new message starts a new conversation" fits the text box at 390 px
+    const input = page.getByLabel(enTexts.inputPlaceholder);
+    await expect.poll(() => input.getAttribute('placeholder')).toBe(APP_TEXT_TRANSLATIONS.en.newConversationHint);
+    const fit = await placeholderFit(page, enTexts.inputPlaceholder);
+    expect(fit.width, `"${fit.text}" in ${fit.room} px`).toBeLessThanOrEqual(fit.room);
+    await page.screenshot({ path: join(tmpdir(), 'issue23-ended-en-390.png') });
+    expect(await seriousViolations(page, axe)).toEqual([]);
     await context.close();
   }, E2E_TIMEOUT);
 });
@@ -207,12 +408,22 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
     const context = await phoneContext(browser);
     const page = await context.newPage();
     await openChat(page);
+    // timed in the page, from the click to the toast (the test runner's own pauses do not count)
+    await page.evaluate((text) => {
+      const times: Record<string, number> = {};
+      Reflect.set(window, '__openApp', times);
+      document.addEventListener('click', () => void (times['clicked'] ??= performance.now()), { capture: true, once: false });
+      new MutationObserver(() => {
+        if (times['told'] === undefined && Array.from(document.querySelectorAll('.toasts .toast')).some((t) => t.textContent?.includes(text))) times['told'] = performance.now();
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, appText('zh', 'openAppFailed'));
     await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
+    await page.evaluate(() => delete (Reflect.get(window, '__openApp') as Record<string, number>)['clicked']);
     await page.getByRole('menuitem', { name: appText('zh', 'openApp') }).click();
     const told = page.locator('.toasts .toast').filter({ hasText: appText('zh', 'openAppFailed') });
-    await page.waitForTimeout(2_000);
-    expect(await told.count()).toBe(0);
-    await told.waitFor({ timeout: 5_000 });
+    await told.waitFor({ timeout: 8_000 });
+    const times = await page.evaluate(() => Reflect.get(window, '__openApp') as Record<string, number>);
+    expect((times['told'] ?? 0) - (times['clicked'] ?? 0)).toBeGreaterThanOrEqual(2_900);
     await context.close();
   }, E2E_TIMEOUT);
 

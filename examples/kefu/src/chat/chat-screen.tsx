@@ -37,10 +37,15 @@ const DIALOGS: Record<DialogName, ComponentType<ChatDialogProps>> = {
 };
 const DepositPanel = lazy(() => import('../dialogs/deposit-panel.js'));
 
-/** Shows the client's notices as toasts. */
+/** The client's notices the chat screen says in its own words: the end (what ended, what to do next). */
+const OWN_WORDS: ReadonlySet<string> = new Set(['conversationOver']);
+
+/** Shows the client's notices as toasts (but those the screen says in its own words). */
 export function ClientNotices(): null {
   const toast = useToast();
-  useNotices((notice) => toast(notice.text, notice.level, notice.duration));
+  useNotices((notice) => {
+    if (!OWN_WORDS.has(notice.key)) toast(notice.text, notice.level, notice.duration);
+  });
   return null;
 }
 
@@ -74,7 +79,8 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
   );
 
   useImEvent('session', (event) => {
-    if (event.event === 'ended') toast(t('closingSoon'), 'warning', 4_000);
+    // what ended and what the visitor can do now (rate, or write to start a new conversation)
+    if (event.event === 'ended') toast(appText(language, 'conversationEndedNext'), 'info', 6_000);
     if (event.event === 'rate-invite') {
       const id = typeof event.sessionId === 'string' ? event.sessionId : '';
       // Never snatch the focus from a visitor in the middle of a text: the ended bar's rating
@@ -87,7 +93,7 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
   });
 
   const isMine = useCallback((m: StoredMessage) => m.from === client.clientId || (userId !== undefined && m.from === userId), [client, userId]);
-  const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
+  const onLoadOlder = useCallback((size?: number) => void loadOlder(size), [loadOlder]);
   // Conversation rows and the end of each conversation (a divider): history pages also hold
   // other control messages (suggestions, session events), which the session bar and the
   // suggestion chips show instead.
@@ -150,7 +156,7 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
         {info.kind === 'service' && <TypingIndicator />}
         {info.kind === 'service' && <SuggestionChips />}
         {info.kind === 'service' && <SneakPeekNote />}
-        {info.kind !== 'channel' && <Composer />}
+        {info.kind !== 'channel' && <Composer dialogOpen={dialog !== null} />}
         <ClientNotices />
         {Active && dialog && (
           <LazyPart key={dialog.name} onFailure={onDialogFailure}>

@@ -9,7 +9,7 @@ import type { GroupUser } from '@kefu-im/sdk';
 import type { UploadRejection } from '@kefu-im/sdk/upload';
 import { useDraft, useI18n, useImClient, useSend, useSession, useUploader } from '@kefu-im/react';
 import { useSlashSuggestions, type SlashSource } from '../agent/canned-suggestions.js';
-import { lazy, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { lazy, useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
 import { Icon } from '../ui/icons.js';
@@ -44,8 +44,16 @@ export function isWriting(doc: Document): boolean {
   return active instanceof HTMLTextAreaElement && active.classList.contains('composer-input') && active.value.trim() !== '';
 }
 
+/** Props of {@link Composer}. */
+export interface ComposerProps {
+  /** The agent's canned replies (`/` suggestions). */
+  slash?: SlashSource;
+  /** Whether a dialog of the screen is open (search, rating, ...): the emoji panel closes. */
+  dialogOpen?: boolean;
+}
+
 /** The composer. */
-export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement {
+export function Composer({ slash, dialogOpen = false }: ComposerProps = {}): ReactElement {
   const { t, language } = useI18n();
   const client = useImClient();
   const { info, role, target, openDialog } = useChat();
@@ -78,9 +86,16 @@ export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement 
     if (sent) {
       setDraft('');
       setMentions([]);
+      setPicker(false);
     }
     input.current?.focus();
   };
+  // The emoji panel is a part of the composing, not of the page: it closes when a dialog opens
+  // (search, the rating of an ended conversation) and when the conversation ends.
+  const ended = status === 'ended';
+  useEffect(() => {
+    if (dialogOpen || ended) setPicker(false);
+  }, [dialogOpen, ended]);
   const insert = (token: string): void => {
     const el = input.current;
     const { text, caret } = insertAt(draft, el?.selectionStart ?? draft.length, el?.selectionEnd ?? draft.length, token);
@@ -111,6 +126,12 @@ export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement 
     setPicker(false);
     emojiToggle.current?.focus();
   };
+  /** Escape anywhere in the composer closes the emoji panel (the panel itself returns the focus to its button). */
+  const onComposerKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.key !== 'Escape' || !picker) return;
+    event.preventDefault();
+    setPicker(false);
+  };
   const onRemind = (users: GroupUser[]): void => {
     setRemind(false);
     if (users.length === 0) return;
@@ -119,7 +140,7 @@ export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement 
   };
 
   return (
-    <div className="composer">
+    <div className="composer" onKeyDown={onComposerKeyDown}>
       {uploads.items.length > 0 && (
         <LazyPart onFailure={loadFailed}>
           <UploadTray items={uploads.items} onRetry={(id) => void uploads.retry(id)} onRemove={(id) => uploads.cancel(id)} />
@@ -132,7 +153,7 @@ export function Composer({ slash }: { slash?: SlashSource } = {}): ReactElement 
             loadFailed();
           }}
         >
-          <EmojiPicker label={t('emoji')} onPick={insert} onClose={closePicker} />
+          <EmojiPicker label={t('emoji')} language={language} onPick={insert} onClose={closePicker} />
         </LazyPart>
       )}
       {suggestions.list}

@@ -4,6 +4,7 @@
  */
 import { EMOJI_NAMES, emojiToken } from '@kefu-im/sdk/format';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { emojiName } from '../env/app-texts.js';
 import { EmojiFace } from './emoji.js';
 
 /** Columns of the picker grid (99 faces = 11 rows of 9). */
@@ -17,13 +18,16 @@ export interface EmojiPickerProps {
   onPick: (token: string) => void;
   /** Called on Escape. */
   onClose: () => void;
+  /** The interface language (the faces' spoken names). */
+  language: string;
 }
 
 /**
- * The picker: a grid of the 99 faces. Arrow keys, Home and End move between faces; Enter or
+ * The picker: a grid of the 99 faces, each named in the interface language (Chinese names for zh
+ * and zh-Hant, English for the others). Arrow keys, Home and End move between faces; Enter or
  * Space picks one; Escape closes. Focus starts on the first face.
  */
-export default function EmojiPicker({ label, onPick, onClose }: EmojiPickerProps): ReactElement {
+export default function EmojiPicker({ label, onPick, onClose, language }: EmojiPickerProps): ReactElement {
   const [active, setActive] = useState(0);
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   useEffect(() => {
@@ -48,28 +52,33 @@ export default function EmojiPicker({ label, onPick, onClose }: EmojiPickerProps
       move(EMOJI_NAMES.length - 1);
     } else if (event.key === 'Escape') {
       event.preventDefault();
+      // the composer's own Escape (which keeps the focus where it is) does not run as well
+      event.stopPropagation();
       onClose();
     }
   };
   return (
     <div className="emoji-picker" role="group" aria-label={label} onKeyDown={onKeyDown}>
-      {EMOJI_NAMES.map((name, i) => (
-        <button
-          key={name}
-          ref={(el) => {
-            buttons.current[i] = el;
-          }}
-          type="button"
-          className="emoji-cell"
-          tabIndex={i === active ? 0 : -1}
-          aria-label={name}
-          title={name}
-          onFocus={() => setActive(i)}
-          onClick={() => onPick(emojiToken(name))}
-        >
-          <EmojiFace index={i} name={name} decorative />
-        </button>
-      ))}
+      {EMOJI_NAMES.map((name, i) => {
+        const spoken = emojiName(language, i, name);
+        return (
+          <button
+            key={name}
+            ref={(el) => {
+              buttons.current[i] = el;
+            }}
+            type="button"
+            className="emoji-cell"
+            tabIndex={i === active ? 0 : -1}
+            aria-label={spoken}
+            title={spoken}
+            onFocus={() => setActive(i)}
+            onClick={() => onPick(emojiToken(name))}
+          >
+            <EmojiFace index={i} name={spoken} decorative />
+          </button>
+        );
+      })}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { useState, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { Icon } from '../ui/icons.js';
 import { RichText } from './rich-text.js';
+import { keyedText } from './text-keys.js';
 
 /** A URL the app may load or link to: `http(s)` that passed `isSafeUrl`, or a path on this site. */
 export function usableUrl(url: unknown): string | null {
@@ -77,7 +78,7 @@ function FileBody({ url, name, size }: { url: string; name: string; size: number
 
 /** The body of a chat bubble. */
 export function MessageBody({ message }: { message: StoredMessage }): ReactElement {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   switch (message.type) {
     case MessageType.Image: {
       const url = usableUrl(message.dataContent);
@@ -90,7 +91,10 @@ export function MessageBody({ message }: { message: StoredMessage }): ReactEleme
       if (!content || !url) return <p className="video-failed">{t('linkBroken')}</p>;
       return message.type === MessageType.Video ? <VideoBody url={url} name={content.name} /> : <FileBody url={url} name={content.name} size={content.size} />;
     }
-    default:
-      return <RichText message={message} />;
+    default: {
+      // a keyed server text (the robot's greeting) in the interface language of the moment
+      const keyed = keyedText(message, language);
+      return <RichText message={keyed === undefined ? message : { type: message.type, dataContent: keyed }} />;
+    }
   }
 }

@@ -14,8 +14,11 @@ import { VirtualList, type VirtualListHandle } from './virtual-list.js';
 
 /** What the chat screen can do with the list. */
 export interface MessageListHandle {
-  /** Scrolls to the message and highlights it; false when it is not loaded. */
-  reveal(fp: string): boolean;
+  /**
+   * Scrolls to the message and highlights it briefly, loading older pages first until it is
+   * there (or the history ends, or {@link SEEK_PAGES} pages were loaded).
+   */
+  reveal(fp: string): void;
   /** Scrolls to the bottom (with the retries of the rule). */
   scrollToBottom(): void;
 }
@@ -30,13 +33,18 @@ export interface MessageListProps {
   hasMore: boolean;
   /** Whether a page of history is loading. */
   loading: boolean;
-  /** Loads the page before the oldest message. */
-  onLoadOlder: () => void;
+  /** Loads the page before the oldest message (`size` messages; the pager's default when absent). */
+  onLoadOlder: (size?: number) => void;
   /** Receives the scroll container (the read-on-scroll root). */
   onRoot: (element: HTMLElement | null) => void;
   /** Accessible name of the list. */
   label: string;
 }
+
+/** Most pages loaded to find a message to reveal. */
+export const SEEK_PAGES = 30;
+/** Messages per page loaded to find a message to reveal. */
+const SEEK_PAGE_SIZE = 100;
 
 /** The first row once the whole history is loaded: "no more messages", scrolling with the rows. */
 const HISTORY_START = { type: MessageType.SessionEvent, fp: 'history-start' } as StoredMessage;
@@ -98,19 +106,28 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
     if (el && hasMore && !loading && messages.length > 0 && el.scrollHeight <= el.clientHeight + 40) onLoadOlder();
   }, [messages, hasMore, loading, onLoadOlder]);
 
+  // A message to reveal: shown once its row is in the list; older pages are loaded until it is.
+  const [seeking, setSeeking] = useState<{ fp: string; pages: number } | null>(null);
   useImperativeHandle(
     ref,
     () => ({
-      reveal: (fp) => {
-        const h = list.current;
-        if (!h || !h.scrollToKey(fp)) return false;
-        setFlash({ fp, at: Date.now() });
-        return true;
-      },
+      reveal: (fp) => setSeeking({ fp, pages: 0 }),
       scrollToBottom: stickToBottom,
     }),
     [stickToBottom],
   );
+  useEffect(() => {
+    if (!seeking || loading) return;
+    if (list.current?.scrollToKey(seeking.fp)) {
+      setFlash({ fp: seeking.fp, at: Date.now() });
+      setSeeking(null);
+    } else if (hasMore && seeking.pages < SEEK_PAGES) {
+      setSeeking({ ...seeking, pages: seeking.pages + 1 });
+      onLoadOlder(SEEK_PAGE_SIZE);
+    } else {
+      setSeeking(null);
+    }
+  }, [seeking, messages, loading, hasMore, onLoadOlder]);
 
   // A revealed row: once rendered at its estimated place, centre it exactly; the highlight is a
   // row prop (a class set by hand would be lost on the row's next render).
@@ -147,7 +164,7 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
     <div className="list-wrap">
       {hasMore && (
         <div className="list-top">
-          <button type="button" className="link-btn" onClick={onLoadOlder} disabled={loading}>
+          <button type="button" className="link-btn" onClick={() => onLoadOlder()} disabled={loading}>
             {loading ? t('loadMore') : t('loadHistory')}
           </button>
         </div>

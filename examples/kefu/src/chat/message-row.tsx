@@ -11,6 +11,7 @@ import { useI18n, useImClient, useReadOnScroll, useSend } from '@kefu-im/react';
 import { lazy, memo, useRef, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { MessageBody, usableImageUrl } from './message-body.js';
+import { keyedText } from './text-keys.js';
 import { translationAvailable } from '../env/public-config.js';
 import { useRuntime } from '../runtime/context.js';
 import { appText } from '../env/app-texts.js';
@@ -101,7 +102,7 @@ export const MessageRow = memo(function MessageRow({ message, mine, highlighted 
           {mine && state !== 'pending' && state !== 'failed' && (
             <span className={message.isRead === 1 ? 'read-mark is-read' : 'read-mark'}>{message.isRead === 1 ? t('read') : t('unread')}</span>
           )}
-          {!mine && textual && translatable && message.dataContent ? (
+          {!mine && textual && translatable && message.dataContent && keyedText(message, language) === undefined ? (
             <LazyPart>
               <TranslateAction text={message.dataContent} language={language} />
             </LazyPart>

@@ -1,7 +1,8 @@
 /**
  * Where the service conversation stands (spec §4 "Chat session"): waiting for an agent with the
- * queue position and the estimated wait, busy (leave a message), the agent who joined, and the end: "conversation is
- * over", "it will be closed soon, please do not refresh", the rating and "restart chat".
+ * queue position and the estimated wait, busy (leave a message), the agent who joined, and the end: that the
+ * conversation has ended and what the visitor can do next (rate it, or write to start a new one),
+ * with the rating and "restart chat".
  * @module
  */
 import { useI18n, useImClient, useSession } from '@kefu-im/react';
@@ -59,9 +60,7 @@ export function SessionBar(): ReactElement | null {
   if (status === 'ended') {
     return (
       <div className="session-bar session-ended" role="status">
-        <span>
-          {t('conversationOver')} · {t('closingSoon')}
-        </span>
+        <span>{appText(language, 'conversationEndedNext')}</span>
         <span className="session-actions">
           <button type="button" className="chip-btn" onClick={() => openDialog('rating')}>
             {t('rateTitle')}

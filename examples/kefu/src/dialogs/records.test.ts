@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findMessages } from './search-dialog.js';
+import { APP_TEXT_TRANSLATIONS } from '../env/app-text-translations.js';
+import { appTexts } from '../env/app-texts.js';
+import { findMessages, matchParts } from './search-dialog.js';
 import { localDateTimeMs, toLocalDateTime } from './records.js';
 
 describe('spec §3 complaint: time of occurrence', () => {
@@ -22,5 +24,33 @@ describe('spec §2: the search box filters the loaded messages', () => {
     ];
     expect(findMessages(list, 'deposit').map((m) => m.fp)).toEqual(['c', 'a']);
     expect(findMessages(list, '  ')).toEqual([]);
+  });
+});
+
+describe('issue 23: search marks the match and searches what is shown', () => {
+  it('cuts a text around each case-insensitive occurrence of the keyword', () => {
+    expect(matchParts('Deposit or deposit?', 'DEPOSIT')).toEqual([
+      { text: 'Deposit', match: true },
+      { text: ' or ', match: false },
+      { text: 'deposit', match: true },
+      { text: '?', match: false },
+    ]);
+    expect(matchParts('<b>x</b>', 'x')).toEqual([
+      { text: '<b>', match: false },
+      { text: 'x', match: true },
+      { text: '</b>', match: false },
+    ]);
+    expect(matchParts('aaa', 'aa')).toEqual([{ text: 'aa', match: true }, { text: 'a', match: false }]);
+    expect(matchParts('text', ' ')).toEqual([{ text: 'text', match: false }]);
+  });
+
+  it('finds the greeting by the text it shows in the interface language, and each message once', async () => {
+    await appTexts.load('en');
+    const greeting = { type: 200, robot: 1, fp: 'g', textKey: 'greeting', dataContent: '您好，我是智能客服' };
+    const list = [greeting, { type: 100, fp: 'a', dataContent: 'hello there' }, { type: 100, fp: 'a', dataContent: 'hello there' }];
+    expect(findMessages(list, 'hello', 'en').map((m) => m.fp)).toEqual(['a', 'g']);
+    expect(APP_TEXT_TRANSLATIONS.en.robotGreeting).toMatch(/^Hello/);
+    expect(findMessages(list, '智能客服', 'en')).toEqual([]);
+    expect(findMessages(list, '智能客服', 'zh').map((m) => m.fp)).toEqual(['g']);
   });
 });

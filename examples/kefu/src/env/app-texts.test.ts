@@ -1,7 +1,9 @@
 import { SUPPORTED_LANGUAGES } from '@kefu-im/sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { APP_TEXT_TRANSLATIONS } from './app-text-translations.js';
+import { EMOJI_NAMES } from '@kefu-im/sdk/format';
 import { AppTextCatalogue, ZH_APP_TEXTS, type AppTextKey, type AppTextTranslationsImport } from './app-texts.js';
+import { EMOJI_NAMES_EN } from './emoji-names-en.js';
 
 const KEYS = Object.keys(ZH_APP_TEXTS) as AppTextKey[];
 const fromModule: AppTextTranslationsImport = () => Promise.resolve({ APP_TEXT_TRANSLATIONS });
@@ -80,5 +82,24 @@ describe('issue 13: zh is bundled; the other languages load on demand, before th
     expect(await texts.load('en')).toBe('en');
     expect(texts.text('en', 'more')).toBe('More');
     expect(fetchTranslations).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('issue 23: emoji names for screen readers in the interface language (zh and en)', () => {
+  it('has an English name for each of the 99 faces, all different', () => {
+    expect(EMOJI_NAMES_EN).toHaveLength(EMOJI_NAMES.length);
+    expect(new Set(EMOJI_NAMES_EN).size).toBe(99);
+    for (const name of EMOJI_NAMES_EN) expect(name.trim()).not.toBe('');
+  });
+
+  it('names a face in Chinese for zh and zh-Hant, in English for the other languages once loaded', async () => {
+    const texts = new AppTextCatalogue(() => import('./app-text-translations.js'), quiet);
+    expect(texts.emojiName('en', 0, '微笑')).toBe('微笑'); // not loaded yet: never empty
+    await texts.load('en');
+    expect(texts.emojiName('en', 0, '微笑')).toBe('Smile');
+    expect(texts.emojiName('vi', 79, '强')).toBe('Thumbs up');
+    expect(texts.emojiName('zh', 0, '微笑')).toBe('微笑');
+    expect(texts.emojiName('zh-Hant', 0, '微笑')).toBe('微笑');
+    expect(texts.emojiName('en', 999, '?')).toBe('?');
   });
 });

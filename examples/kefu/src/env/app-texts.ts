@@ -80,7 +80,13 @@ export type AppTextKey =
   | 'transcriptExported'
   | 'transcriptEmpty'
   | 'transcriptDownloaded'
-  | 'transcriptFailed';
+  | 'transcriptFailed'
+  // issue 23: the robot's greeting in the interface language (text keys), the end, search
+  | 'robotGreeting'
+  | 'robotGreetingNoQuestions'
+  | 'conversationEndedNext'
+  | 'searchEarlier'
+  | 'searchingEarlier';
 
 /** Every app text of one language. */
 export type AppTextTable = Readonly<Record<AppTextKey, string>>;
@@ -114,7 +120,7 @@ export const ZH_APP_TEXTS: AppTextTable = {
   faqTitle: '常见问题',
   fileTypeRefused: '不支持此文件类型：{name}',
   endConversationConfirm: '确定要结束本次会话吗？',
-  newConversationHint: '发送新消息将开始新的会话',
+  newConversationHint: '发送消息，开始新会话',
   you: '我',
   depositStatusSuccess: '成功',
   depositStatusPending: '处理中',
@@ -155,10 +161,23 @@ export const ZH_APP_TEXTS: AppTextTable = {
   transcriptEmpty: '（暂无消息）',
   transcriptDownloaded: '聊天记录已下载',
   transcriptFailed: '聊天记录下载失败，请稍后重试',
+  robotGreeting: '您好，我是智能客服，请问有什么可以帮您？您可以点击下面的问题，或直接输入。',
+  robotGreetingNoQuestions: '您好，我是智能客服，请问有什么可以帮您？请直接输入您的问题。',
+  conversationEndedNext: '本次会话已结束。您可以评价本次服务，或发送新消息开始新的会话。',
+  searchEarlier: '搜索更早的消息',
+  searchingEarlier: '正在搜索更早的消息…',
 };
 
+/** The translations' module: the texts, and the emoji names in English (for screen readers). */
+export interface AppTextTranslationsModule {
+  /** The app texts of every language but zh. */
+  readonly APP_TEXT_TRANSLATIONS: AppTextTranslations;
+  /** The 99 emoji names in English, in the order of the SDK's `EMOJI_NAMES`. */
+  readonly EMOJI_NAMES_EN?: readonly string[];
+}
+
 /** Fetches the module of the translations (a dynamic `import()`; injected in tests). */
-export type AppTextTranslationsImport = () => Promise<{ readonly APP_TEXT_TRANSLATIONS: AppTextTranslations }>;
+export type AppTextTranslationsImport = () => Promise<AppTextTranslationsModule>;
 
 /** The translations' own chunk. */
 export const importAppTextTranslations: AppTextTranslationsImport = () => import('./app-text-translations.js');
@@ -179,7 +198,8 @@ const warnInConsole: AppTextFailureReporter = (message, cause) => console.warn(m
  */
 export class AppTextCatalogue {
   private translations: AppTextTranslations | null = null;
-  private pending: Promise<AppTextTranslations> | null = null;
+  private emojiNamesEn: readonly string[] | undefined;
+  private pending: Promise<AppTextTranslationsModule> | null = null;
 
   /**
    * @param importTranslations - fetches the translations (the chunk by default)
@@ -206,9 +226,11 @@ export class AppTextCatalogue {
   async load(language: string): Promise<Language> {
     const known = normalizeLanguage(language) ?? 'zh';
     if (this.has(known)) return known;
-    this.pending ??= this.importTranslations().then((module) => module.APP_TEXT_TRANSLATIONS);
+    this.pending ??= this.importTranslations();
     try {
-      this.translations = await this.pending;
+      const module = await this.pending;
+      this.translations = module.APP_TEXT_TRANSLATIONS;
+      this.emojiNamesEn = module.EMOJI_NAMES_EN;
       return known;
     } catch (cause) {
       this.pending = null;
@@ -227,6 +249,18 @@ export class AppTextCatalogue {
     const own = this.translations && isTranslated(language) ? this.translations[language][key] : undefined;
     return interpolate(own ?? ZH_APP_TEXTS[key], params);
   }
+
+  /**
+   * An emoji's accessible name in a language: the Chinese name (the `face[name]` token's) for zh
+   * and zh-Hant, the English name for the other languages once loaded (never empty).
+   * @param language - the interface language
+   * @param index - the emoji's index in `EMOJI_NAMES`
+   * @param zhName - its Chinese name
+   */
+  emojiName(language: string, index: number, zhName: string): string {
+    if (language.startsWith('zh')) return zhName;
+    return this.emojiNamesEn?.[index] || zhName;
+  }
 }
 
 /** The app's texts (one per page; the runtime loads a language into it before showing it). */
@@ -240,4 +274,14 @@ export const appTexts = new AppTextCatalogue();
  */
 export function appText(language: string, key: AppTextKey, params?: Record<string, string | number>): string {
   return appTexts.text(language, key, params);
+}
+
+/**
+ * An emoji's accessible name in a language (see {@link AppTextCatalogue.emojiName}).
+ * @param language - the interface language
+ * @param index - the emoji's index in `EMOJI_NAMES`
+ * @param zhName - its Chinese name
+ */
+export function emojiName(language: string, index: number, zhName: string): string {
+  return appTexts.emojiName(language, index, zhName);
 }

@@ -7,6 +7,7 @@
 import { DefaultReconnectPolicy, I18n, ImClient, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
 import { CloseCode } from '@kefu-im/sdk/codes';
 import { appTexts, type AppTextCatalogue } from '../env/app-texts.js';
+import { tellServerLanguage } from './visitor-language.js';
 
 /**
  * The reconnect policy: the SDK's default (the spec's 5 s delay for 10 attempts, then a slow phase
@@ -73,7 +74,8 @@ export class AppRuntime {
   }
 
   /**
-   * Switches the interface language of the app and, when given, of a chat client. The app's own
+   * Switches the interface language of the app and, when given, of a chat client (and tells the
+   * server a visitor's, see `visitor-language.ts`). The app's own
    * texts of the language are loaded first, so that no view renders the new language with zh
    * labels; when they cannot be fetched the language is switched all the same and its app
    * labels stay zh (reported by the catalogue), rather than the page waiting or going blank.
@@ -84,7 +86,9 @@ export class AppRuntime {
    */
   async setLanguage(language: string, client?: ImClient): Promise<Language> {
     await this.texts.load(language);
-    const [current] = await Promise.all([this.i18n.setLanguage(language), client?.setLanguage(language)]);
+    const [current, spoken] = await Promise.all([this.i18n.setLanguage(language), client?.setLanguage(language)]);
+    // the server's own texts follow a visitor's language too (the next connect, and now)
+    if (client && spoken) tellServerLanguage(client, spoken);
     return current;
   }
 

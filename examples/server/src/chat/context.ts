@@ -104,6 +104,14 @@ export function refuse(peer: Peer, reason: string, fp: string): void {
   });
 }
 
+/** Options of {@link pushToVisitor}. */
+export interface PushOptions {
+  /** Who else gets the message (e.g. the serving agent). */
+  alsoTo?: readonly string[];
+  /** The text's key, for a text clients may show in their own language (see `TEXT_KEYS`). */
+  textKey?: string;
+}
+
 /**
  * Stores a server-made message to a visitor (robot text, suggestions, session events) and pushes
  * it to the visitor's connections and to `alsoTo`.
@@ -114,7 +122,7 @@ export async function pushToVisitor(
   sessionId: string | null,
   type: number,
   dataContent: string,
-  alsoTo: readonly string[] = [],
+  { alsoTo = [], textKey }: PushOptions = {},
 ): Promise<MessageRecord> {
   const robot = type === T.RobotText || type === T.Suggestions;
   const sender = robot ? await robotIdentity(ctx, visitor.mchId, visitor.language) : { name: '', avatar: '' };
@@ -138,6 +146,7 @@ export async function pushToVisitor(
     isGroup: 0,
     createTime: ctx.clock.next(),
     cm: null,
+    ...(textKey === undefined ? {} : { textKey }),
   };
   await ctx.store.chat.insertMessage(record);
   const wire = toWire(record);

@@ -93,7 +93,7 @@ export class DeskControls {
     const [from, target] = [await agentByUserId(this.ctx, peer.userId), await agentByUserId(this.ctx, to)];
     const visitor = await this.sessions.visitorOfSession(moved);
     const joined = { event: 'agent-joined', sessionId: moved.sessionId, transferred: true, agent: { id: to, name: target?.name ?? to, avatar: DEFAULT_AGENT_AVATAR } };
-    await pushToVisitor(this.ctx, visitor, moved.sessionId, T.SessionEvent, JSON.stringify(joined), [to]);
+    await pushToVisitor(this.ctx, visitor, moved.sessionId, T.SessionEvent, JSON.stringify(joined), { alsoTo: [to] });
     const transferred = {
       event: 'transferred',
       sessionId: moved.sessionId,

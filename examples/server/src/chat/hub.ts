@@ -26,8 +26,8 @@ export interface Peer {
   readonly mchId: string;
   /** See {@link Peer.mchId}. */
   readonly platformId: string;
-  /** The visitor's language. */
-  readonly language: string;
+  /** The visitor's language: from the connect data, then from its changes (type 106). */
+  language: string;
   /** The key session (`t`, its salt key) the connection was accepted on. */
   readonly saltKey: string;
   /** An agent's session token of this connection (revoked by its logout), if any. */

@@ -1,7 +1,8 @@
 /**
  * What the server does with each client frame: content messages (acknowledged, stored once per
  * fp, forwarded), group and channel messages, receipts (104), typing signals (105, relayed by the
- * typing service and nothing else), transfer (301), end (302) and the agent's accept (311).
+ * typing service and nothing else), a visitor's language (106), transfer (301), end (302) and the
+ * agent's accept (311).
  * Refusals are type 500.
  * @module
  */
@@ -13,6 +14,7 @@ import type { DeskControls } from './desk-controls.js';
 import type { Peer } from './hub.js';
 import { groupViewFor } from './group-view.js';
 import type { Sessions } from './sessions.js';
+import { VisitorLanguage } from './visitor-language.js';
 import { CONTENT_TYPES, T, toWire, type WireMessage } from './wire.js';
 
 /** A frame from a client after decoding: a JSON object with a numeric type; every other field unchecked. */
@@ -61,13 +63,18 @@ function isGroupFrame(frame: ClientFrame): boolean {
 
 /** Handles decoded client frames. */
 export class Messaging {
+  /** A visitor's change of language (106). */
+  private readonly language: VisitorLanguage;
+
   constructor(
     private readonly ctx: ChatContext,
     private readonly sessions: Sessions,
     private readonly allowSend: RateCheck,
     private readonly rules: Pick<Services, 'visitors' | 'groups' | 'typing'>,
     private readonly desk?: DeskControls,
-  ) {}
+  ) {
+    this.language = new VisitorLanguage(sessions, rules.visitors, allowSend);
+  }
 
   /**
    * Dispatches one frame (the heartbeat is answered by the socket layer). A frame whose `from`
@@ -81,6 +88,7 @@ export class Messaging {
       return;
     }
     if (type === T.Typing) return this.typing(peer, frame);
+    if (type === T.Language) return this.language.handle(peer, frame);
     if (type === T.Receipt) return this.receipt(peer, frame);
     if (CONTENT_TYPES.has(type)) return this.content(peer, frame);
     if (type === T.Transfer || type === T.End) return this.control(peer, frame);

@@ -6,7 +6,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import type { FaqQuestion, ServiceSession } from '../store/types.js';
+import type { ServiceSession } from '../store/types.js';
 import {
   agentByUserId,
   DEFAULT_AGENT_AVATAR,
@@ -20,8 +20,9 @@ import { AvailabilitySignals, unavailableEvent } from './availability-signals.js
 import { agentSnapshot, queueEntries, type SharedSnapshot } from './agent-snapshot.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import type { Peer } from './hub.js';
-import { bestAnswer, suggestions } from './robot.js';
-import { faqLanguageOf, textsFor } from './texts.js';
+import { bestAnswer, type Suggestion } from './robot.js';
+import { SuggestedQuestions } from './suggested-questions.js';
+import { TEXT_KEYS, textsFor } from './texts.js';
 import { T, type WireMessage } from './wire.js';
 
 /** The session summary returned by triggerUpdate. */
@@ -53,6 +54,8 @@ export class Sessions {
   readonly availability: Availability;
   /** Availability told to visitor connections (type 320). */
   private readonly signals: AvailabilitySignals;
+  /** The robot's suggested questions. */
+  private readonly suggested: SuggestedQuestions;
 
   /**
    * @param ctx - the chat services' shared state
@@ -67,6 +70,7 @@ export class Sessions {
     this.availability =
       availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: () => availableAgents(ctx) });
     this.signals = new AvailabilitySignals(ctx, this.availability, onError);
+    this.suggested = new SuggestedQuestions(ctx);
     this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy(), onError, () => this.availability.waitPerPlace());
   }
 
@@ -107,8 +111,12 @@ export class Sessions {
       throw new Error(`no session could be opened for visitor ${v.clientId}`);
     }
     await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'created', sessionId: session.sessionId }));
-    await this.pushSuggestions(v, session.sessionId);
-    await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).greeting);
+    const suggested = await this.pushSuggestions(v, session.sessionId);
+    // the greeting points to the questions only when there are some; its key lets a client show
+    // it in the visitor's language of the moment (docs/protocol.md "Text keys")
+    const texts = textsFor(v.language);
+    const [greeting, textKey] = suggested.length > 0 ? [texts.greeting, TEXT_KEYS.greeting] : [texts.greetingNoQuestions, TEXT_KEYS.greetingNoQuestions];
+    await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, greeting, { textKey });
     return session;
   }
 
@@ -117,20 +125,18 @@ export class Sessions {
     return (await this.open(v)) ?? (await this.start(v));
   }
 
-  /** Pushes the suggested questions (type 201) in the visitor's language. */
-  async pushSuggestions(v: VisitorRef, sessionId: string | null): Promise<void> {
-    const list = suggestions(await this.faq(v));
-    await pushToVisitor(this.ctx, v, sessionId, T.Suggestions, JSON.stringify(list));
+  /** Pushes the suggested questions (type 201) in the visitor's language; returns them. */
+  pushSuggestions(v: VisitorRef, sessionId: string | null): Promise<Suggestion[]> {
+    return this.suggested.push(v, sessionId);
   }
 
-  /** The FAQ in the visitor's language, or in any language the merchant wrote. */
-  async faq(v: VisitorRef): Promise<FaqQuestion[]> {
-    const dir = this.ctx.store.directory;
-    const wanted = faqLanguageOf(v.language);
-    const own = await dir.questions(v.mchId, v.platformId, wanted);
-    if (own.length > 0) return own;
-    const first = (await dir.faqLanguages(v.mchId, v.platformId))[0];
-    return first === undefined ? [] : dir.questions(v.mchId, v.platformId, first);
+  /**
+   * The visitor changed its language (type 106, see `visitor-language.ts`): while the robot serves,
+   * the connection gets the suggested questions again, in the new language (live, not stored).
+   */
+  async languageChanged(v: VisitorRef, send: (message: WireMessage) => void): Promise<void> {
+    const session = await this.open(v);
+    if (session?.state === 'robot') send(await this.suggested.live(v));
   }
 
   /** The robot answers a visitor's text in a robot-state session. */
@@ -241,7 +247,7 @@ export class Sessions {
     this.queueUpdates.forget(session.sessionId);
     const v = await this.visitorOfSession(session);
     const alsoTo = agentId ? [agentId] : [];
-    await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'ended', sessionId: session.sessionId }), alsoTo);
+    await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'ended', sessionId: session.sessionId }), { alsoTo });
     await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'rate-invite', sessionId: session.sessionId }));
     if (wasQueued) this.queueUpdates.changed();
     this.broadcastSnapshots();
@@ -334,10 +340,12 @@ export class Sessions {
 
   /**
    * A visitor's socket was accepted again (reload, reconnect, another tab): a queued visitor is
-   * told its position live on that socket, since positions are not in the history.
+   * told its position live on that socket, since positions are not in the history; one the robot
+   * serves gets the suggested questions again (the greeting points to them).
    */
   async resumed(v: VisitorRef, send: (message: WireMessage) => void): Promise<void> {
     const session = await this.open(v);
+    if (session?.state === 'robot') send(await this.suggested.live(v));
     if (session?.state !== 'queued') return;
     const position = await this.position(session.sessionId);
     if (position > 0) send(queuedEvent(session, position, await this.busy(), estimatedWait(await this.availability.waitPerPlace(), position)));

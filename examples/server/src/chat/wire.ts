@@ -52,6 +52,8 @@ export interface WireMessage {
   imGroupMsgReadList?: ReadEntry[];
   /** The per-conversation sequence of a stored message (docs/protocol.md §4). */
   seq?: number;
+  /** The key of a server-made text a client may show in its own language (docs/protocol.md "Text keys"). */
+  textKey?: string;
   /** Unknown fields are kept. */
   [key: string]: unknown;
 }
@@ -67,6 +69,7 @@ export const T = {
   Video: 103,
   Receipt: 104,
   Typing: 105,
+  Language: 106,
   RobotText: 200,
   Suggestions: 201,
   SessionEvent: 300,
@@ -106,6 +109,7 @@ export function toWire(record: MessageRecord, readers?: readonly ReadEntry[]): W
   };
   if (record.cm !== null) wire.cm = record.cm;
   if (record.seq !== undefined) wire.seq = record.seq;
+  if (record.textKey !== undefined) wire.textKey = record.textKey;
   if (record.isGroup === 1) wire.imGroupMsgReadList = readers ? [...readers] : [];
   return wire;
 }

@@ -117,6 +117,15 @@ export class Visitors {
   }
 
   /**
+   * Keeps a known visitor's new language (it changed it on a connection, type 106); an unknown
+   * visitor is stored at its next connect.
+   */
+  async setLanguage(clientId: string, language: string): Promise<void> {
+    const known = await this.find(clientId);
+    if (known && known.language !== language) await this.store.chat.saveVisitor({ ...known, language });
+  }
+
+  /**
    * The visitor in a merchant's conversation: its stored name, avatar and language, or defaults
    * (`fallbackLanguage`, usually the request's, and a name made of the client id).
    */

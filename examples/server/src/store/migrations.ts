@@ -316,6 +316,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX group_members_client ON group_members (client_id);
   CREATE INDEX group_reads_client ON group_reads (client_id);
   `,
+  // 12: the key of a server-made text that a client shows in its own language (the robot's greeting)
+  `
+  ALTER TABLE messages ADD COLUMN text_key TEXT;
+  `,
 ];
 
 /**

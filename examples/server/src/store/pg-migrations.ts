@@ -310,6 +310,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX group_members_client ON group_members (client_id);
   CREATE INDEX group_reads_client ON group_reads (client_id);
   `,
+  // 8 (SQLite's migration 12): the key of a server-made text that a client shows in its own language (the robot's greeting)
+  `
+  ALTER TABLE messages ADD COLUMN text_key TEXT;
+  `,
 ];
 
 /**

@@ -127,19 +127,20 @@ export interface MessageRow {
   is_group: number;
   create_time: number;
   cm: number | null;
+  text_key: string | null;
   seq: number | null;
 }
 
 /** The columns a message is written with but `seq` (which the store stamps). */
 export const MESSAGE_INSERT_COLUMNS = [
   'fp', 'type', 'from_id', 'to_id', 'fn', 'tn', 'fa', 'ta', 'mch_id', 'platform_id', 'client_id', 'group_id', 'session_id',
-  'data_content', 'is_read', 'robot', 'is_group', 'create_time', 'cm',
+  'data_content', 'is_read', 'robot', 'is_group', 'create_time', 'cm', 'text_key',
 ] as const satisfies ColumnsOf<MessageRow>;
 
 /** The columns a message is read (and, with its `seq`, written) with. */
 export const MESSAGE_COLUMNS = [...MESSAGE_INSERT_COLUMNS, 'seq'] as const satisfies ColumnsOf<MessageRow>;
 
-/** A message from its row (`seq` is left out while it is null). */
+/** A message from its row (`textKey` and `seq` are left out while they are null). */
 export const toMessage = (row: MessageRow): MessageRecord => ({
   fp: row.fp,
   type: row.type,
@@ -160,6 +161,7 @@ export const toMessage = (row: MessageRow): MessageRecord => ({
   isGroup: row.is_group,
   createTime: row.create_time,
   cm: row.cm,
+  ...(row.text_key === null ? {} : { textKey: row.text_key }),
   ...(row.seq === null ? {} : { seq: row.seq }),
 });
 
@@ -184,6 +186,7 @@ export const messageRow = (m: MessageRecord, seq: number | null): MessageRow => 
   is_group: m.isGroup,
   create_time: m.createTime,
   cm: m.cm,
+  text_key: m.textKey ?? null,
   seq,
 });
 

@@ -163,6 +163,11 @@ export interface MessageRecord {
   /** For receipts: the read message's time. */
   cm: number | null;
   /**
+   * The key of a server-made text that clients may show in their own language instead of
+   * `dataContent` (docs/protocol.md "Text keys"); absent for every other message.
+   */
+  textKey?: string;
+  /**
    * The per-conversation sequence (1, 2, ...; a conversation is one visitor with one merchant's
    * platform, or one group): stamped by the store inside the insert, in commit order, whatever
    * the nodes' clocks say. Absent before the message is stored.

@@ -29,6 +29,17 @@ export function messageCases(current: () => Store): void {
       expect(await store.chat.message('nope')).toBeUndefined();
     });
 
+    it('round-trips the text key of a server-made text (issue 23), absent on the others', async () => {
+      const store = current();
+      const greeting = message('g1', 'v1', T0, { robot: 1, textKey: 'greeting' });
+      await store.chat.insertMessage(greeting);
+      await store.chat.insertMessage(message('g2', 'v1', T0 + 1));
+      expect(await store.chat.message('g1')).toEqual({ ...greeting, seq: 1 });
+      expect(await store.chat.message('g2')).not.toHaveProperty('textKey');
+      const page = await store.chat.conversation('v1', MCH, PLATFORM, { size: 10 });
+      expect(page.map((m) => m.textKey)).toEqual(['greeting', undefined]);
+    });
+
     it('a known fp answers false, changes nothing and takes no seq', async () => {
       const store = current();
       await store.chat.insertMessage(message('f1', 'v1', T0));
