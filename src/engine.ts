@@ -137,8 +137,8 @@ export class Engine {
     this.durable = durable;
     this.history = new HistoryPager({
       ...ctx,
-      // missed messages are routed like live ones: the router is part of the socket code
-      route: (message) => this.requireStack().router.route(message),
+      // missed messages are routed like live ones (told as caught up): the router is part of the socket code
+      route: (message) => this.requireStack().router.route(message, true),
       seenSeq: () => this.stack?.router.highestSeq,
       ready: () => this.loadSocket().then(() => this.visitorCallsReady()),
     });
