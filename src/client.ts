@@ -14,7 +14,7 @@ import { outboxScope } from './outbox/durable.js';
 import type { FileKind } from './outbox/file-message.js';
 import type { SendInput } from './outbox/sender.js';
 import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from './events.js';
-import { HttpClient } from './http/http-client.js';
+import { HttpClient, type RequestOptions } from './http/http-client.js';
 import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
 import { I18n, type I18nKey, type Language } from './i18n/index.js';
@@ -66,7 +66,14 @@ export class ImClient extends EventEmitter<ImClientEvents> {
   readonly deepLinks: Readonly<DeepLinkOptions>;
   /** The HTTP client (envelope and error rules). */
   readonly http: HttpClient;
-  /** Typed permit API calls (spec §7). */
+  /**
+   * Typed permit API calls (spec §7). A visitor's calls that speak for it (history, rating,
+   * questions, leaving a message, group members, uploads) need the key session bound by the
+   * socket's welcome (protocol §3a): made while a connect is under way (after `socket login` too),
+   * they wait for the welcome (`connectionStore`'s `welcomed`), at most `limits.requestTimeout`;
+   * made while not connecting, or while the connection shows `failed`, they go at once (and a
+   * session never welcomed gets `ApiError` 4003).
+   */
   readonly api: PermitApi;
   /** The server clock. */
   readonly clock: ServerClock;
@@ -125,7 +132,8 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });
     const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
-    this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: () => this.engine.httpSession(), notify });
+    const ready = (path: string, opts: RequestOptions): Promise<void> | undefined => this.engine.callReady(path, opts);
+    this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: () => this.engine.httpSession(), notify, ready });
     this.api = new PermitApi(this.http);
     const { messages, session, i18n, clock, api } = this;
     const ctx: ClientContext = (this.ctx = {

@@ -22,6 +22,7 @@ import type { FileSender } from './outbox/file-sender.js';
 import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
 import { MessageSender, type SenderSocket } from './outbox/sender.js';
 import { resolveOutboxStorage } from './outbox/storage.js';
+import type { RequestOptions } from './http/http-client.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
 import { createConnectionStore, type ConnectionSnapshot } from './socket/connection-snapshot.js';
 import { watchNetwork } from './socket/network-watch.js';
@@ -137,8 +138,8 @@ export class Engine {
     this.durable = durable;
     this.history = new HistoryPager({
       ...ctx,
-      // missed messages are routed like live ones: the router is part of the socket code
-      route: (message) => this.requireStack().router.route(message),
+      // missed messages are routed like live ones (told as caught up): the router is part of the socket code
+      route: (message) => this.requireStack().router.route(message, true),
       seenSeq: () => this.stack?.router.highestSeq,
       ready: () => this.loadSocket().then(() => this.visitorCallsReady()),
     });
@@ -327,10 +328,20 @@ export class Engine {
 
   private onWelcome(message: ChatMessage): void {
     this.welcomedSalt = this.keys.token?.saltKey;
-    if (typeof message.to === 'string' && message.to !== '') this.connectionStore.setState({ userId: message.to });
+    this.connectionStore.setState(typeof message.to === 'string' && message.to !== '' ? { welcomed: true, userId: message.to } : { welcomed: true });
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
     if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
     this.catchUpOnWelcome = false;
+  }
+
+  /**
+   * Makes a call that speaks for this visitor (see the socket stack's `callReady`), made while a
+   * connect is wanted, wait for the welcome; nothing to wait for otherwise.
+   * @param path - the call's path
+   * @param opts - its options
+   */
+  callReady(path: string, opts: RequestOptions): Promise<void> | undefined {
+    if (this.connectWanted) return this.loadSocket().then((stack) => stack.callReady(path, opts, () => this.visitorCallsReady()));
   }
 
   /**

@@ -40,8 +40,16 @@ export interface ImClientEvents {
   'socket message': (ctx: { message: ChatMessage; encrypted: boolean }) => void;
   /** The server told the user id (`to` of the welcome or any message). */
   user: (ctx: { userId: string }) => void;
-  /** A chat message was added to or changed in the message list. */
-  message: (ctx: { message: StoredMessage }) => void;
+  /**
+   * A chat message arrived: once per message (`fp`), when it joins the message list, whether it
+   * came on the socket or from the catch-up after a reconnect (`caughtUp: true`: it was missed
+   * while the socket was down). One's own message is told once the server confirmed it (its
+   * acknowledgement, `sendState: 'sent'`), not while it is pending; follow `send state` for that.
+   * What reaches the client again (a resend's acknowledgement, a catch-up page holding what is
+   * held) and later changes (read state, a merge) are not told again: read them from
+   * `client.messages`. Older history pages (`loadOlder`) are not told either.
+   */
+  message: (ctx: { message: StoredMessage; caughtUp: boolean }) => void;
   /** An outgoing message changed sending state. */
   'send state': (ctx: { fp: string; state: SendState; message: StoredMessage; reason?: RefusalReason }) => void;
   /** A session event (type 300). */

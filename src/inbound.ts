@@ -9,6 +9,7 @@ import { asError } from './errors.js';
 import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
 import type { I18nKey } from './i18n/index.js';
 import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
+import { toldOf } from './messages/told.js';
 import type { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type FailReason } from './messages/types.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
@@ -43,17 +44,20 @@ export interface InboundContext {
 /**
  * Routes one incoming message (protocol §4-§5). An echo of a message in the outbox is its
  * acknowledgement; everything else goes by type. Unknown types that look like chat content are
- * kept as messages, never dropped.
+ * kept as messages, never dropped. A chat message is told once (`message`): when it first joins
+ * the list, or, one's own, when the server confirms it; what reaches the client again (a resend's
+ * acknowledgement, a catch-up page) only updates the list.
+ * @param caughtUp - true for a message of the catch-up after a reconnect (a history page)
  * @internal
  */
-export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
+export function routeInbound(message: ChatMessage, ctx: InboundContext, caughtUp = false): void {
   const fp = message.fp;
   if (fp && ctx.outbox.has(fp)) {
     ctx.outbox.ack(fp);
     if (!ctx.messages.has(fp)) return;
     const stored = ctx.messages.upsert({ ...message, sendState: 'sent', failReason: undefined });
     ctx.events.emit('send state', { fp, state: 'sent', message: stored });
-    ctx.events.emit('message', { message: stored });
+    ctx.events.emit('message', { message: stored, caughtUp });
     return;
   }
   switch (message.type) {
@@ -88,8 +92,10 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext): void {
     }
     default:
       if (!isChatType(message.type)) return;
+      const told = toldOf(fp ? ctx.messages.get(fp) : undefined);
       // A burst of texts notifies the store's readers once (one snapshot), not once per text.
-      ctx.events.emit('message', { message: ctx.messages.upsertCoalesced(message) });
+      const stored = ctx.messages.upsertCoalesced(message);
+      if (!told) ctx.events.emit('message', { message: stored, caughtUp });
       if (message.from !== ctx.selfId()) ctx.receipts.handleIncoming(message);
   }
 }
@@ -153,9 +159,12 @@ export class InboundRouter {
     this.deps.events.emit('user', { userId });
   }
 
-  /** Routes a message as if it had arrived on the socket (e.g. missed history). */
-  route(message: ChatMessage): void {
+  /**
+   * Routes a message as if it had arrived on the socket.
+   * @param caughtUp - true for a message of the catch-up after a reconnect
+   */
+  route(message: ChatMessage, caughtUp?: boolean): void {
     if (typeof message.seq === 'number' && (this.highestSeq === undefined || message.seq > this.highestSeq)) this.highestSeq = message.seq;
-    routeInbound(message, this.ctx);
+    routeInbound(message, this.ctx, caughtUp);
   }
 }

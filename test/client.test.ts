@@ -15,6 +15,12 @@ const JSEncrypt = require('jsencrypt') as new () => { setPrivateKey(k: string): 
 
 const keys = makeSocketKey();
 
+/**
+ * The first socket comes after start-up's RSA encryption of the connect parameters (jsencrypt,
+ * loaded on first use): seconds on a loaded 2-core machine, not the default second.
+ */
+const FIRST_SOCKET = { timeout: 10_000 };
+
 function setup(permit: FakePermitOptions = {}, options: Partial<ImClientOptions> = {}) {
   const server = createFakePermit(permit);
   const network = new FakeNetwork();
@@ -31,7 +37,7 @@ async function connected(permit: FakePermitOptions = {}, options: Partial<ImClie
   const ctx = setup(permit, options);
   await ctx.client.start();
   ctx.client.connect();
-  await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+  await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
   const ws = FakeWebSocket.last!;
   ws.open();
   ws.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
@@ -107,7 +113,7 @@ describe('socket connect params (protocol §3), checked with node:crypto', () =>
     const { client, server } = setup();
     await client.start();
     client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     const url = new URL(FakeWebSocket.last!.url);
     expect(`${url.origin}${url.pathname}`).toBe('ws://im.test/ws');
     const { A, B } = JSON.parse(Buffer.from(url.searchParams.get('params')!, 'base64').toString('utf8')) as { A: string; B: string };
@@ -134,13 +140,27 @@ describe('on open: socket login, user id from `to`, heartbeat every 20 s', () =>
     ctx.client.on('socket login', ({ reconnected }) => logins.push(reconnected));
     await ctx.client.start();
     ctx.client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     FakeWebSocket.last!.open();
     FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'visitor-1', sm: 1_234_000 }));
     expect(logins).toEqual([false]);
     expect(ctx.client.userId).toBe('visitor-1');
     expect(ctx.client.clock.now()).toBe(1_234_000);
     ctx.client.destroy();
+  });
+
+  it('spec §4: a heartbeat reply (type 51) resets the server clock from its sm, and is no message', async () => {
+    const { client, ws } = await connected();
+    const welcomeTime = 1_700_000_000_000;
+    expect(client.clock.now() - welcomeTime).toBeLessThan(5_000);
+    const replyTime = welcomeTime + 3_600_000; // the server's clock, an hour on
+    ws.receive(JSON.stringify({ type: 51, sm: replyTime }));
+    expect(client.clock.now() - replyTime).toBeGreaterThanOrEqual(0);
+    expect(client.clock.now() - replyTime).toBeLessThan(5_000);
+    ws.receive(JSON.stringify({ type: 51 })); // a reply without sm leaves the clock where it is
+    expect(client.clock.now() - replyTime).toBeGreaterThanOrEqual(0);
+    expect(client.messages.size).toBe(0);
+    client.destroy();
   });
 
   it('sends type 1 with dataContent "{}" from the user id every 20 000 ms', async () => {
@@ -258,7 +278,7 @@ describe('outbox: messages wait while the socket is down and are resent after re
     const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 } });
     await ctx.client.start();
     ctx.client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     const msg = ctx.client.sendText('kept');
     for (let i = 0; i < 3; i++) {
       const count = FakeWebSocket.instances.length;
@@ -285,7 +305,7 @@ describe('outbox: messages wait while the socket is down and are resent after re
     const ctx = setup({}, { limits: { maxReconnectAttempts: 2, reconnectDelay: 5000 }, reconnectPolicy: fixedDelayPolicy(5000, 2) });
     await ctx.client.start();
     ctx.client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     const msg = ctx.client.sendText('lost?');
     for (let i = 0; i < 3; i++) {
       const count = FakeWebSocket.instances.length;
@@ -442,7 +462,7 @@ describe('destroy', () => {
     const { client } = setup({}, { document: null });
     await client.start();
     client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     FakeWebSocket.last!.open();
     expect(vi.getTimerCount()).toBeGreaterThan(0);
     client.destroy();
@@ -461,7 +481,7 @@ describe('close codes (docs/protocol.md): 4003 banned never reconnects, 4001 ren
     const ctx = setup();
     await ctx.client.start();
     ctx.client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     FakeWebSocket.last!.open();
     FakeWebSocket.last!.serverClose(4003, 'banned');
     await vi.advanceTimersByTimeAsync(60_000);
@@ -475,7 +495,7 @@ describe('close codes (docs/protocol.md): 4003 banned never reconnects, 4001 ren
     const ctx = setup();
     await ctx.client.start();
     ctx.client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     FakeWebSocket.last!.serverClose(4001, 'unauthorized');
     const before = ctx.server.calls.filter((c) => c.path.endsWith('getUserToken')).length;
     await vi.advanceTimersByTimeAsync(5_000);
@@ -641,7 +661,7 @@ describe('destroy() leaves no listener and no timer behind', () => {
     const ctx = setup({}, { window: win, document: doc });
     await ctx.client.start();
     ctx.client.connect();
-    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined());
+    await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), FIRST_SOCKET);
     FakeWebSocket.last!.open();
     FakeWebSocket.last!.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
     ctx.client.clock.subscribe(() => undefined);

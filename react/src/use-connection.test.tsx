@@ -21,6 +21,7 @@ describe('useConnection: the socket states connecting, open, closed, then automa
       halted: false,
       haltReason: null,
       loggedIn: false,
+      welcomed: false,
       reconnected: false,
       userId: undefined,
     });
@@ -29,7 +30,7 @@ describe('useConnection: the socket states connecting, open, closed, then automa
     act(() => client.connect());
     expect(result.current.state).toBe('connecting');
     await connect(client, 'visitor-1');
-    expect(result.current).toMatchObject({ state: 'open', loggedIn: true, reconnected: false, userId: 'visitor-1' });
+    expect(result.current).toMatchObject({ state: 'open', loggedIn: true, welcomed: true, reconnected: false, userId: 'visitor-1' });
     client.destroy();
   });
 
@@ -38,7 +39,7 @@ describe('useConnection: the socket states connecting, open, closed, then automa
     const { result } = renderHook(() => useConnection(), { wrapper: withClient(client) });
     const ws = await connect(client);
     act(() => ws.serverClose(1006));
-    expect(result.current).toMatchObject({ state: 'reconnecting', loggedIn: false });
+    expect(result.current).toMatchObject({ state: 'reconnecting', loggedIn: false, welcomed: false });
     await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
     act(() => FakeWebSocket.last?.open());
     expect(result.current).toMatchObject({ state: 'open', loggedIn: true, reconnected: true });

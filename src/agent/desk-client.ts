@@ -39,6 +39,8 @@ export interface DeskClient {
   on: EventEmitter<ImClientEvents>['on'];
   /** Removes an event listener. */
   off: EventEmitter<ImClientEvents>['off'];
+  /** Emits a client event (the desk's catch-up tells its messages as `message`, `caughtUp: true`). */
+  emit: EventEmitter<ImClientEvents>['emit'];
   /** Sends a message (see `ImClient.send`). */
   send(input: SendInput): StoredMessage;
   /** The client's message list: every conversation of the agent. */

@@ -7,6 +7,7 @@
 import type { MessagePage } from '../http/types.js';
 import { HistoryPager, type CatchUpMark, type HeldMessages, type PageWindowQuery } from '../messages/history.js';
 import { isChatType, messageTimeMs } from '../messages/content.js';
+import { toldOf } from '../messages/told.js';
 import type { MessageList } from '../messages/message-list.js';
 import type { AgentSession, ChatMessage } from '../messages/types.js';
 import type { Store } from '../state/store.js';
@@ -88,8 +89,12 @@ export class VisitorThread {
       held: heldOf(messages, session.clientId),
       fetchPage: (q) => this.fetch(client, q),
       keepOlder: () => !this.stopped, // session events too; nothing once the desk is destroyed
+      // a catch-up's messages are told like the client's own catch-up: once each, caught up
       route: (m) => {
-        if (!this.stopped) messages.upsert(m);
+        if (this.stopped) return;
+        const told = toldOf(m.fp ? messages.get(m.fp) : undefined);
+        const message = messages.upsert(m);
+        if (!told && isChatType(m.type)) client.emit('message', { message, caughtUp: true });
       },
     });
   }

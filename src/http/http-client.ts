@@ -70,6 +70,14 @@ export interface HttpClientOptions {
   getSession(): HttpSession;
   /** Shows a notice: the text of `key`, or `serverText` when the server sent one. */
   notify(key: I18nKey, level: NoticeLevel, serverText?: string): void;
+  /**
+   * Says when a call may go: the client makes a call that speaks for the visitor, made while its
+   * connect is under way, wait for the welcome that binds the key session (protocol §3a), within
+   * a bound. Calls go at once without it, or when it returns nothing.
+   * @param path - the call's path
+   * @param opts - its options (the query names the visitor of some calls)
+   */
+  ready?(path: string, opts: RequestOptions): Promise<void> | undefined;
 }
 
 /**
@@ -171,8 +179,9 @@ export class HttpClient {
   private async request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts: RequestOptions): Promise<T> {
     const root = opts.root === true;
     const acceptAny = root || opts.accept === 'any';
-    if (opts.signal?.aborted) throw new RequestCancelledError();
     if (opts.enc) await loadAesEcb(); // the cipher loads with the first encrypted call
+    await this.opts.ready?.(path, opts);
+    if (opts.signal?.aborted) throw new RequestCancelledError();
     const { url, payload } = this.prepare(method, path, body, opts);
     const headers: Record<string, string> = {};
     const language = this.opts.getLanguage();

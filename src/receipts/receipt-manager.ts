@@ -127,6 +127,14 @@ function positiveInteger(name: string, value: number): number {
  * - For `useSyncExternalStore`: {@link ReceiptManager.subscribe} and
  *   {@link ReceiptManager.getSnapshot} (the {@link ReceiptStatus}, a new object only after a change,
  *   including a queue flushed later by the manager's own timer).
+ *
+ * **Deviation:** the spec makes the receipt manager a singleton (one per page, created with the
+ * first socket). Here each client owns one (`client.receipts`), built with its socket, timers and
+ * visibility tracker: two clients on one page (the visitor's chat and a desk, two conversations,
+ * tests) each acknowledge their own messages on their own socket, and `destroy()` leaves nothing
+ * behind; a module-level singleton would share one socket and one queue between them. The spec's
+ * rule that it needs a socket when first created stays: without one the constructor throws
+ * {@link SOCKET_REQUIRED_ERROR}.
  */
 export class ReceiptManager extends Subscribable {
   private readonly socket: ReceiptSocket;

@@ -315,6 +315,7 @@ export abstract class ConnectionCore extends EventEmitter<ConnectionEvents> {
         halted: this.haltReason !== null,
         haltReason: this.haltReason,
         loggedIn: state === 'open',
+        welcomed: state === 'open' && this.store.getState().welcomed,
         reconnected: this.reconnected,
       }),
     );

@@ -44,6 +44,13 @@ export interface ConnectionSnapshot {
   readonly haltReason: HaltReason | null;
   /** True while the socket is open: the server accepted the connect. */
   readonly loggedIn: boolean;
+  /**
+   * True once the server's welcome came on the open socket: from then on the key session speaks
+   * for this client (protocol §3a) and visitor-scoped calls (`client.api`: history, rating,
+   * questions, uploads) may go; false again when the socket closes. Between the socket opening
+   * (`socket login`, `loggedIn`) and the welcome such calls wait (see `ImClient.api`).
+   */
+  readonly welcomed: boolean;
   /** Whether the latest open was a reconnect (false before any open). */
   readonly reconnected: boolean;
   /** The user id the server gave in its welcome, once known. */
@@ -64,6 +71,7 @@ export const INITIAL_CONNECTION_SNAPSHOT: ConnectionSnapshot = Object.freeze({
   halted: false,
   haltReason: null,
   loggedIn: false,
+  welcomed: false,
   reconnected: false,
   userId: undefined,
 });

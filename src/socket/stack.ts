@@ -9,6 +9,8 @@
  * @internal
  */
 import type { ClientContext } from '../client-context.js';
+import { welcomeBeforeCall } from '../http/bound-calls.js';
+import type { RequestOptions } from '../http/http-client.js';
 import { IdentityKeeper, type IdentityDeps } from '../identity.js';
 import { InboundRouter } from '../inbound.js';
 import type { ConnectionState } from '../events.js';
@@ -74,6 +76,12 @@ export interface SocketStack {
   readonly tabs: TabLink;
   /** Incoming frames to the managers. */
   readonly router: InboundRouter;
+  /**
+   * Before a call that speaks for the visitor (see `needsBinding`), made during a connect: waits
+   * for `welcomed` (at most `limits.requestTimeout`; at once while the connection shows
+   * `failed`); returns nothing for other calls.
+   */
+  callReady(path: string, opts: RequestOptions, welcomed: () => Promise<void>): Promise<void> | undefined;
   /** Stops the connection, the tab link and the lifecycle listeners. */
   destroy(): void;
 }
@@ -120,7 +128,9 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
   const stateChanged = (change: { newState: ConnectionState; oldState: ConnectionState }): void => {
     ctx.events.emit('state', change);
     const following = tabs?.role === 'follower';
-    if (following) connection.store.setState({ state: change.newState, loggedIn: change.newState === 'open', failed: change.newState === 'failed' });
+    const open = change.newState === 'open';
+    // a follower calls with the leader's key session: the leader's open socket counts as welcomed (as for its history)
+    if (following) connection.store.setState({ state: change.newState, loggedIn: open, welcomed: open, failed: change.newState === 'failed' });
     // Pending messages fail only when no attempt is coming (a terminal close, a policy that gave up).
     if (change.newState === 'failed' && !following && connection.halted) deps.halted();
   };
@@ -159,6 +169,8 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     link,
     tabs: attached,
     router,
+    callReady: (path, opts, welcomed) =>
+      connection.store.getState().failed ? undefined : welcomeBeforeCall(path, opts, welcomed, ctx.timers, ctx.limits.requestTimeout),
     destroy() {
       lifecycle.destroy();
       attached.destroy();

@@ -36,6 +36,25 @@ describe('createUploader: an upload queue bound to a client', () => {
     client.destroy();
   });
 
+  it('spec §9 "chunking helper default: 8 per chunk": a client cuts files in 8 MiB chunks; 8 MiB itself goes whole', async () => {
+    const client = new ImClient({ baseUrl: 'http://x', socketUrl: 'ws://x', socketKey: 'a,b', storage: memoryStorage() });
+    const MiB = 1024 * 1024;
+    expect(client.limits.chunkSize).toBe(8 * MiB);
+    const api = new MemoryUploadTransport();
+    const inits: number[] = [];
+    const init = api.chunkInit.bind(api);
+    api.chunkInit = (q) => (inits.push(q.chunkSize), init(q));
+    const uploader = createUploader({ api, limits: client.limits, t: (key) => client.t(key) });
+    const [whole, chunked] = uploader.add([png(8 * MiB), png(8 * MiB + 1)]).added;
+    await uploader.startAll();
+    expect(uploader.get(whole!.id)?.status).toBe('done');
+    expect(uploader.get(chunked!.id)?.status).toBe('done');
+    expect(api.calls.map((c) => c.method)).toEqual(['uploadFile', 'chunkInit', 'chunkUpload', 'chunkUpload', 'chunkComplete']);
+    expect(inits).toEqual([8 * MiB]);
+    uploader.destroy();
+    client.destroy();
+  });
+
   it('refuses something that is not a client with a clear error', () => {
     expect(() => createUploader(null as never)).toThrow(/expected an ImClient/);
     expect(() => createUploader({} as never)).toThrow(/expected an ImClient/);

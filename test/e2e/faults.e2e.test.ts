@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zh } from '../../src/i18n/index.js';
-import { buildApp, collectErrors, entryPath, launchBrowser, phoneContext, removeDir } from './harness.js';
+import { buildApp, collectErrors, entryPath, launchBrowser, phoneContext, removeDir, requireChromium } from './harness.js';
 import { freePort, startServerProcess, storedTexts, type ServerProcess } from './server-process.js';
 
 const TIMEOUT = 240_000;
@@ -20,8 +20,10 @@ const TIMEOUT = 240_000;
 let appDir: string;
 let browser: Browser;
 const cleanups: (() => Promise<void> | void)[] = [];
+const skipped = requireChromium();
 
 beforeAll(async () => {
+  if (skipped) return;
   appDir = await buildApp();
   browser = await launchBrowser();
 }, TIMEOUT);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
+import { CHROMIUM, requireChromium } from './chromium.js';
 import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
 import { createServer, type RunningServer } from '../../examples/server/src/server.js';
 import { LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
@@ -19,8 +20,7 @@ import { LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
 /** The reference app's directory. */
 export const KEFU_DIR = fileURLToPath(new URL('../../examples/kefu/', import.meta.url));
 
-/** Where Debian installs Chromium (`apt-get install chromium`). */
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export { CHROMIUM, requireChromium } from './chromium.js';
 
 /** A generous timeout for one end-to-end test, ms. */
 export const E2E_TIMEOUT = 120_000;
@@ -74,10 +74,11 @@ export async function startServer(appDir: string, overrides: Partial<ServerConfi
   return { ...server, dataDir };
 }
 
-/** Launches headless Chromium. */
+/** Launches headless Chromium (the one {@link CHROMIUM} found; rejects with the reason when there is none). */
 export function launchBrowser(): Promise<Browser> {
+  if (CHROMIUM.path === null) return Promise.reject(new Error(CHROMIUM.missing));
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM.path,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
@@ -185,11 +186,14 @@ export interface E2eEnvironment {
 
 /**
  * Builds the app, starts the server and launches the browser before a file's tests, and closes
- * and removes them all after. `assign` receives them (the file keeps its own variables).
+ * and removes them all after. `assign` receives them (the file keeps its own variables). Without a
+ * Chromium the file's tests say why and skip (see {@link requireChromium}).
  */
 export function useE2eEnvironment(assign: (env: E2eEnvironment) => void, overrides: Partial<ServerConfig> = {}): void {
+  const skipped = requireChromium();
   let env: Partial<E2eEnvironment> = {};
   beforeAll(async () => {
+    if (skipped) return;
     const appDir = await buildApp();
     env = { appDir };
     env.server = await startServer(appDir, overrides);

@@ -5,13 +5,15 @@
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, collectErrors, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, startServer, type TestServer } from './harness.js';
+import { buildApp, collectErrors, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, requireChromium, startServer, type TestServer } from './harness.js';
 
 let appDir: string;
 let server: TestServer;
 let browser: Browser;
+const skipped = requireChromium();
 
 beforeAll(async () => {
+  if (skipped) return;
   appDir = await buildApp();
   server = await startServer(appDir);
   browser = await launchBrowser();

@@ -312,3 +312,36 @@ describe("spec §8: 'Submission failed' and 'Evaluation failed'", () => {
     await context.close();
   }, E2E_TIMEOUT);
 });
+
+describe('spec §4 start-up order: server time, then the keys and the AES switch, then mount the app', () => {
+  it('keeps the boot placeholder, and mounts nothing, while the AES switch is unanswered; mounts once it answers', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const call = /\/im\/api\/permit\/(\w+)/.exec(request.url())?.[1];
+      if (call) asked.push(call);
+    });
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/im/api/permit/switchAES*', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await expect.poll(() => asked.includes('switchAES'), { timeout: 30_000 }).toBe(true);
+    const order = ['getServerTime', 'getAesKey', 'getUserToken', 'switchAES'].map((call) => asked.indexOf(call));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(order[0]).toBeGreaterThanOrEqual(0);
+    // start-up is held at its last step: an absence, so it is looked at for a while
+    for (let i = 0; i < 5; i++) {
+      await page.waitForTimeout(100);
+      expect(await page.locator('#root > .boot').count()).toBe(1);
+      expect(await page.locator('#root main').count()).toBe(0);
+    }
+    release();
+    await page.getByRole('navigation', { name: zh.suggestedQuestions }).getByRole('button').first().waitFor();
+    expect(await page.locator('#root > .boot').count()).toBe(0);
+    await context.close();
+  }, E2E_TIMEOUT);
+});

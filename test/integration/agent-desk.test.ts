@@ -34,6 +34,8 @@ describe('agent desk: catch-up, kept login, whole history', () => {
     const { rec: agent, desk } = await agentWithDesk(server, memoryStorage(), { WebSocket: net.WebSocket, fetch: net.fetch });
     const visitor = await servedVisitor(server, desk);
     const id = visitor.client.clientId;
+    const told: { text: string | undefined; caughtUp: boolean }[] = [];
+    agent.client.on('message', ({ message, caughtUp }) => told.push({ text: message.dataContent, caughtUp }));
 
     // the robot phase (the visitor's question, the greeting and the robot's answer) is in the desk
     await waitUntil(() => {
@@ -66,6 +68,12 @@ describe('agent desk: catch-up, kept login, whole history', () => {
     const after = visitor.client.sendText('back again');
     await frame(agent, (m) => m.fp === after.fp);
     await waitUntil(() => expect(conversationAt(agent, id).filter((m) => m.fp === after.fp)).toHaveLength(1));
+    // each is told once as a `message` event (issue 24): the missed ones as caught up, the live one not
+    await waitUntil(() => expect(told.some((t) => t.text === 'back again')).toBe(true));
+    expect(told.filter((t) => t.text?.startsWith('away ') || t.text === 'back again')).toEqual([
+      ...['one', 'two', 'three', 'four', 'five'].map((text) => ({ text: `away ${text}`, caughtUp: true })),
+      { text: 'back again', caughtUp: false },
+    ]);
     // A reconnect attempt made while the network was cut fails as it should (a `connect` error
     // with the cut's own message, when the machine is slow enough for an attempt to fall in the
     // cut); nothing else may fail.

@@ -4,7 +4,7 @@
  * @module
  */
 import { installJumpFunctions, postLaunch } from '@kefu-im/sdk/embed';
-import { lazy, useEffect, useLayoutEffect, type ReactElement } from 'react';
+import { useEffect, useLayoutEffect, type ReactElement } from 'react';
 import { Redirect, Route, Switch, useLocation, useParams } from 'wouter';
 import { appText } from './env/app-texts.js';
 import { installOpenAppHelpers, openAppEnv } from './runtime/open-app.js';
@@ -14,10 +14,10 @@ import { ConversationPage, Loading } from './routes/conversation-page.js';
 import { RedirectPage } from './routes/redirect-page.js';
 import { StatusPage } from './routes/status-page.js';
 import { routeTitleText } from './routes/titles.js';
-import { LazyPart } from './ui/lazy-part.js';
+import { LazyPart, retryingLazy } from './ui/lazy-part.js';
 import { ToastProvider } from './ui/toaster.js';
 
-const AgentDesk = lazy(() => import('./agent/agent-desk.js'));
+const AgentDesk = retryingLazy(() => import('./agent/agent-desk.js'));
 
 /** The launch notification is posted once per page (not again on StrictMode's re-run). */
 let launched = false;

@@ -11,21 +11,21 @@ import type { StoredMessage } from '@kefu-im/sdk';
 import type { AgentDesk, ConversationWindow, DeskConversation } from '@kefu-im/sdk/agent';
 import { messageTimeMs } from '@kefu-im/sdk';
 import { useAgentHistory, useConnection, useI18n } from '@kefu-im/react';
-import { lazy, useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Composer } from '../chat/composer.js';
 import { ChatContext, type ChatActions, type ConversationInfo } from '../chat/conversation.js';
 import { MessageList, type MessageListHandle } from '../chat/message-list.js';
 import { DeskTyping } from '../chat/typing-indicator.js';
 import { appText } from '../env/app-texts.js';
 import { readEntryQuery } from '../env/entry.js';
-import { LazyPart } from '../ui/lazy-part.js';
+import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 import { TransferControl, TransferredNote } from './desk-routing.js';
 import { ContextPanel } from './context-panel.js';
 import { deskText } from './desk-texts.js';
 import { EndConfirm } from '../dialogs/end-confirm.js';
 import { useCannedSlash } from './use-canned.js';
 
-const ImagePreview = lazy(() => import('../dialogs/image-preview.js'));
+const ImagePreview = retryingLazy(() => import('../dialogs/image-preview.js'));
 
 /** Whether a message falls in a conversation's window of the visitor's thread. */
 export function inWindow(message: StoredMessage, window: ConversationWindow): boolean {

@@ -5,9 +5,9 @@
  */
 import type { StoredMessage } from '@kefu-im/sdk';
 import { useConnection, useI18n, useImClient, useImEvent, useMessages, useNotices, useSession } from '@kefu-im/react';
-import { lazy, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
 import { useLocation } from 'wouter';
-import { LazyPart } from '../ui/lazy-part.js';
+import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 import { useToast } from '../ui/toaster.js';
 import type { ChatDialogProps } from '../dialogs/types.js';
 import { appText } from '../env/app-texts.js';
@@ -24,18 +24,18 @@ import { SneakPeekNote, TypingIndicator } from './typing-indicator.js';
 
 const loadRatingDialog = (): Promise<{ default: ComponentType<ChatDialogProps> }> => import('../dialogs/rating-dialog.js');
 const DIALOGS: Record<DialogName, ComponentType<ChatDialogProps>> = {
-  transfer: lazy(() => import('../dialogs/transfer-dialog.js')),
-  rating: lazy(loadRatingDialog),
-  complaint: lazy(() => import('../dialogs/complaint-dialog.js')),
-  leave: lazy(() => import('../dialogs/leave-message-dialog.js')),
-  deposit: lazy(() => import('../dialogs/deposit-dialog.js')),
-  search: lazy(() => import('../dialogs/search-dialog.js')),
-  preview: lazy(() => import('../dialogs/image-preview.js')),
-  faq: lazy(() => import('../dialogs/faq-dialog.js')),
-  end: lazy(() => import('../dialogs/end-dialog.js')),
-  language: lazy(() => import('../dialogs/language-dialog.js')),
+  transfer: retryingLazy(() => import('../dialogs/transfer-dialog.js')),
+  rating: retryingLazy(loadRatingDialog),
+  complaint: retryingLazy(() => import('../dialogs/complaint-dialog.js')),
+  leave: retryingLazy(() => import('../dialogs/leave-message-dialog.js')),
+  deposit: retryingLazy(() => import('../dialogs/deposit-dialog.js')),
+  search: retryingLazy(() => import('../dialogs/search-dialog.js')),
+  preview: retryingLazy(() => import('../dialogs/image-preview.js')),
+  faq: retryingLazy(() => import('../dialogs/faq-dialog.js')),
+  end: retryingLazy(() => import('../dialogs/end-dialog.js')),
+  language: retryingLazy(() => import('../dialogs/language-dialog.js')),
 };
-const DepositPanel = lazy(() => import('../dialogs/deposit-panel.js'));
+const DepositPanel = retryingLazy(() => import('../dialogs/deposit-panel.js'));
 
 /** The client's notices the chat screen says in its own words: the end (what ended, what to do next). */
 const OWN_WORDS: ReadonlySet<string> = new Set(['conversationOver']);

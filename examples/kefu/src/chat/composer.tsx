@@ -9,17 +9,17 @@ import type { GroupUser } from '@kefu-im/sdk';
 import type { UploadRejection } from '@kefu-im/sdk/upload';
 import { useDraft, useI18n, useImClient, useSend, useSession, useUploader } from '@kefu-im/react';
 import { useSlashSuggestions, type SlashSource } from '../agent/canned-suggestions.js';
-import { lazy, useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { useToast } from '../ui/toaster.js';
 import { Icon } from '../ui/icons.js';
-import { LazyPart } from '../ui/lazy-part.js';
+import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 import { appText } from '../env/app-texts.js';
 
-const RemindDialog = lazy(() => import('../dialogs/remind-dialog.js'));
-const EmojiPicker = lazy(() => import('./emoji-picker.js'));
+const RemindDialog = retryingLazy(() => import('../dialogs/remind-dialog.js'));
+const EmojiPicker = retryingLazy(() => import('./emoji-picker.js'));
 /** Loaded with the first attachment: a visitor may never send one. */
-const UploadTray = lazy(() => import('./upload-tray.js').then((tray) => ({ default: tray.UploadTray })));
+const UploadTray = retryingLazy(() => import('./upload-tray.js').then((tray) => ({ default: tray.UploadTray })));
 
 /** What the attach button accepts (the reference server's default types). */
 export const ATTACH_ACCEPT = 'image/*,video/mp4,video/webm,video/quicktime,audio/mpeg,application/pdf,application/zip,text/plain';

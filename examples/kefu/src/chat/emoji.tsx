@@ -4,14 +4,14 @@
  * @module
  */
 import { EMOJI_SIZE } from '@kefu-im/sdk/format';
-import { lazy, memo, type ReactElement } from 'react';
-import { LazyPart } from '../ui/lazy-part.js';
+import { memo, type ReactElement } from 'react';
+import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 
 /**
  * The drawings, loaded with the first face shown (a visitor may never see one): the 25x25 frame
  * is there at once, so a row does not change height when they arrive.
  */
-const EmojiArt = lazy(() => import('./emoji-art.js').then((art) => ({ default: ({ index }: { index: number }) => <>{art.emojiParts(index)}</> })));
+const EmojiArt = retryingLazy(() => import('./emoji-art.js').then((art) => ({ default: ({ index }: { index: number }) => <>{art.emojiParts(index)}</> })));
 
 /** Props of {@link EmojiFace}. */
 export interface EmojiFaceProps {

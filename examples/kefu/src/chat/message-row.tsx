@@ -8,17 +8,17 @@
 import { MessageType, type I18nKey, type StoredMessage } from '@kefu-im/sdk';
 import { formatReceiptTime } from '@kefu-im/sdk/format';
 import { useI18n, useImClient, useReadOnScroll, useSend } from '@kefu-im/react';
-import { lazy, memo, useRef, type ReactElement } from 'react';
+import { memo, useRef, type ReactElement } from 'react';
 import { useChat } from './conversation.js';
 import { MessageBody, usableImageUrl } from './message-body.js';
 import { keyedText } from './text-keys.js';
 import { translationAvailable } from '../env/public-config.js';
 import { useRuntime } from '../runtime/context.js';
 import { appText } from '../env/app-texts.js';
-import { LazyPart } from '../ui/lazy-part.js';
+import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 
 /** The translate action, loaded only where a translation provider is configured. */
-const TranslateAction = lazy(() => import('./translate-action.js'));
+const TranslateAction = retryingLazy(() => import('./translate-action.js'));
 
 
 /** The text shown for a refusal or failure reason. */

@@ -2,7 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { lazy, type ComponentType } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LazyPart } from './lazy-part.js';
+import { LazyPart, retryingLazy } from './lazy-part.js';
 
 /** A lazy component whose chunk arrives (or fails) when the test says so. */
 function controlledChunk(): { Part: ComponentType; deliver(): void; fail(error: Error): void } {
@@ -72,3 +72,84 @@ describe('issue 13: a lazily loaded part never takes the page down', () => {
     await vi.waitFor(() => expect(container.innerHTML).toBe('<div><span>kept</span></div>'));
   });
 });
+
+/** React settles a rejected chunk on a later task: generous on a loaded machine. */
+const SLOW = { timeout: 5_000 };
+
+/** A module loader whose every load the test settles: `next()` is the latest load. */
+function controlledLoads(): { load: () => Promise<{ default: ComponentType<{ label: string }> }>; calls: number; deliver(): void; fail(error: Error): void } {
+  const pending: { resolve: (m: { default: ComponentType<{ label: string }> }) => void; reject: (e: Error) => void }[] = [];
+  const loads = {
+    calls: 0,
+    load: () =>
+      new Promise<{ default: ComponentType<{ label: string }> }>((resolve, reject) => {
+        loads.calls++;
+        pending.push({ resolve, reject });
+      }),
+    deliver: () => pending.shift()?.resolve({ default: ({ label }) => <p>{label}</p> }),
+    fail: (error: Error) => pending.shift()?.reject(error),
+  };
+  return loads;
+}
+
+describe('issue 24: a part whose chunk failed loads again the next time it is shown', () => {
+  it('a dialog that failed to load opens at the next try (React.lazy alone fails until a reload)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loads = controlledLoads();
+    const Dialog = retryingLazy(loads.load);
+    const onFailure = vi.fn();
+    const view = render(
+      <LazyPart key="first" failed={<p>could not load</p>} onFailure={onFailure}>
+        <Dialog label="the dialog" />
+      </LazyPart>,
+    );
+    await vi.waitFor(() => expect(loads.calls).toBe(1), SLOW);
+    loads.fail(new TypeError('Failed to fetch dynamically imported module'));
+    expect(await screen.findByText('could not load', {}, SLOW)).toBeTruthy();
+    expect(onFailure).toHaveBeenCalledTimes(1);
+    expect(loads.calls).toBe(1); // the failed showing does not hammer the network
+
+    // closed, then opened again (a new LazyPart): it loads again and shows
+    view.rerender(<main />);
+    view.rerender(
+      <LazyPart key="second" failed={<p>could not load</p>}>
+        <Dialog label="the dialog" />
+      </LazyPart>,
+    );
+    await vi.waitFor(() => expect(loads.calls).toBe(2), SLOW);
+    loads.deliver();
+    expect(await screen.findByText('the dialog', {}, SLOW)).toBeTruthy();
+    expect(screen.queryByText('could not load')).toBeNull();
+  });
+
+  it('the parts shown when the load failed stay failed without loading again; one shown after it loads once for all', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const loads = controlledLoads();
+    const Emoji = retryingLazy(loads.load);
+    const three = ['a', 'b', 'c'].map((label) => (
+      <LazyPart key={label} failed={<span>x</span>}>
+        <Emoji label={label} />
+      </LazyPart>
+    ));
+    const view = render(<div>{three}</div>);
+    await vi.waitFor(() => expect(loads.calls).toBe(1), SLOW);
+    loads.fail(new Error('offline'));
+    await vi.waitFor(() => expect(screen.getAllByText('x')).toHaveLength(3), SLOW);
+    expect(loads.calls).toBe(1);
+
+    // the same three (same keys, same place) and two shown now
+    const later = ['d', 'e'].map((label) => (
+      <LazyPart key={label} failed={<span>x</span>}>
+        <Emoji label={label} />
+      </LazyPart>
+    ));
+    view.rerender(<div>{[...three, ...later]}</div>);
+    await vi.waitFor(() => expect(loads.calls).toBe(2), SLOW);
+    loads.deliver();
+    expect(await screen.findByText('d', {}, SLOW)).toBeTruthy();
+    expect(screen.getByText('e')).toBeTruthy();
+    expect(screen.getAllByText('x')).toHaveLength(3);
+    expect(loads.calls).toBe(2);
+  });
+});
+
