@@ -20,8 +20,10 @@ export type { CannedReply, CannedReplyInput, PastConversation, PastPage, PastQue
 export { DeskContext } from './context.js';
 export type { DeskContextSnapshot } from './context.js';
 export { DeskLogin, LOGOUT_WAIT_MS } from './login.js';
-export { DeskStatus, MAX_TRANSFER_NOTE, parseDeskAgents } from './status.js';
+export { DeskStatus, parseDeskAgents } from './status.js';
 export type { AgentStatus, DeskAgent, DeskStatusState, TransferNote, TransferSender } from './status.js';
+export { DeskTransfer, MAX_TRANSFER_NOTE, TRANSFER_WAIT_MS, TransferError } from './transfer.js';
+export type { DeskTransferState, TransferOutcome, TransferRefusal } from './transfer.js';
 export { DeskApi } from './desk-api.js';
 export type { DeskCall, DeskCalls, DeskClient, DeskEvent } from './desk-client.js';
 export { AGENT_SESSION_KEY, agentConnectData, clearAgentLogin, readAgentLogin, sessionTokenOf, writeAgentLogin } from './session-token.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Disposables } from '../timers.js';
-import { DeskStatus, MAX_TRANSFER_NOTE, parseDeskAgents } from './status.js';
+import { DeskStatus, parseDeskAgents } from './status.js';
 import { FakeDeskClient, sessionEvent } from './test-utils.js';
 
 function setup() {
@@ -48,20 +48,6 @@ describe('the status manager', () => {
     status.setStatus('away');
     client.emit('socket login', { reconnected: true });
     expect(client.sent.map((s) => s.dataContent)).toEqual([JSON.stringify({ status: 'away' }), JSON.stringify({ status: 'away' })]);
-  });
-
-  it('transfer sends type 314 with the target and a trimmed, bounded note; none when blank', () => {
-    const { client, status } = setup();
-    status.transfer('v1', 'agent:bob', '  VIP, wants a refund  ');
-    status.transfer('v2', 'agent:bob', '   ');
-    status.transfer('v3', 'agent:bob', 'x'.repeat(MAX_TRANSFER_NOTE + 10));
-    expect(client.sent.map((s) => JSON.parse(s.dataContent ?? '') as unknown)).toEqual([
-      { clientId: 'v1', to: 'agent:bob', note: 'VIP, wants a refund' },
-      { clientId: 'v2', to: 'agent:bob' },
-      { clientId: 'v3', to: 'agent:bob', note: 'x'.repeat(MAX_TRANSFER_NOTE) },
-    ]);
-    expect(client.sent.every((s) => s.type === 314)).toBe(true);
-    expect(() => status.transfer('', 'agent:bob')).toThrow(TypeError);
   });
 
   it('keeps the note of a conversation transferred to this agent', () => {

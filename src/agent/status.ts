@@ -1,8 +1,8 @@
 /**
  * The desk's status manager (desk issue "the desk runs a real support team"): the agent's own
  * status (`available` / `away`), capacity and load, the other online agents (transfer targets),
- * as the server's type 310 snapshots list them (`agents`), and the calls that change them:
- * {@link DeskStatus.setStatus} (type 313) and {@link DeskStatus.transfer} (type 314). Notes of
+ * as the server's type 310 snapshots list them (`agents`), and the call that changes the status:
+ * {@link DeskStatus.setStatus} (type 313); transfers are `transfer.ts`'s. Notes of
  * conversations transferred to this agent (session event `transferred`) are kept per visitor.
  * @module
  */
@@ -60,9 +60,6 @@ export interface DeskStatusState {
 
 const INITIAL: DeskStatusState = Object.freeze({ status: 'available', capacity: 0, open: 0, others: [], notes: {} });
 
-/** The longest note sent (characters; the server keeps at most as many). */
-export const MAX_TRANSFER_NOTE = 500;
-
 function objectOf(text: unknown): Record<string, unknown> | undefined {
   if (typeof text !== 'string') return undefined;
   try {
@@ -92,7 +89,7 @@ export function parseDeskAgents(dataContent: unknown): DeskAgent[] | undefined {
   return out;
 }
 
-/** The agent's status and the transfer call. */
+/** The agent's status, the other agents, and the notes of conversations transferred here. */
 export class DeskStatus {
   /** The status snapshot, for `useSyncExternalStore`. */
   readonly store: Store<DeskStatusState> = createStore<DeskStatusState>(INITIAL);
@@ -132,17 +129,6 @@ export class DeskStatus {
     this.chosen = status;
     this.client.send({ type: MessageType.AgentStatus, dataContent: JSON.stringify({ status }) });
     this.store.setState({ ...this.store.getState(), status });
-  }
-
-  /**
-   * Transfers the conversation with `clientId` to the available agent `toAgentId` (type 314), with
-   * an optional note the visitor does not see (trimmed, at most {@link MAX_TRANSFER_NOTE}
-   * characters). The conversation leaves this desk when the next snapshot no longer lists it.
-   */
-  transfer(clientId: string, toAgentId: string, note?: string): void {
-    if (clientId === '' || toAgentId === '') throw new TypeError('transfer needs a visitor and an agent');
-    const text = note?.trim().slice(0, MAX_TRANSFER_NOTE) ?? '';
-    this.client.send({ type: MessageType.AgentTransfer, dataContent: JSON.stringify({ clientId, to: toAgentId, ...(text !== '' ? { note: text } : {}) }) });
   }
 
   /** The available agents this conversation can go to (everyone online but this agent). */

@@ -32,28 +32,33 @@ function eventOf(data: unknown): string | undefined {
 /** A socket that holds back `queued` session events and delivers them right after the next `agent-joined`. */
 function queuedAfterJoined(): { WebSocket: WebSocketConstructor; held: () => number; released: () => number } {
   const counts = { held: 0, released: 0 };
+  // ws keeps `onmessage` as an accessor of its prototype: the SDK's handler is wrapped on the way in
+  const inherited = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
   class Crossing extends WebSocket {
-    private handler: Handler = null;
-    private readonly waiting: unknown[] = [];
-    override get onmessage(): Handler {
-      return this.handler;
-    }
-    override set onmessage(handler: Handler) {
-      this.handler = handler;
-      super.onmessage = (event: { data: unknown }) => {
-        const name = eventOf(event.data);
-        if (name === 'queued') {
-          counts.held += 1;
-          this.waiting.push(event.data);
-          return;
-        }
-        this.handler?.(event);
-        if (name !== 'agent-joined') return;
-        for (const data of this.waiting.splice(0)) {
-          counts.released += 1;
-          this.handler?.({ data });
-        }
-      };
+    constructor(url: string) {
+      super(url);
+      const waiting: unknown[] = [];
+      let handler: Handler = null;
+      Object.defineProperty(this, 'onmessage', {
+        get: () => handler,
+        set: (next: Handler) => {
+          handler = next;
+          inherited?.set?.call(this, (event: { data: unknown }) => {
+            const name = eventOf(event.data);
+            if (name === 'queued') {
+              counts.held += 1;
+              waiting.push(event.data);
+              return;
+            }
+            handler?.(event);
+            if (name !== 'agent-joined') return;
+            for (const data of waiting.splice(0)) {
+              counts.released += 1;
+              handler?.({ data });
+            }
+          });
+        },
+      });
     }
   }
   return { WebSocket: Crossing as unknown as WebSocketConstructor, held: () => counts.held, released: () => counts.released };

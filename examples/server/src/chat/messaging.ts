@@ -251,7 +251,7 @@ export class Messaging {
       const record = this.record(peer, frame, { to: clientId, clientId, mchId: session.mchId, platformId: session.platformId, sessionId: session.sessionId });
       await this.ctx.store.chat.insertMessage(record);
       this.ctx.hub.sendTo(peer.userId, ackOf(record));
-      await this.sessions.end(session);
+      await this.sessions.end(session, 'agent');
       return;
     }
     const v = visitorOf(peer);
@@ -266,7 +266,7 @@ export class Messaging {
     await this.ctx.store.chat.insertMessage(record);
     this.ctx.hub.sendTo(peer.userId, ackOf(record));
     if (frame.type === T.Transfer) await this.sessions.transfer(v);
-    else if (open) await this.sessions.end(open);
+    else if (open) await this.sessions.end(open, 'visitor');
   }
 
   private async accept(peer: Peer, frame: ClientFrame): Promise<void> {

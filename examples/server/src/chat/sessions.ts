@@ -230,13 +230,18 @@ export class Sessions {
     return released;
   }
 
-  /** Ends a session: stored and pushed `ended` and `rate-invite` (to the visitor and its agent). */
-  async end(session: ServiceSession): Promise<void> {
+  /**
+   * Ends a session (a 302 of the visitor or of its agent, `by`): stored and pushed `ended` and
+   * `rate-invite` (to the visitor and its agent). Its end time is a message-clock time, so every
+   * message of the conversation is older (a desk shows its messages up to the end).
+   */
+  async end(session: ServiceSession, by: 'visitor' | 'agent'): Promise<void> {
     if (session.state === 'ended') return;
     const wasQueued = session.state === 'queued';
     const agentId = session.agentId;
     session.state = 'ended';
-    session.endedAt = Date.now();
+    session.endedBy = by;
+    session.endedAt = this.ctx.clock.next();
     await this.ctx.store.chat.updateSession(session);
     this.queueUpdates.forget(session.sessionId);
     const v = await this.visitorOfSession(session);

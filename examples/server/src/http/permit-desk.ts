@@ -27,7 +27,7 @@ function agentRoute(app: FastifyInstance, deps: HttpDeps, name: string, handler:
   });
 }
 
-/** Registers cannedList, cannedAdd, cannedRemove, pastList, pastOpen, visitorContext and queuedTranscript. */
+/** Registers cannedList, cannedAdd, cannedRemove, pastList, pastOpen, closeConversation, visitorContext and queuedTranscript. */
 export function registerDeskRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { canned, past } = deps.services;
 
@@ -58,6 +58,7 @@ export function registerDeskRoutes(app: FastifyInstance, deps: HttpDeps): void {
     });
   });
   agentRoute(app, deps, 'pastOpen', (p, agent) => past.open(agent.identity, reqStr(p, 'sessionId')));
+  agentRoute(app, deps, 'closeConversation', (p, agent) => past.close(agent.identity, reqStr(p, 'sessionId')));
   agentRoute(app, deps, 'visitorContext', async (p, agent) =>
     past.context(await agent.actFor(reqStr(p, 'clientId')), reqStr(p, 'mchId'), reqStr(p, 'platformId')),
   );

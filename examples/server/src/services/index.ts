@@ -60,7 +60,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
     records: new Records(store, ctx.clock, merchants),
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
     canned: new Canned(store, now),
-    past: new Past(store),
+    past: new Past(store, now),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
     availability: sessions.availability,
   };

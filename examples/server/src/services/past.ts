@@ -47,7 +47,10 @@ export function requireAgent(identity: string): void {
 
 /** Past conversations and queued visitors' transcripts. */
 export class Past {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A page of ended conversations, newest ended first. @throws ApiError 4003 for a visitor. */
   async list(identity: string, search: PastSearch): Promise<PastPage> {
@@ -65,6 +68,20 @@ export class Past {
     const session = await this.store.chat.session(sessionId);
     if (session?.state !== 'ended') throw new ApiError(Code.NotFound, 'no such ended conversation');
     return this.transcript(session);
+  }
+
+  /**
+   * The agent closed an ended conversation of its desk: snapshots list it no more (closing it
+   * again is fine).
+   * @throws ApiError 4003 unless it is an ended conversation this agent served.
+   */
+  async close(identity: string, sessionId: string): Promise<true> {
+    requireAgent(identity);
+    const session = await this.store.chat.session(sessionId);
+    if (session?.state !== 'ended' || session.agentId !== identity || !(await this.store.desk.closeEnded(sessionId, identity, this.now()))) {
+      throw forbidden('Forbidden: not an ended conversation of this agent');
+    }
+    return true;
   }
 
   /**

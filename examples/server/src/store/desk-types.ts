@@ -29,6 +29,8 @@ export interface CannedReply {
 export interface PastQuery {
   /** Only this merchant's conversations (every merchant when undefined). */
   mchId?: string | undefined;
+  /** Only conversations of these merchants (an agent's; every merchant when undefined, none when empty). */
+  mchIds?: readonly string[] | undefined;
   /** Only conversations of the visitor with this client id, or whose name contains it. */
   visitor?: string | undefined;
   /** Only conversations with a message whose content contains this. */
@@ -57,6 +59,17 @@ export interface DeskRepo {
   pastConversations(query: PastQuery): PastConversation[];
   /** The messages of one session, oldest first (at most `limit`). */
   sessionMessages(sessionId: string, limit: number): MessageRecord[];
+  /**
+   * The ended sessions of an agent that it has not closed on its desk, newest ended first (then by
+   * session id, descending), at most `limit`.
+   */
+  deskEnded(agentId: string, limit: number): ServiceSession[];
+  /**
+   * The agent closed an ended session of its desk (it is listed by {@link DeskRepo.deskEnded} no
+   * more); closing it again is fine.
+   * @returns false when it is not an ended session of that agent
+   */
+  closeEnded(sessionId: string, agentId: string, now: number): boolean;
 }
 
 /** `text` with LIKE's wildcards and the escape character (`\`) escaped, wrapped in `%`. */

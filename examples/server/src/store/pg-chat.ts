@@ -126,9 +126,9 @@ function pgSessionMethods(db: Queryable): SessionMethods {
     updateSession: async (s) => {
       await db.query(
         `UPDATE sessions SET state = $2, agent_id = $3, queued_at = $4, accepted_at = $5, ended_at = $6,
-           score = $7, remark = $8
+           score = $7, remark = $8, ended_by = $9
          WHERE session_id = $1`,
-        [s.sessionId, s.state, s.agentId, s.queuedAt, s.acceptedAt, s.endedAt, s.score, s.remark],
+        [s.sessionId, s.state, s.agentId, s.queuedAt, s.acceptedAt, s.endedAt, s.score, s.remark, s.endedBy ?? null],
       );
     },
     queue: async () =>

@@ -77,15 +77,21 @@ export function pgRoutingMethods(db: Queryable): Async<RoutingMethods> {
         [agentId, capacity],
       );
     },
-    reassign: async (sessionId, fromAgentId, toAgentId, now) =>
-      mapRow(
-        await firstRow<rows.SessionRow>(
-          db,
-          `UPDATE sessions SET agent_id = $1, accepted_at = $2
-           WHERE session_id = $3 AND state = 'active' AND agent_id = $4 RETURNING *`,
-          [toAgentId, now, sessionId, fromAgentId],
-        ),
-        rows.toSession,
-      ),
+    reassign: (sessionId, fromAgentId, toAgentId, now, capacity) =>
+      // the agent's routing lock, as for a claim: a transfer and a claim at once cannot both see room
+      db.atomic(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext('kefu-route:' || $1))", [toAgentId]);
+        return mapRow(
+          await firstRow<rows.SessionRow>(
+            tx,
+            `UPDATE sessions SET agent_id = $1, accepted_at = $2
+             WHERE session_id = $3 AND state = 'active' AND agent_id = $4
+               AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = $1) < $5
+             RETURNING *`,
+            [toAgentId, now, sessionId, fromAgentId, capacity],
+          ),
+          rows.toSession,
+        );
+      }),
   };
 }

@@ -39,7 +39,7 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
     ),
     updateSession: db.prepare<rows.SessionRow>(
       `UPDATE sessions SET state = @state, agent_id = @agent_id, queued_at = @queued_at,
-         accepted_at = @accepted_at, ended_at = @ended_at, score = @score, remark = @remark
+         accepted_at = @accepted_at, ended_at = @ended_at, score = @score, remark = @remark, ended_by = @ended_by
        WHERE session_id = @session_id`,
     ),
     session: db.prepare<[string], rows.SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),

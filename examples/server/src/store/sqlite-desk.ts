@@ -1,17 +1,20 @@
 /**
- * {@link DeskRepo} on better-sqlite3: canned replies and past conversations.
+ * {@link DeskRepo} on better-sqlite3: canned replies, past conversations and the ended
+ * conversations on an agent's desk.
  * @module
  */
 
 import type Database from 'better-sqlite3';
 import type { DeskRepo } from './desk-types.js';
 import { toMessage, type MessageRow } from './rows-chat.js';
+import { toSession, type SessionRow } from './rows-chat.js';
 import * as rows from './rows-desk.js';
 import { insertInto } from './sqlite-params.js';
 
 /** The named parameters of the past-conversation listing. */
 interface PastParams {
   mchId: string | null;
+  mchIds: string | null;
   visitor: string | null;
   visitorLike: string | null;
   textLike: string | null;
@@ -33,6 +36,7 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
        FROM sessions s LEFT JOIN visitors v ON v.client_id = s.client_id
        WHERE s.state = 'ended'
          AND (@mchId IS NULL OR s.mch_id = @mchId)
+         AND (@mchIds IS NULL OR s.mch_id IN (SELECT value FROM json_each(@mchIds)))
          AND (@visitor IS NULL OR s.client_id = @visitor OR v.name LIKE @visitorLike ESCAPE '\\')
          AND (@textLike IS NULL OR EXISTS (
            SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.data_content LIKE @textLike ESCAPE '\\'))
@@ -40,13 +44,25 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
        LIMIT @size OFFSET @offset`,
     ),
     sessionMessages: db.prepare<[string, number], MessageRow>('SELECT * FROM messages WHERE session_id = ? ORDER BY create_time, seq, fp LIMIT ?'),
+    deskEnded: db.prepare<[string, number], SessionRow>(
+      `SELECT * FROM sessions WHERE agent_id = ? AND state = 'ended' AND closed_at IS NULL
+       ORDER BY ended_at DESC, session_id DESC LIMIT ?`,
+    ),
+    closeEnded: db.prepare<[number, string, string]>(
+      "UPDATE sessions SET closed_at = COALESCE(closed_at, ?) WHERE session_id = ? AND agent_id = ? AND state = 'ended'",
+    ),
   };
   return {
     addCanned: (reply) => q.addCanned.run(rows.cannedRow(reply)).changes === 1,
     cannedReplies: (mchId) => q.canned.all(mchId).map(rows.toCanned),
     removeCanned: (mchId, id) => q.removeCanned.run(mchId, id).changes === 1,
-    pastConversations: (query) =>
-      q.past.all({ ...rows.pastFilters(query), size: Math.max(0, Math.trunc(query.size)), offset: Math.max(0, Math.trunc(query.offset)) }).map(rows.toPast),
+    pastConversations: (query) => {
+      const f = rows.pastFilters(query);
+      const params = { ...f, mchIds: f.mchIds === null ? null : JSON.stringify(f.mchIds), size: Math.max(0, Math.trunc(query.size)), offset: Math.max(0, Math.trunc(query.offset)) };
+      return q.past.all(params).map(rows.toPast);
+    },
     sessionMessages: (sessionId, limit) => q.sessionMessages.all(sessionId, Math.max(0, Math.trunc(limit))).map(toMessage),
+    deskEnded: (agentId, limit) => q.deskEnded.all(agentId, Math.max(0, Math.trunc(limit))).map(toSession),
+    closeEnded: (sessionId, agentId, now) => q.closeEnded.run(now, sessionId, agentId).changes === 1,
   };
 }

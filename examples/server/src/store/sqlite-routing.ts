@@ -57,9 +57,11 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
       `INSERT INTO agent_routing (agent_id, capacity) VALUES (?, ?)
        ON CONFLICT (agent_id) DO UPDATE SET capacity = excluded.capacity`,
     ),
-    reassign: db.prepare<[string, number, string, string], rows.SessionRow>(
+    reassign: db.prepare<[string, number, string, string, string, number], rows.SessionRow>(
       `UPDATE sessions SET agent_id = ?, accepted_at = ?
-       WHERE session_id = ? AND state = 'active' AND agent_id = ? RETURNING *`,
+       WHERE session_id = ? AND state = 'active' AND agent_id = ?
+         AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = ?) < ?
+       RETURNING *`,
     ),
   };
   return {
@@ -84,6 +86,7 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
     setAgentCapacity: (agentId, capacity) => {
       q.setCapacity.run(agentId, capacity);
     },
-    reassign: (sessionId, fromAgentId, toAgentId, now) => mapRow(q.reassign.get(toAgentId, now, sessionId, fromAgentId), rows.toSession),
+    reassign: (sessionId, fromAgentId, toAgentId, now, capacity) =>
+      mapRow(q.reassign.get(toAgentId, now, sessionId, fromAgentId, toAgentId, capacity), rows.toSession),
   };
 }

@@ -123,6 +123,8 @@ export interface ServiceSession {
   score: number | null;
   /** The rating's remark. */
   remark: string | null;
+  /** Who ended it (a 302 of the visitor or of its agent), once ended; null (or absent) when unknown. */
+  endedBy?: 'visitor' | 'agent' | null;
 }
 
 /** A stored message: the wire fields plus where it belongs. */
@@ -381,10 +383,13 @@ export interface ChatRepo {
   /** Stores an agent's capacity (null: the config's). */
   setAgentCapacity(agentId: string, capacity: number | null): void;
   /**
-   * Moves an active session from one agent to another (a transfer), atomically.
-   * @returns the session, or undefined when it is not active with `fromAgentId` (any more)
+   * Moves an active session from one agent to another (a transfer), atomically: only while
+   * `toAgentId` serves fewer than `capacity` conversations (of transfers and routing claims at
+   * once, on any node, none puts the agent over its capacity).
+   * @returns the session, or undefined when it is not active with `fromAgentId` (any more) or the
+   * other agent is at capacity
    */
-  reassign(sessionId: string, fromAgentId: string, toAgentId: string, now: number): ServiceSession | undefined;
+  reassign(sessionId: string, fromAgentId: string, toAgentId: string, now: number, capacity: number): ServiceSession | undefined;
   /** Stores a message once per `fp` and stamps its `seq` on `message`; false for a known `fp`. */
   insertMessage(message: MessageRecord): boolean;
   message(fp: string): MessageRecord | undefined;

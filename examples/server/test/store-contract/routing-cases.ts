@@ -61,11 +61,32 @@ export function routingCases(current: () => Store): void {
       const store = current();
       await queued(store, 1);
       await store.chat.claimHeadFor('agent:a', 1, T0 + 5);
-      expect(await store.chat.reassign('q1', 'agent:b', 'agent:c', T0 + 6)).toBeUndefined();
-      expect(await store.chat.reassign('q1', 'agent:a', 'agent:b', T0 + 6)).toMatchObject({ sessionId: 'q1', state: 'active', agentId: 'agent:b' });
+      expect(await store.chat.reassign('q1', 'agent:b', 'agent:c', T0 + 6, 3)).toBeUndefined();
+      expect(await store.chat.reassign('q1', 'agent:a', 'agent:b', T0 + 6, 3)).toMatchObject({ sessionId: 'q1', state: 'active', agentId: 'agent:b' });
       expect(await store.chat.activeSessions('agent:a')).toEqual([]);
       expect((await store.chat.activeSessions('agent:b')).map((s) => s.sessionId)).toEqual(['q1']);
-      expect(await store.chat.reassign('q1', 'agent:a', 'agent:c', T0 + 7)).toBeUndefined();
+      expect(await store.chat.reassign('q1', 'agent:a', 'agent:c', T0 + 7, 3)).toBeUndefined();
+    });
+
+    it('reassign keeps the other agent within its capacity, also when transfers and claims run at once', async () => {
+      const store = current();
+      await queued(store, 6);
+      for (let i = 0; i < 3; i += 1) await store.chat.claimHeadFor('agent:a', 3, T0 + 5 + i);
+      await store.chat.claimHeadFor('agent:b', 1, T0 + 8);
+      expect(await store.chat.reassign('q1', 'agent:a', 'agent:b', T0 + 9, 1)).toBeUndefined();
+      expect(await store.chat.reassign('q1', 'agent:a', 'agent:c', T0 + 9, 0)).toBeUndefined();
+      expect((await store.chat.activeSessions('agent:a')).map((s) => s.sessionId)).toEqual(['q1', 'q2', 'q3']);
+      // c can take 2: three transfers and two claims race for its room
+      const raced = await Promise.all([
+        store.chat.reassign('q1', 'agent:a', 'agent:c', T0 + 10, 2),
+        store.chat.claimHeadFor('agent:c', 2, T0 + 10),
+        store.chat.reassign('q2', 'agent:a', 'agent:c', T0 + 10, 2),
+        store.chat.claimHeadFor('agent:c', 2, T0 + 10),
+        store.chat.reassign('q3', 'agent:a', 'agent:c', T0 + 10, 2),
+      ]);
+      expect(raced.filter((s) => s !== undefined)).toHaveLength(2);
+      expect(await store.chat.activeSessions('agent:c')).toHaveLength(2);
+      expect((await store.chat.activeSessions('agent:a')).length + (await store.chat.activeSessions('agent:c')).length + (await store.chat.queue()).length).toBe(5);
     });
   });
 }
