@@ -17,7 +17,7 @@ let browser: Browser;
 
 const BOB = { account: 'bob', password: 'bob-secret', name: 'Bob' };
 useE2eEnvironment((env) => ({ server, browser } = env), {
-  agents: [demoAgentAccount(), { account: BOB.account, name: BOB.name, passwordHash: hashPassword(BOB.password) }],
+  agents: [demoAgentAccount(), { account: BOB.account, name: BOB.name, passwordHash: hashPassword(BOB.password), merchants: [DEMO.mchId] }],
   routing: { autoAssign: true, defaultCapacity: 3, capacities: {} },
 });
 

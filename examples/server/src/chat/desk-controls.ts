@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { capacityOf } from '../routing-config.js';
 import { isAgentStatus } from '../services/routing.js';
-import { agentByUserId, DEFAULT_AGENT_AVATAR, pushToVisitor, refuse, type ChatContext } from './context.js';
+import { agentByUserId, agentMerchants, DEFAULT_AGENT_AVATAR, pushToVisitor, refuse, type ChatContext } from './context.js';
 import type { Peer } from './hub.js';
 import type { Sessions } from './sessions.js';
 import { T } from './wire.js';
@@ -27,6 +27,8 @@ export interface AgentEntry {
   open: number;
   /** The most it serves at once. */
   capacity: number;
+  /** The merchants it works for (a desk offers transfers within the conversation's merchant). */
+  merchants: readonly string[];
 }
 
 /** Why a transfer (type 314) to an agent is refused besides `not-allowed` and `bad-frame` (type 500 reasons). */
@@ -59,7 +61,8 @@ export class DeskControls {
     const out: AgentEntry[] = [];
     for (const s of states) {
       const agent = await agentByUserId(this.ctx, s.agentId);
-      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity: s.capacity ?? capacityOf(this.ctx.config.routing, s.agentId) });
+      const capacity = s.capacity ?? capacityOf(this.ctx.config.routing, s.agentId);
+      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity, merchants: agent?.merchants ?? [] });
     }
     return out;
   }
@@ -77,8 +80,9 @@ export class DeskControls {
 
   /**
    * Type 314 `{ clientId, to, note? }`: the agent's active conversation with `clientId` moves to
-   * the agent `to`, when `to` is online, available and under its capacity (else refused
-   * `agent-offline`, `agent-away` or `at-capacity`; anything else `not-allowed`). The visitor hears
+   * the agent `to` of the conversation's merchant, when `to` is online, available and under its
+   * capacity (else refused `agent-offline`, `agent-away` or `at-capacity`; anything else, another
+   * merchant's agent included, `not-allowed`). The visitor hears
    * `agent-joined` with the new agent (stored, so the history shows it), the new agent gets the
    * note live (`event: 'transferred'`), the old agent hears whom it went to (`event:
    * 'transferred-away'`, live) and loses the conversation (its snapshot no longer lists it).
@@ -93,7 +97,9 @@ export class DeskControls {
     if (typeof clientId !== 'string' || typeof to !== 'string' || (note !== undefined && typeof note !== 'string')) return refuse(peer, 'bad-frame', fp);
     const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
     const target = to === peer.userId ? undefined : await agentByUserId(this.ctx, to);
-    if (!session || !target) return refuse(peer, 'not-allowed', fp);
+    // within the conversation's merchant only: the sender's, and the target's too
+    const ours = session !== undefined && (await agentMerchants(this.ctx, peer.userId)).includes(session.mchId);
+    if (!session || !ours || !target?.merchants.includes(session.mchId)) return refuse(peer, 'not-allowed', fp);
     const room = await this.room(to);
     if (room.refusal !== null) return refuse(peer, room.refusal, fp);
     const moved = await this.ctx.store.chat.reassign(session.sessionId, peer.userId, to, Date.now(), room.capacity);

@@ -7,8 +7,8 @@
  */
 
 import type { Services } from '../services/index.js';
-import type { MessageRecord } from '../store/types.js';
-import { ackOf, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
+import type { MessageRecord, ServiceSession } from '../store/types.js';
+import { ackOf, agentMerchants, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
 import type { DeskControls } from './desk-controls.js';
 import type { Peer } from './hub.js';
 import { groupViewFor } from './group-view.js';
@@ -154,7 +154,7 @@ export class Messaging {
 
   private async agentContent(peer: Peer, frame: ClientFrame): Promise<void> {
     const clientId = typeof frame.to === 'string' ? frame.to : '';
-    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    const session = await this.servedSession(peer, clientId);
     if (!session) {
       refuse(peer, 'not-allowed', String(frame.fp));
       return;
@@ -243,7 +243,7 @@ export class Messaging {
     if (!gate.ok) return;
     if (peer.role === 'agent') {
       const clientId = typeof frame.to === 'string' ? frame.to : '';
-      const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+      const session = await this.servedSession(peer, clientId);
       if (frame.type !== T.End || !session) {
         refuse(peer, 'not-allowed', String(frame.fp));
         return;
@@ -284,6 +284,12 @@ export class Messaging {
       // handled below
     }
     if (clientId === '' || !(await this.sessions.accept(peer.userId, clientId))) refuse(peer, 'not-allowed', fp);
+  }
+
+  /** The agent's active conversation with `clientId`, when it is one of the agent's merchants. */
+  private async servedSession(peer: Peer, clientId: string): Promise<ServiceSession | undefined> {
+    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    return session && (await agentMerchants(this.ctx, peer.userId)).includes(session.mchId) ? session : undefined;
   }
 
   /** Type 105: relayed to the other party of the conversation as the typing service decides; never stored, never acknowledged. */

@@ -52,7 +52,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, now: () => 
   const groups = new Groups(store, visitors, ctx.groupAlias, now);
   const merchants = new Merchants(store, (merchant) => sneakPeekOn(config.sneakPeekMerchants, merchant));
   return {
-    identity: new Identity(store, config.keySessionTtlMs, now),
+    identity: new Identity(store, config.keySessionTtlMs, now, (agentId) => ctx.agents.merchantsOf(agentId)),
     visitors,
     groups,
     merchants,

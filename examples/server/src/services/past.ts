@@ -2,10 +2,10 @@
  * Past conversations for the desk: ended conversations listed newest first with search by text
  * and visitor, one opened read-only, and what a queued visitor wrote before an agent accepts.
  *
- * Who may read (docs/protocol.md §3a): only agents. Agents are the staff of every merchant on the
- * server (the queue is shared: any agent may accept any merchant's visitor), so an agent may read
- * every ended conversation; and a queued visitor's conversation (robot and queue, before it
- * accepts). A visitor's key session gets 4003 from every call here.
+ * Who may read (docs/protocol.md §7): only agents, and only of their own merchants: an agent may
+ * read every ended conversation of its merchants, and the conversation of a visitor queued with
+ * one of them (robot and queue, before it accepts). A visitor's key session, and an agent naming
+ * another merchant's conversation, get 4003 from every call here.
  * @module
  */
 
@@ -34,6 +34,8 @@ export interface OpenedConversation {
 /** What the listing asks. */
 export interface PastSearch {
   mchId?: string;
+  /** Only these merchants' (the agent's). */
+  mchIds: readonly string[];
   visitor?: string;
   text?: string;
   offset: number;
@@ -52,7 +54,10 @@ export class Past {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A page of ended conversations, newest ended first. @throws ApiError 4003 for a visitor. */
+  /**
+   * A page of ended conversations (of `search.mchIds`, the agent's merchants), newest ended first.
+   * @throws ApiError 4003 for a visitor.
+   */
   async list(identity: string, search: PastSearch): Promise<PastPage> {
     requireAgent(identity);
     const rows = await this.store.desk.pastConversations({ ...search, size: search.size + 1 });
@@ -60,13 +65,14 @@ export class Past {
   }
 
   /**
-   * One ended conversation with all its messages.
-   * @throws ApiError 4003 for a visitor; 1003 when there is no such ended conversation.
+   * One ended conversation with all its messages, of one of the agent's `merchants`.
+   * @throws ApiError 4003 for a visitor or another merchant's; 1003 when there is no such ended conversation.
    */
-  async open(identity: string, sessionId: string): Promise<OpenedConversation> {
+  async open(identity: string, sessionId: string, merchants: readonly string[]): Promise<OpenedConversation> {
     requireAgent(identity);
     const session = await this.store.chat.session(sessionId);
     if (session?.state !== 'ended') throw new ApiError(Code.NotFound, 'no such ended conversation');
+    if (!merchants.includes(session.mchId)) throw forbidden('Forbidden: a conversation of another merchant');
     return this.transcript(session);
   }
 
@@ -75,10 +81,11 @@ export class Past {
    * again is fine).
    * @throws ApiError 4003 unless it is an ended conversation this agent served.
    */
-  async close(identity: string, sessionId: string): Promise<true> {
+  async close(identity: string, sessionId: string, merchants: readonly string[]): Promise<true> {
     requireAgent(identity);
     const session = await this.store.chat.session(sessionId);
-    if (session?.state !== 'ended' || session.agentId !== identity || !(await this.store.desk.closeEnded(sessionId, identity, this.now()))) {
+    const own = session?.state === 'ended' && session.agentId === identity && merchants.includes(session.mchId);
+    if (!own || !(await this.store.desk.closeEnded(sessionId, identity, this.now()))) {
       throw forbidden('Forbidden: not an ended conversation of this agent');
     }
     return true;

@@ -151,18 +151,18 @@ function pgSessionMethods(db: Queryable): SessionMethods {
         )
       ).map(rows.toSession),
     recentWaits: async (limit) => (await allRows<rows.WaitRow>(db, rows.RECENT_WAITS_SQL('$1'), [limit])).map(rows.toWait),
-    claimQueued: async (clientId, agentId, now) =>
+    claimQueued: async (clientId, agentId, now, mchIds) =>
       // The row lock with SKIP LOCKED: a second agent accepting at once finds nothing to claim.
       mapRow(
         await firstRow<rows.SessionRow>(
           db,
           `UPDATE sessions SET state = 'active', agent_id = $1, accepted_at = $2
            WHERE session_id = (
-               SELECT session_id FROM sessions WHERE client_id = $3 AND state = 'queued'
+               SELECT session_id FROM sessions WHERE client_id = $3 AND state = 'queued' AND mch_id = ANY($4::text[])
                ORDER BY queued_at ASC NULLS FIRST, row_order ASC LIMIT 1 FOR UPDATE SKIP LOCKED)
              AND state = 'queued'
            RETURNING *`,
-          [agentId, now, clientId],
+          [agentId, now, clientId, [...mchIds]],
         ),
         rows.toSession,
       ),

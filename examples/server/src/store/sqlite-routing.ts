@@ -33,9 +33,11 @@ export function statusOf(stored: string | null): AgentStatus {
  */
 export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
   const q = {
-    claimHead: db.prepare<[string, number, string, number], rows.SessionRow>(
+    claimHead: db.prepare<[string, number, string, string, number], rows.SessionRow>(
       `UPDATE sessions SET state = 'active', agent_id = ?, accepted_at = ?
-       WHERE session_id = (SELECT session_id FROM sessions WHERE state = 'queued' ORDER BY queued_at ASC, rowid ASC LIMIT 1)
+       WHERE session_id = (
+           SELECT session_id FROM sessions WHERE state = 'queued' AND mch_id IN (SELECT value FROM json_each(?))
+           ORDER BY queued_at ASC, rowid ASC LIMIT 1)
          AND state = 'queued'
          AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = ?) < ?
        RETURNING *`,
@@ -65,8 +67,8 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
     ),
   };
   return {
-    claimHeadFor: db.transaction((agentId: string, capacity: number, now: number) => {
-      const claimed = q.claimHead.get(agentId, now, agentId, capacity);
+    claimHeadFor: db.transaction((agentId: string, capacity: number, now: number, mchIds: readonly string[]) => {
+      const claimed = q.claimHead.get(agentId, now, JSON.stringify(mchIds), agentId, capacity);
       if (claimed) q.stamp.run(agentId, now);
       return mapRow(claimed, rows.toSession);
     }),
