@@ -18,11 +18,26 @@ const agents = [
 describe('the status manager', () => {
   it('starts available with nobody else; a snapshot gives this agent status, capacity, load and the others', () => {
     const { client, status } = setup();
-    expect(status.store.getState()).toEqual({ status: 'available', capacity: 0, open: 0, others: [], notes: {} });
+    expect(status.store.getState()).toEqual({ status: 'available', capacity: 0, open: 0, others: [], notes: {}, merchants: [] });
     client.frame({ type: 310, dataContent: JSON.stringify({ queue: [], sessions: [], online: 3, agents }) });
     expect(status.store.getState()).toMatchObject({ status: 'away', capacity: 3, open: 2 });
     expect(status.store.getState().others.map((a) => a.id)).toEqual(['agent:bob', 'agent:carol']);
     expect(status.targets().map((a) => a.name)).toEqual(['Bob']);
+  });
+
+  it('knows this agent’s merchants; transfer targets are available, under capacity and of the conversation’s merchant', () => {
+    const { client, status } = setup();
+    const team = [
+      { id: 'agent:bob', name: 'Bob', status: 'available', open: 1, capacity: 2, merchants: ['M1', 'M2'] },
+      { id: 'agent:dan', name: 'Dan', status: 'available', open: 2, capacity: 2, merchants: ['M1'] },
+      { id: 'agent:eve', name: 'Eve', status: 'available', open: 0, capacity: 2, merchants: ['M2'] },
+      { id: 'agent:old', name: 'Old', status: 'available', open: 0, capacity: 1 },
+    ];
+    client.frame({ type: 310, dataContent: JSON.stringify({ queue: [], sessions: [], online: 4, agents: team, merchants: ['M1', 'M2'] }) });
+    expect(status.store.getState().merchants).toEqual(['M1', 'M2']);
+    expect(status.targets('M1').map((a) => a.name)).toEqual(['Bob', 'Old']);
+    expect(status.targets('M2').map((a) => a.name)).toEqual(['Bob', 'Eve', 'Old']);
+    expect(status.targets().map((a) => a.name)).toEqual(['Bob', 'Eve', 'Old']);
   });
 
   it('keeps its state on a snapshot without agents or a malformed one', () => {
@@ -70,7 +85,7 @@ describe('the status manager', () => {
 describe('parseDeskAgents', () => {
   it('keeps well-formed entries only', () => {
     expect(parseDeskAgents(JSON.stringify({ agents: [{ id: 'a', status: 'available' }, { id: 'b', status: 'busy' }, null, { status: 'away' }] }))).toEqual([
-      { id: 'a', name: 'a', status: 'available', open: 0, capacity: 0 },
+      { id: 'a', name: 'a', status: 'available', open: 0, capacity: 0, merchants: [] },
     ]);
     expect(parseDeskAgents('[]')).toBeUndefined();
     expect(parseDeskAgents(undefined)).toBeUndefined();

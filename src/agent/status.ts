@@ -26,6 +26,8 @@ export interface DeskAgent {
   readonly open: number;
   /** The most it serves at once. */
   readonly capacity: number;
+  /** The merchants it works for (empty when the server does not say). */
+  readonly merchants: readonly string[];
 }
 
 /** The agent a conversation was transferred from. */
@@ -56,9 +58,16 @@ export interface DeskStatusState {
   readonly others: readonly DeskAgent[];
   /** Transfer notes by visitor client id. */
   readonly notes: Readonly<Record<string, TransferNote>>;
+  /** The merchants this agent works for (empty until a snapshot says; docs/protocol.md §6). */
+  readonly merchants: readonly string[];
 }
 
-const INITIAL: DeskStatusState = Object.freeze({ status: 'available', capacity: 0, open: 0, others: [], notes: {} });
+const INITIAL: DeskStatusState = Object.freeze({ status: 'available', capacity: 0, open: 0, others: [], notes: {}, merchants: [] });
+
+/** The strings of a list (none when it is not one). */
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
 
 function objectOf(text: unknown): Record<string, unknown> | undefined {
   if (typeof text !== 'string') return undefined;
@@ -84,6 +93,7 @@ export function parseDeskAgents(dataContent: unknown): DeskAgent[] | undefined {
       status: a.status,
       open: typeof a.open === 'number' ? a.open : 0,
       capacity: typeof a.capacity === 'number' ? a.capacity : 0,
+      merchants: strings(a.merchants),
     });
   }
   return out;
@@ -131,9 +141,12 @@ export class DeskStatus {
     this.store.setState({ ...this.store.getState(), status });
   }
 
-  /** The available agents this conversation can go to (everyone online but this agent). */
-  targets(): DeskAgent[] {
-    return this.store.getState().others.filter((a) => a.status === 'available');
+  /**
+   * The agents a conversation can go to: the others online, available and under their capacity,
+   * of the conversation's merchant `mchId` when given (and when the server says their merchants).
+   */
+  targets(mchId?: string): DeskAgent[] {
+    return this.store.getState().others.filter((a) => a.status === 'available' && a.open < a.capacity && (mchId === undefined || a.merchants.length === 0 || a.merchants.includes(mchId)));
   }
 
   private snapshot(dataContent: unknown): void {
@@ -141,10 +154,12 @@ export class DeskStatus {
     if (!agents) return;
     const self = agents.find((a) => a.id === this.selfId);
     const state = this.store.getState();
+    const merchants = strings(objectOf(dataContent)?.['merchants']);
     this.store.setState({
       ...state,
       ...(self ? { status: self.status, capacity: self.capacity, open: self.open } : {}),
       others: agents.filter((a) => a.id !== this.selfId),
+      ...(merchants.length > 0 ? { merchants } : {}),
     });
   }
 

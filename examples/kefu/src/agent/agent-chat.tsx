@@ -104,7 +104,7 @@ export function AgentChat({ conversation, window, desk }: { conversation: DeskCo
             </button>
           ) : (
             <>
-              <TransferControl desk={desk} clientId={visitor} />
+              <TransferControl desk={desk} clientId={visitor} {...(conversation.mchId ? { mchId: conversation.mchId } : {})} />
               <button type="button" className="btn btn-small btn-danger" onClick={() => setConfirmEnd(true)}>
                 {t('endConversation')}
               </button>

@@ -51,10 +51,13 @@ export function TransferredNote({ desk, clientId }: { desk: AgentDesk; clientId:
   );
 }
 
-/** The transfer control of an open conversation: pick an available agent, add a note, transfer. */
-export function TransferControl({ desk, clientId }: { desk: AgentDesk; clientId: string }): ReactElement {
+/**
+ * The transfer control of an open conversation: pick an available agent of the conversation's
+ * merchant (its load shown: one at capacity refuses, and the desk says so), add a note, transfer.
+ */
+export function TransferControl({ desk, clientId, mchId }: { desk: AgentDesk; clientId: string; mchId?: string }): ReactElement {
   const { language } = useI18n();
-  const targets = useDeskStatus(desk).others.filter((a) => a.status === 'available');
+  const targets = useDeskStatus(desk).others.filter((a) => a.status === 'available' && (mchId === undefined || a.merchants.length === 0 || a.merchants.includes(mchId)));
   const [opened, setOpened] = useState(false);
   const [to, setTo] = useState('');
   const [note, setNote] = useState('');
