@@ -27,6 +27,14 @@ export interface ConversationRating {
   readonly remark?: string;
 }
 
+/** The agent a conversation was transferred to. */
+export interface TransferTarget {
+  /** User id (`agent:<account>`). */
+  readonly id: string;
+  /** Display name. */
+  readonly name: string;
+}
+
 /** One conversation on the desk. */
 export interface DeskConversation {
   /** The conversation's id on the server. */
@@ -56,7 +64,7 @@ export interface DeskConversation {
   /** The visitor's rating, once given. */
   readonly rating?: ConversationRating;
   /** The agent it was transferred to (status `transferred`). */
-  readonly transferredTo?: { readonly id: string; readonly name: string };
+  readonly transferredTo?: TransferTarget;
 }
 
 /** The conversations on the desk (`desk.conversations.store.getSnapshot()`), in the order they came. */

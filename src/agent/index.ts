@@ -10,7 +10,7 @@ export type { AgentDeskOptions } from './agent-desk.js';
 export { DeskQueue } from './queue.js';
 export type { AgentDeskSnapshot } from './queue.js';
 export { DeskConversations } from './conversations.js';
-export type { ConversationRating, ConversationWindow, DeskConversation, DeskConversationsSnapshot, DeskConversationsDeps } from './conversations.js';
+export type { ConversationRating, ConversationWindow, DeskConversation, DeskConversationsSnapshot, DeskConversationsDeps, TransferTarget } from './conversations.js';
 export type { ConversationHistory } from './visitor-thread.js';
 export { DeskCanned, MAX_SUGGESTIONS } from './canned.js';
 export type { DeskCannedSnapshot } from './canned.js';

@@ -31,6 +31,7 @@ const SERVER_REASONS: ReadonlySet<string> = new Set<TransferRefusal>(['at-capaci
 
 /** A transfer that did not happen: the promise of {@link DeskTransfer.transfer} rejects with it. */
 export class TransferError extends Error {
+  /** `TransferError`. */
   override name = 'TransferError';
 
   /**
