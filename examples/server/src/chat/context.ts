@@ -97,6 +97,15 @@ export async function merchantAgentsOnline(ctx: ChatContext, mchId: string): Pro
   return out;
 }
 
+/**
+ * How many agents of the merchant are online (in the cluster) and available: an agent who set
+ * `away` (type 313) takes nobody new.
+ */
+export async function availableAgents(ctx: ChatContext, mchId: string): Promise<number> {
+  const online = await merchantAgentsOnline(ctx, mchId);
+  return (await ctx.store.chat.agentRouting(online)).filter((agent) => agent.status === 'available').length;
+}
+
 /** The robot's name and avatar for a merchant. */
 export async function robotIdentity(ctx: ChatContext, mchId: string, language: string): Promise<{ name: string; avatar: string }> {
   const merchant = await ctx.store.directory.merchant(mchId);

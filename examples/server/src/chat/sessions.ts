@@ -10,6 +10,7 @@ import type { FaqQuestion, ServiceSession } from '../store/types.js';
 import {
   agentByUserId,
   agentMerchants,
+  availableAgents,
   DEFAULT_AGENT_AVATAR,
   DEFAULT_VISITOR_AVATAR,
   merchantAgentsOnline,
@@ -411,11 +412,3 @@ export class Sessions {
   }
 }
 
-/**
- * How many agents of the merchant are online (in the cluster) and available: an agent who set
- * `away` (type 313) takes nobody new.
- */
-async function availableAgents(ctx: ChatContext, mchId: string): Promise<number> {
-  const online = await merchantAgentsOnline(ctx, mchId);
-  return (await ctx.store.chat.agentRouting(online)).filter((agent) => agent.status === 'available').length;
-}
