@@ -157,4 +157,21 @@ describe('an agent of merchant B and the visitors of merchant A', () => {
     await waitUntil(() => expect(mallory.desk.session(visitor.client.clientId)).toBeDefined());
     await waitUntil(() => expect(availability.getSnapshot().agentsAvailable).toBe(true));
   });
+
+  it('A’s groups: B’s agent neither reads their members, posts in them nor hears them', async () => {
+    const alice = await agent('alice', 'secret1');
+    const mallory = await agent('mallory', 'secret3');
+    const group = 'G100'; // the demo group of A
+    const member = clients.make(server, { connectData: { role: 'visitor', mchId: A, platformId: 'P01', groupId: group, language: 'en' } });
+    await open(member);
+    await expect(mallory.rec.client.api.getGroupUserList({ groupId: group })).rejects.toMatchObject(forbidden);
+    expect((await alice.rec.client.api.getGroupUserList({ groupId: group })).length).toBeGreaterThan(0);
+    const post = mallory.rec.client.send({ type: 100, to: group, isGroup: true, dataContent: 'Mallory in A’s group' });
+    expect(await refusalOf(mallory.rec, post.fp)).toMatchObject({ reason: 'not-allowed' });
+    const hello = member.client.send({ type: 100, to: group, isGroup: true, dataContent: `hello group ${Date.now()}` });
+    await frame(alice.rec, (m) => m.fp === hello.fp);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mallory.rec.frames.some((f) => f.message.fp === hello.fp)).toBe(false);
+    expect(member.client.messages.getSnapshot().some((m) => (m.dataContent ?? '').includes('Mallory'))).toBe(false);
+  });
 });

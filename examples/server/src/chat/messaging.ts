@@ -8,7 +8,7 @@
 
 import type { Services } from '../services/index.js';
 import type { MessageRecord, ServiceSession } from '../store/types.js';
-import { ackOf, agentMerchants, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
+import { ackOf, agentMerchants, merchantAgentsOnline, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
 import type { DeskControls } from './desk-controls.js';
 import type { Peer } from './hub.js';
 import { groupViewFor } from './group-view.js';
@@ -182,11 +182,11 @@ export class Messaging {
       refuse(peer, 'not-allowed', fp);
       return;
     }
-    // a visitor joins an open group with its first message; an agent is staff everywhere
+    // a visitor joins an open group with its first message; an agent is staff in its merchants' groups
     const member = peer.role === 'visitor'
       ? await this.rules.groups.join(group, { clientId: peer.userId, name: peer.name, avatar: peer.avatar })
       : await this.rules.groups.member(groupId, peer.userId);
-    const staff = peer.role === 'agent' || member?.role === 'staff';
+    const staff = peer.role === 'agent' ? (await agentMerchants(this.ctx, peer.userId)).includes(group.mchId) : member?.role === 'staff';
     if (!member && !staff) {
       refuse(peer, 'not-allowed', fp);
       return;
@@ -211,11 +211,11 @@ export class Messaging {
     await this.toGroup(record, wire);
   }
 
-  /** Sends a group message to the members and the online agents, but not its sender. */
+  /** Sends a group message to the members and the online agents of the group's merchant, but not its sender. */
   private async toGroup(record: MessageRecord, wire: WireMessage): Promise<void> {
     const groupId = record.groupId ?? '';
     const recipients = new Set((await this.ctx.store.directory.members(groupId)).map((m) => m.clientId));
-    for (const agentId of await this.ctx.hub.onlineAgents()) recipients.add(agentId);
+    for (const agentId of await merchantAgentsOnline(this.ctx, record.mchId)) recipients.add(agentId);
     recipients.delete(record.from);
     for (const userId of recipients) this.ctx.hub.sendTo(userId, groupViewFor(wire, userId, this.ctx.groupAlias));
   }
@@ -305,7 +305,7 @@ export class Messaging {
     if (!read || read.type === T.Receipt || read.from === peer.userId) return;
     const now = this.ctx.clock.next();
     if (read.isGroup === 1 && read.groupId) {
-      const allowed = peer.role === 'agent' || (await this.rules.groups.isMember(read.groupId, peer.userId));
+      const allowed = peer.role === 'agent' ? (await agentMerchants(this.ctx, peer.userId)).includes(read.mchId) : await this.rules.groups.isMember(read.groupId, peer.userId);
       if (!allowed || !(await this.ctx.store.chat.addGroupRead(read.fp, peer.userId, now))) return;
     } else {
       const mine =
