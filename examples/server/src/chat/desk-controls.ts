@@ -1,7 +1,8 @@
 /**
  * The agents' own controls (desk issue "the desk runs a real support team"): type 313 sets the
  * agent's status (`available` / `away`, stored, so it survives a reconnect), type 314 transfers a
- * conversation to another available agent (with a note only the agents see). The 310 snapshot's
+ * conversation to another available agent of its merchant with room for it (with a note only the
+ * agents see). The 310 snapshot's
  * `agents` list (status, load, capacity of every online agent) comes from here too, so a desk can
  * offer transfer targets. See docs/protocol.md §6.
  * @module
@@ -105,8 +106,8 @@ export class DeskControls {
     const moved = await this.ctx.store.chat.reassign(session.sessionId, peer.userId, to, Date.now(), room.capacity);
     if (!moved) {
       // still ours: the other agent filled up meanwhile (a routing claim or another transfer)
-      const ours = (await this.ctx.store.chat.activeSessions(peer.userId)).some((s) => s.sessionId === session.sessionId);
-      return refuse(peer, ours ? 'at-capacity' : 'not-allowed', fp);
+      const still = (await this.ctx.store.chat.activeSessions(peer.userId)).some((s) => s.sessionId === session.sessionId);
+      return refuse(peer, still ? 'at-capacity' : 'not-allowed', fp);
     }
     const from = await agentByUserId(this.ctx, peer.userId);
     const visitor = await this.sessions.visitorOfSession(moved);
