@@ -42,3 +42,22 @@ describe('session event `state` (after the welcome) restores the service state a
     expect(reduceSessionEvent(fresh(), { event: 'state' })).toEqual({});
   });
 });
+
+describe('a live `queued` of a session already served or ended is stale (it was read before the assignment on another node)', () => {
+  const serving = (): SessionState => ({ ...fresh(), status: 'agent', agent, sessionId: 's1' });
+
+  it('after `agent-joined`, a `queued` of the same session changes nothing', () => {
+    expect(reduceSessionEvent(serving(), { event: 'queued', sessionId: 's1', position: 3, busy: false })).toEqual({});
+    expect(reduceSessionEvent({ ...serving(), status: 'ended' }, { event: 'queued', sessionId: 's1', position: 1 })).toEqual({});
+  });
+
+  it('a `queued` after `agent-left` (the robot serves again) or of another session applies', () => {
+    const left = { ...serving(), ...reduceSessionEvent(serving(), { event: 'agent-left', sessionId: 's1' }) };
+    expect(reduceSessionEvent(left, { event: 'queued', sessionId: 's1', position: 2 })).toMatchObject({ status: 'queued', position: 2 });
+    expect(reduceSessionEvent(serving(), { event: 'queued', sessionId: 's2', position: 1 })).toMatchObject({ status: 'queued', sessionId: 's2' });
+  });
+
+  it('the restored `state` still wins (a reconnect after a missed `agent-left`)', () => {
+    expect(reduceSessionEvent(serving(), { event: 'state', state: 'queued', sessionId: 's1', position: 1 })).toMatchObject({ status: 'queued' });
+  });
+});

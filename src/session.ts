@@ -52,6 +52,9 @@ export function reduceSessionEvent(state: SessionState, e: SessionEvent): Partia
     case 'created':
       return { ...INITIAL_SESSION, suggestions: state.suggestions, sessionId };
     case 'queued':
+      // live and unordered across nodes: one read before another node's assignment may come after its
+      // `agent-joined` (or the end); a session does not go back from served to queued without `agent-left`
+      if (sessionId === state.sessionId && (state.status === 'agent' || state.status === 'ended')) return {};
       return {
         status: 'queued',
         sessionId,

@@ -24,6 +24,7 @@ import { DeskPast } from './past.js';
 import { DeskPreview } from './preview.js';
 import { DeskQueue, type AgentDeskSnapshot } from './queue.js';
 import { DeskStatus, type AgentStatus, type DeskStatusState } from './status.js';
+import { DeskTransfer } from './transfer.js';
 import type { ConversationHistory } from './visitor-thread.js';
 
 /** Options of {@link AgentDesk}. */
@@ -63,8 +64,10 @@ export class AgentDesk {
   readonly login: DeskLogin;
   /** This agent's status, capacity and load, the other online agents and transfer notes. */
   readonly status: Store<DeskStatusState>;
-  /** The status manager: setStatus and transfer. */
+  /** The status manager: setStatus, the other agents, notes of conversations transferred here. */
   readonly statusManager: DeskStatus;
+  /** Transfers: the call and the latest outcome (`transfers.store`). */
+  readonly transfers: DeskTransfer;
   /** Canned replies per merchant: store, list, add, remove, `suggest(mchId, prefix)`. */
   readonly canned: DeskCanned;
   /** Past conversations: paged listing, search, open read-only; queued transcripts. */
@@ -84,7 +87,9 @@ export class AgentDesk {
     this.disposables = new Disposables(timers);
     this.queueManager = new DeskQueue(client, this.disposables);
     this.queue = this.queueManager.store;
+    const calls = { api: new DeskApi(client.api) };
     this.conversations = new DeskConversations(client, {
+      calls,
       disposables: this.disposables,
       timers,
       sessions: this.queue,
@@ -92,13 +97,13 @@ export class AgentDesk {
       maxCatchUpPages: Math.max(1, options.maxCatchUpPages ?? 20),
     });
     this.login = new DeskLogin(client, this.disposables, options.storage);
-    const calls = { api: new DeskApi(client.api) };
     this.canned = new DeskCanned(calls);
     this.context = new DeskContext(calls);
     this.past = new DeskPast(calls, Math.min(50, Math.max(1, options.pastPageSize ?? 20)));
     this.preview = new DeskPreview(calls, this.queue, this.disposables);
     this.statusManager = new DeskStatus(client, this.disposables);
     this.status = this.statusManager.store;
+    this.transfers = new DeskTransfer(client, this.disposables);
   }
 
   /** Sets this agent's status (type 313): `away` agents get no new visitors and keep their current ones. */
@@ -108,10 +113,13 @@ export class AgentDesk {
 
   /**
    * Transfers the conversation with `clientId` to the available agent `toAgentId` (type 314) with
-   * an optional note the visitor does not see; the visitor is told who serves it now.
+   * an optional note the visitor does not see; the visitor is told who serves it now, and the
+   * conversation stays on this desk, read-only, as `transferred`. Resolves once the server moved
+   * it; rejects with a `TransferError` whose `reason` says why not (`at-capacity`, `agent-away`,
+   * `agent-offline`, `not-allowed`, ...), also kept in `transfers.store`.
    */
-  transfer(clientId: string, toAgentId: string, note?: string): void {
-    this.statusManager.transfer(clientId, toAgentId, note);
+  transfer(clientId: string, toAgentId: string, note?: string): Promise<void> {
+    return this.transfers.transfer(clientId, toAgentId, note);
   }
 
   /** The history state of the conversation with `clientId` (a store; created on first use). */

@@ -14,7 +14,7 @@ function setup(pages: (q: HistoryQuery) => Promise<MessagePage> = async () => ({
   const disposables = new Disposables();
   let now = 50_000;
   const queue = new DeskQueue(client, disposables);
-  const conversations = new DeskConversations(client, { disposables, timers: { now: () => now }, sessions: queue.store, pageSize: 50, maxCatchUpPages: 5 });
+  const conversations = new DeskConversations(client, { disposables, timers: { now: () => now }, sessions: queue.store, pageSize: 50, maxCatchUpPages: 5, calls: client });
   return { client, disposables, conversations, advance: (ms: number) => (now += ms) };
 }
 
@@ -118,6 +118,75 @@ describe('an ended conversation stays on the desk, read-only, until the agent cl
     client.frame(sessionEvent({ event: 'rated', sessionId: 's1', score: 4, remark: 'quick' }));
     client.frame(sessionEvent({ event: 'rated', sessionId: 'unknown', score: 1 }));
     expect(conversations.store.getState().list).toEqual([expect.objectContaining({ sessionId: 's1', rating: { score: 4, remark: 'quick' } })]);
+  });
+});
+
+describe('the ended conversations the server keeps come back after a reload (snapshot `ended`)', () => {
+  const endedV1 = { sessionId: 's1', clientId: 'v1', since: 100, endedAt: 2000, endedBy: 'visitor', score: 4, remark: 'quick' };
+
+  it('a fresh desk shows them read-only with who ended and the rating, in the order they started, histories loaded', async () => {
+    const { client, conversations } = setup(async (q) => ({ list: [text(`m-${q.clientId}`, q.clientId, 'agent:alice', 1500)], hasMore: false }));
+    client.frame(snapshotFrame([{ sessionId: 's3', clientId: 'v3', since: 300 }], [], [{ sessionId: 's2', clientId: 'v2', since: 200, endedAt: 2500, endedBy: 'agent', score: null }, endedV1, { sessionId: 'bad' }]));
+    expect(conversations.store.getState().list).toEqual([
+      expect.objectContaining({ sessionId: 's1', clientId: 'v1', status: 'ended', endedBy: 'visitor', endedAt: 2000, rating: { score: 4, remark: 'quick' } }),
+      expect.objectContaining({ sessionId: 's2', status: 'ended', endedBy: 'agent', endedAt: 2500 }),
+      expect.objectContaining({ sessionId: 's3', status: 'active' }),
+    ]);
+    expect(conversations.store.getState().list[1]).not.toHaveProperty('rating');
+    await vi.waitFor(() => expect(fps(client, 'v1')).toEqual(['m-v1']));
+    expect(fps(client, 'v2')).toEqual(['m-v2']);
+    // the same snapshot again changes nothing
+    const before = conversations.store.getState().list;
+    client.frame(snapshotFrame([{ sessionId: 's3', clientId: 'v3', since: 300 }], [], [endedV1]));
+    expect(conversations.store.getState().list).toEqual(before);
+    expect(conversations.store.getState().list[0]).toBe(before[0]);
+  });
+
+  it('the server’s entry completes one the desk saw end (who ended, rating); a server without `ended` changes nothing', () => {
+    const { client, conversations } = setup();
+    client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }]));
+    client.frame(snapshotFrame([]));
+    expect(conversations.store.getState().list).toEqual([expect.objectContaining({ sessionId: 's1', status: 'ended', endedAt: 50_000 })]);
+    client.frame(snapshotFrame([], [], [endedV1]));
+    expect(conversations.store.getState().list).toEqual([expect.objectContaining({ sessionId: 's1', endedBy: 'visitor', endedAt: 2000, rating: { score: 4, remark: 'quick' } })]);
+  });
+
+  it('closing tells the server; a snapshot built before does not bring it back; a failed call answers false', async () => {
+    const { client, conversations } = setup();
+    client.frame(snapshotFrame([{ sessionId: 's9', clientId: 'v9' }], [], [endedV1, { sessionId: 's2', clientId: 'v2', endedAt: 3000 }]));
+    expect(await conversations.close('s9')).toBe(false); // open: stays
+    expect(await conversations.close('s1')).toBe(true);
+    expect(client.closedOnServer).toEqual(['s1']);
+    client.frame(snapshotFrame([{ sessionId: 's9', clientId: 'v9' }], [], [endedV1, { sessionId: 's2', clientId: 'v2', endedAt: 3000 }]));
+    expect(conversations.store.getState().list.map((c) => c.sessionId)).toEqual(['s9', 's2']);
+    client.closeRefused = true;
+    expect(await conversations.close('s2')).toBe(false);
+    expect(conversations.store.getState().list.map((c) => c.sessionId)).toEqual(['s9']);
+  });
+});
+
+describe('a conversation transferred to another agent stays, read-only, as transferred to that agent', () => {
+  it('transferred-away marks it with the new agent and time; the next snapshot leaves it so; close takes it off', async () => {
+    const { client, conversations } = setup();
+    client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }, { sessionId: 's2', clientId: 'v2' }]));
+    client.frame(sessionEvent({ event: 'transferred-away', sessionId: 's1', clientId: 'v1', to: { id: 'agent:bob', name: 'Bob' } }, 6000));
+    client.frame(snapshotFrame([{ sessionId: 's2', clientId: 'v2' }]));
+    expect(conversations.store.getState().list[0]).toEqual(expect.objectContaining({ sessionId: 's1', status: 'transferred', transferredTo: { id: 'agent:bob', name: 'Bob' }, endedAt: 6000 }));
+    expect(conversations.store.getState().list[0]).not.toHaveProperty('endedBy');
+    expect(await conversations.close('s1')).toBe(true);
+    expect(client.closedOnServer).toEqual([]); // nothing to tell: the server moved it already
+    expect(conversations.store.getState().list.map((c) => c.sessionId)).toEqual(['s2']);
+  });
+
+  it('a snapshot that came first (another node) marks it ended; the event then makes it transferred; transferred back it is open again', () => {
+    const { client, conversations } = setup();
+    client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }]));
+    client.frame(snapshotFrame([]));
+    client.frame(sessionEvent({ event: 'transferred-away', sessionId: 's1', clientId: 'v1', to: { id: 'agent:bob', name: 'Bob' } }, 6000));
+    expect(conversations.store.getState().list).toEqual([expect.objectContaining({ status: 'transferred', transferredTo: { id: 'agent:bob', name: 'Bob' } })]);
+    client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }]));
+    expect(conversations.store.getState().list).toEqual([expect.objectContaining({ sessionId: 's1', status: 'active' })]);
+    expect(conversations.store.getState().list[0]).not.toHaveProperty('transferredTo');
   });
 });
 

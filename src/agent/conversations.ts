@@ -1,9 +1,12 @@
 /**
  * The desk's conversations manager: every conversation on the agent's desk (the open ones of the
- * type 310 snapshots, and those that ended, kept read-only until the agent closes them), each
- * visitor's history (loaded when a conversation first shows, caught up after every reconnect and
- * when a visitor comes back with a new conversation), the end call (type 302), and what the
- * server says about an end (session event `ended`) and the visitor's rating (`rated`).
+ * type 310 snapshots, and those that ended or were transferred to another agent, kept read-only
+ * until the agent closes them), each visitor's history (loaded when a conversation first shows,
+ * caught up after every reconnect and when a visitor comes back with a new conversation), the end
+ * call (type 302), and what the server says about an end (session event `ended`), the visitor's
+ * rating (`rated`) and a transfer (`transferred-away`). The server keeps the ended conversations
+ * the agent has not closed and lists them in every snapshot (`ended`), so they come back after a
+ * reload; closing one tells the server (`agent/closeConversation`).
  * @module
  */
 import { messageTimeMs, parseSessionEvent } from '../messages/content.js';
@@ -11,7 +14,9 @@ import type { CatchUpMark } from '../messages/history.js';
 import { MessageType, type AgentSession, type ChatMessage } from '../messages/types.js';
 import { createStore, type Store } from '../state/store.js';
 import type { Disposables, TimerProvider } from '../timers.js';
-import { listen, type DeskClient } from './desk-client.js';
+import { listen, type DeskCallsHolder, type DeskClient } from './desk-client.js';
+import { parseRestored, type RestoredConversation } from './ended.js';
+import { transferredAway } from './transfer.js';
 import { FRESH_HISTORY, VisitorThread, type ConversationHistory } from './visitor-thread.js';
 
 /** The visitor's rating of a conversation (`markScore`), as the server told the agent. */
@@ -20,6 +25,14 @@ export interface ConversationRating {
   readonly score: number;
   /** The visitor's remark, if any. */
   readonly remark?: string;
+}
+
+/** The agent a conversation was transferred to. */
+export interface TransferTarget {
+  /** User id (`agent:<account>`). */
+  readonly id: string;
+  /** Display name. */
+  readonly name: string;
 }
 
 /** One conversation on the desk. */
@@ -36,14 +49,22 @@ export interface DeskConversation {
   readonly mchId?: string;
   /** The merchant's platform. */
   readonly platformId?: string;
-  /** `active` while the agent serves it; `ended` once it ended (read-only until closed). */
-  readonly status: 'active' | 'ended';
+  /**
+   * `active` while the agent serves it; `ended` once it ended, `transferred` once it went to
+   * another agent (both read-only until closed).
+   */
+  readonly status: 'active' | 'ended' | 'transferred';
   /** Who ended it, when known: the visitor, or this agent (`end`). */
   readonly endedBy?: 'visitor' | 'agent';
-  /** When it ended, ms (the server's time of the `ended` event, else when the desk noticed). */
+  /**
+   * When it ended or was transferred, ms (the server's time of the event, else when the desk
+   * noticed): its messages on this desk are those up to then.
+   */
   readonly endedAt?: number;
   /** The visitor's rating, once given. */
   readonly rating?: ConversationRating;
+  /** The agent it was transferred to (status `transferred`). */
+  readonly transferredTo?: TransferTarget;
 }
 
 /** The conversations on the desk (`desk.conversations.store.getSnapshot()`), in the order they came. */
@@ -72,6 +93,8 @@ export interface DeskConversationsDeps {
   pageSize: number;
   /** Pages fetched at most by one catch-up. */
   maxCatchUpPages: number;
+  /** The desk's calls (closing an ended conversation tells the server); without them closing is local. */
+  calls?: DeskCallsHolder;
 }
 
 /** Every conversation on the desk and each visitor's history. */
@@ -84,6 +107,8 @@ export class DeskConversations {
   private readonly marks = new Map<string, CatchUpMark>();
   /** Conversations this agent asked to end (302), by visitor. */
   private readonly ending = new Set<string>();
+  /** Conversations closed on this desk (a snapshot listing one again, built before, does not bring it back). */
+  private readonly closed = new Set<string>();
   private destroyed = false;
 
   /**
@@ -102,6 +127,7 @@ export class DeskConversations {
     });
     listen(disposables, client, 'socket message', ({ message }) => {
       if (message.type === MessageType.SessionEvent) this.onSessionEvent(message);
+      else if (message.type === MessageType.AgentQueue) this.restore(parseRestored(message.dataContent));
     });
     disposables.add(() => {
       this.destroyed = true;
@@ -137,9 +163,23 @@ export class DeskConversations {
     this.client.send({ type: MessageType.EndConversation, to: clientId, dataContent: '{}' });
   }
 
-  /** Takes an ended conversation off the desk (an open one stays). */
-  close(sessionId: string): void {
-    this.store.setState(({ list }) => ({ list: list.filter((c) => c.sessionId !== sessionId || c.status === 'active') }));
+  /**
+   * Takes an ended or transferred conversation off the desk at once (an open one stays) and tells
+   * the server, which then lists it no more after a reload.
+   * @returns whether the server kept it closed (false: it could not be told; closed on this desk only)
+   */
+  async close(sessionId: string): Promise<boolean> {
+    const conversation = this.store.getState().list.find((c) => c.sessionId === sessionId);
+    if (!conversation || conversation.status === 'active') return false;
+    this.closed.add(sessionId);
+    this.store.setState(({ list }) => ({ list: list.filter((c) => c.sessionId !== sessionId) }));
+    if (conversation.status !== 'ended' || !this.deps.calls) return conversation.status === 'transferred';
+    try {
+      await this.deps.calls.api.agentCloseConversation({ sessionId });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -206,12 +246,45 @@ export class DeskConversations {
     }
   }
 
-  /** `ended` and `rated` (type 300) of a conversation on the desk. */
+  /**
+   * A snapshot's `ended` list: the server's word on who ended each and the rating; one the desk
+   * does not show yet (a reload) joins in the order of when it started, its history loaded.
+   */
+  private restore(entries: readonly RestoredConversation[] | undefined): void {
+    if (!entries || this.destroyed) return;
+    const fresh: RestoredConversation[] = [];
+    this.store.setState(({ list }) => {
+      const next = [...list];
+      for (const e of entries) {
+        if (this.closed.has(e.sessionId)) continue;
+        const i = next.findIndex((c) => c.sessionId === e.sessionId);
+        const held = next[i];
+        if (held) {
+          if (held.status === 'ended' && !agrees(held, e)) next[i] = { ...held, endedAt: e.endedAt, ...(e.endedBy ? { endedBy: e.endedBy } : {}), ...(e.rating ? { rating: e.rating } : {}) };
+          continue;
+        }
+        const at = next.findIndex((c) => c.since > e.since);
+        next.splice(at < 0 ? next.length : at, 0, { ...e, status: 'ended' });
+        fresh.push(e);
+      }
+      return fresh.length === 0 && next.every((c, i) => c === list[i]) ? null : { list: next };
+    });
+    for (const e of fresh) {
+      if (this.threads.has(e.clientId)) continue; // the visitor's open conversation already loads its thread
+      this.syncThread({ sessionId: e.sessionId, clientId: e.clientId, name: e.name, since: e.since, ...(e.mchId ? { mchId: e.mchId } : {}), ...(e.platformId ? { platformId: e.platformId } : {}) });
+    }
+  }
+
+  /** `ended`, `rated` and `transferred-away` (type 300) of a conversation on the desk. */
   private onSessionEvent(message: ChatMessage): void {
     const event = parseSessionEvent(message.dataContent);
     const sessionId = event?.sessionId;
     if (!event || sessionId === undefined || this.destroyed) return;
-    if (event.event === 'ended') {
+    const moved = transferredAway(message.dataContent);
+    if (moved) {
+      const endedAt = messageTimeMs(message) ?? this.deps.timers.now();
+      this.patch(sessionId, () => ({ status: 'transferred', transferredTo: { id: moved.to, name: moved.toName }, endedAt }));
+    } else if (event.event === 'ended') {
       const endedAt = messageTimeMs(message) ?? this.deps.timers.now();
       this.patch(sessionId, (c) => {
         const endedBy = c.endedBy ?? (this.ending.delete(c.clientId) ? 'agent' : 'visitor');
@@ -229,4 +302,13 @@ export class DeskConversations {
       return { list: list.map((c) => (c.sessionId === sessionId ? { ...c, ...change(c) } : c)) };
     });
   }
+}
+
+/** Whether an ended conversation on the desk already says what the server's entry says. */
+function agrees(held: DeskConversation, e: RestoredConversation): boolean {
+  return (
+    held.endedAt === e.endedAt &&
+    (e.endedBy === undefined || held.endedBy === e.endedBy) &&
+    (e.rating === undefined || (held.rating?.score === e.rating.score && held.rating.remark === e.rating.remark))
+  );
 }

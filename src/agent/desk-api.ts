@@ -1,6 +1,7 @@
 /**
  * The agent desk's permit calls (`agent/...`, enc; docs/protocol.md §7 "Desk calls"): canned
- * replies, past conversations, a queued visitor's transcript, the visitor context. They live with
+ * replies, past conversations, a queued visitor's transcript, the visitor context, closing an
+ * ended conversation. They live with
  * the desk, not in the root entry's `PermitApi`, so that a visitor's bundle carries none of them.
  * @module
  */
@@ -47,6 +48,14 @@ export class DeskApi {
   /** `POST agent/visitorContext` (enc, agents, assigned visitors only): the context panel's data. */
   agentVisitorContext(q: QueuedQuery): Promise<VisitorContext> {
     return this.api.postEnc<VisitorContext>('agent/visitorContext', q);
+  }
+
+  /**
+   * `POST agent/closeConversation` (enc, agents): the agent closed an ended conversation of its
+   * desk; the server lists it no more in the snapshots' `ended`.
+   */
+  agentCloseConversation(q: { sessionId: string }): Promise<boolean> {
+    return this.api.postEnc<boolean>('agent/closeConversation', q);
   }
 
   /** `POST agent/queuedTranscript` (enc, agents of its merchant): what a queued visitor wrote in its current conversation, before accepting (4003 unless queued). */

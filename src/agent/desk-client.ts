@@ -16,7 +16,7 @@ import type { Disposables, Disposer } from '../timers.js';
 export type DeskCall = 'findMsgForCus' | 'postEnc';
 
 /** The desk's own calls (`agent/...`), as the canned, past, preview and context managers use them. */
-export type DeskCalls = Pick<DeskApi, 'agentCannedList' | 'agentCannedAdd' | 'agentCannedUpdate' | 'agentCannedRemove' | 'agentPastList' | 'agentPastOpen' | 'agentQueuedTranscript' | 'agentVisitorContext'>;
+export type DeskCalls = Pick<DeskApi, 'agentCannedList' | 'agentCannedAdd' | 'agentCannedUpdate' | 'agentCannedRemove' | 'agentPastList' | 'agentPastOpen' | 'agentQueuedTranscript' | 'agentVisitorContext' | 'agentCloseConversation'>;
 
 /**
  * What the canned, past, preview and context managers need: the desk's calls.
@@ -28,7 +28,7 @@ export interface DeskCallsHolder {
 }
 
 /** The client events the desk listens to. */
-export type DeskEvent = 'socket message' | 'socket login' | 'state';
+export type DeskEvent = 'socket message' | 'socket login' | 'state' | 'refusal';
 
 /**
  * The part of an `ImClient` that the desk uses (an `ImClient` is one).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Disposables } from '../timers.js';
-import { DeskStatus, MAX_TRANSFER_NOTE, parseDeskAgents } from './status.js';
+import { DeskStatus, parseDeskAgents } from './status.js';
 import { FakeDeskClient, sessionEvent } from './test-utils.js';
 
 function setup() {
@@ -18,11 +18,26 @@ const agents = [
 describe('the status manager', () => {
   it('starts available with nobody else; a snapshot gives this agent status, capacity, load and the others', () => {
     const { client, status } = setup();
-    expect(status.store.getState()).toEqual({ status: 'available', capacity: 0, open: 0, others: [], notes: {} });
+    expect(status.store.getState()).toEqual({ status: 'available', capacity: 0, open: 0, others: [], notes: {}, merchants: [] });
     client.frame({ type: 310, dataContent: JSON.stringify({ queue: [], sessions: [], online: 3, agents }) });
     expect(status.store.getState()).toMatchObject({ status: 'away', capacity: 3, open: 2 });
     expect(status.store.getState().others.map((a) => a.id)).toEqual(['agent:bob', 'agent:carol']);
     expect(status.targets().map((a) => a.name)).toEqual(['Bob']);
+  });
+
+  it('knows this agent’s merchants; transfer targets are available, under capacity and of the conversation’s merchant', () => {
+    const { client, status } = setup();
+    const team = [
+      { id: 'agent:bob', name: 'Bob', status: 'available', open: 1, capacity: 2, merchants: ['M1', 'M2'] },
+      { id: 'agent:dan', name: 'Dan', status: 'available', open: 2, capacity: 2, merchants: ['M1'] },
+      { id: 'agent:eve', name: 'Eve', status: 'available', open: 0, capacity: 2, merchants: ['M2'] },
+      { id: 'agent:old', name: 'Old', status: 'available', open: 0, capacity: 1 },
+    ];
+    client.frame({ type: 310, dataContent: JSON.stringify({ queue: [], sessions: [], online: 4, agents: team, merchants: ['M1', 'M2'] }) });
+    expect(status.store.getState().merchants).toEqual(['M1', 'M2']);
+    expect(status.targets('M1').map((a) => a.name)).toEqual(['Bob', 'Old']);
+    expect(status.targets('M2').map((a) => a.name)).toEqual(['Bob', 'Eve', 'Old']);
+    expect(status.targets().map((a) => a.name)).toEqual(['Bob', 'Eve', 'Old']);
   });
 
   it('keeps its state on a snapshot without agents or a malformed one', () => {
@@ -50,20 +65,6 @@ describe('the status manager', () => {
     expect(client.sent.map((s) => s.dataContent)).toEqual([JSON.stringify({ status: 'away' }), JSON.stringify({ status: 'away' })]);
   });
 
-  it('transfer sends type 314 with the target and a trimmed, bounded note; none when blank', () => {
-    const { client, status } = setup();
-    status.transfer('v1', 'agent:bob', '  VIP, wants a refund  ');
-    status.transfer('v2', 'agent:bob', '   ');
-    status.transfer('v3', 'agent:bob', 'x'.repeat(MAX_TRANSFER_NOTE + 10));
-    expect(client.sent.map((s) => JSON.parse(s.dataContent ?? '') as unknown)).toEqual([
-      { clientId: 'v1', to: 'agent:bob', note: 'VIP, wants a refund' },
-      { clientId: 'v2', to: 'agent:bob' },
-      { clientId: 'v3', to: 'agent:bob', note: 'x'.repeat(MAX_TRANSFER_NOTE) },
-    ]);
-    expect(client.sent.every((s) => s.type === 314)).toBe(true);
-    expect(() => status.transfer('', 'agent:bob')).toThrow(TypeError);
-  });
-
   it('keeps the note of a conversation transferred to this agent', () => {
     const { client, status } = setup();
     client.frame(sessionEvent({ event: 'transferred', sessionId: 's1', clientId: 'v1', from: { id: 'agent:bob', name: 'Bob' }, note: 'VIP' }));
@@ -84,7 +85,7 @@ describe('the status manager', () => {
 describe('parseDeskAgents', () => {
   it('keeps well-formed entries only', () => {
     expect(parseDeskAgents(JSON.stringify({ agents: [{ id: 'a', status: 'available' }, { id: 'b', status: 'busy' }, null, { status: 'away' }] }))).toEqual([
-      { id: 'a', name: 'a', status: 'available', open: 0, capacity: 0 },
+      { id: 'a', name: 'a', status: 'available', open: 0, capacity: 0, merchants: [] },
     ]);
     expect(parseDeskAgents('[]')).toBeUndefined();
     expect(parseDeskAgents(undefined)).toBeUndefined();

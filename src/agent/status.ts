@@ -1,8 +1,8 @@
 /**
  * The desk's status manager (desk issue "the desk runs a real support team"): the agent's own
  * status (`available` / `away`), capacity and load, the other online agents (transfer targets),
- * as the server's type 310 snapshots list them (`agents`), and the calls that change them:
- * {@link DeskStatus.setStatus} (type 313) and {@link DeskStatus.transfer} (type 314). Notes of
+ * as the server's type 310 snapshots list them (`agents`), and the call that changes the status:
+ * {@link DeskStatus.setStatus} (type 313); transfers are `transfer.ts`'s. Notes of
  * conversations transferred to this agent (session event `transferred`) are kept per visitor.
  * @module
  */
@@ -26,6 +26,8 @@ export interface DeskAgent {
   readonly open: number;
   /** The most it serves at once. */
   readonly capacity: number;
+  /** The merchants it works for (empty when the server does not say). */
+  readonly merchants: readonly string[];
 }
 
 /** The agent a conversation was transferred from. */
@@ -56,12 +58,16 @@ export interface DeskStatusState {
   readonly others: readonly DeskAgent[];
   /** Transfer notes by visitor client id. */
   readonly notes: Readonly<Record<string, TransferNote>>;
+  /** The merchants this agent works for (empty until a snapshot says; docs/protocol.md §6). */
+  readonly merchants: readonly string[];
 }
 
-const INITIAL: DeskStatusState = Object.freeze({ status: 'available', capacity: 0, open: 0, others: [], notes: {} });
+const INITIAL: DeskStatusState = Object.freeze({ status: 'available', capacity: 0, open: 0, others: [], notes: {}, merchants: [] });
 
-/** The longest note sent (characters; the server keeps at most as many). */
-export const MAX_TRANSFER_NOTE = 500;
+/** The strings of a list (none when it is not one). */
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
 
 function objectOf(text: unknown): Record<string, unknown> | undefined {
   if (typeof text !== 'string') return undefined;
@@ -87,12 +93,13 @@ export function parseDeskAgents(dataContent: unknown): DeskAgent[] | undefined {
       status: a.status,
       open: typeof a.open === 'number' ? a.open : 0,
       capacity: typeof a.capacity === 'number' ? a.capacity : 0,
+      merchants: strings(a.merchants),
     });
   }
   return out;
 }
 
-/** The agent's status and the transfer call. */
+/** The agent's status, the other agents, and the notes of conversations transferred here. */
 export class DeskStatus {
   /** The status snapshot, for `useSyncExternalStore`. */
   readonly store: Store<DeskStatusState> = createStore<DeskStatusState>(INITIAL);
@@ -135,19 +142,11 @@ export class DeskStatus {
   }
 
   /**
-   * Transfers the conversation with `clientId` to the available agent `toAgentId` (type 314), with
-   * an optional note the visitor does not see (trimmed, at most {@link MAX_TRANSFER_NOTE}
-   * characters). The conversation leaves this desk when the next snapshot no longer lists it.
+   * The agents a conversation can go to: the others online, available and under their capacity,
+   * of the conversation's merchant `mchId` when given (and when the server says their merchants).
    */
-  transfer(clientId: string, toAgentId: string, note?: string): void {
-    if (clientId === '' || toAgentId === '') throw new TypeError('transfer needs a visitor and an agent');
-    const text = note?.trim().slice(0, MAX_TRANSFER_NOTE) ?? '';
-    this.client.send({ type: MessageType.AgentTransfer, dataContent: JSON.stringify({ clientId, to: toAgentId, ...(text !== '' ? { note: text } : {}) }) });
-  }
-
-  /** The available agents this conversation can go to (everyone online but this agent). */
-  targets(): DeskAgent[] {
-    return this.store.getState().others.filter((a) => a.status === 'available');
+  targets(mchId?: string): DeskAgent[] {
+    return this.store.getState().others.filter((a) => a.status === 'available' && a.open < a.capacity && (mchId === undefined || a.merchants.length === 0 || a.merchants.includes(mchId)));
   }
 
   private snapshot(dataContent: unknown): void {
@@ -155,10 +154,12 @@ export class DeskStatus {
     if (!agents) return;
     const self = agents.find((a) => a.id === this.selfId);
     const state = this.store.getState();
+    const merchants = strings(objectOf(dataContent)?.['merchants']);
     this.store.setState({
       ...state,
       ...(self ? { status: self.status, capacity: self.capacity, open: self.open } : {}),
       others: agents.filter((a) => a.id !== this.selfId),
+      ...(merchants.length > 0 ? { merchants } : {}),
     });
   }
 

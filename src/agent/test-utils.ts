@@ -24,6 +24,10 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
   pages: (q: HistoryQuery) => Promise<MessagePage> = async () => ({ list: [], hasMore: false });
   /** The canned replies the fake server keeps. */
   readonly cannedReplies: CannedReply[] = [];
+  /** The conversations closed with `agent/closeConversation`. */
+  readonly closedOnServer: string[] = [];
+  /** Whether `agent/closeConversation` fails. */
+  closeRefused = false;
   /** The ended conversations the fake server lists (newest first) and their transcripts. */
   past: PastConversation[] = [];
   readonly api = {
@@ -85,6 +89,11 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
       arrivedAt: 3,
       deposit: { userAccount: 'ann', userMchId: 'U1', mchOrderNo: 'ORD-1', amount: '10.00', status: 'success' },
     })),
+    agentCloseConversation: vi.fn(async (q: { sessionId: string }) => {
+      if (this.closeRefused) throw new ApiError({ code: 4003, message: 'Forbidden' });
+      this.closedOnServer.push(q.sessionId);
+      return true;
+    }),
     agentQueuedTranscript: vi.fn(async (q: QueuedQuery): Promise<Transcript> => ({
       session: { sessionId: 'q', clientId: q.clientId, visitorName: '', mchId: q.mchId, platformId: q.platformId, agentId: null, createdAt: 1, endedAt: null, score: null, remark: null },
       messages: [{ type: 100, dataContent: 'robot, help' }],
@@ -96,7 +105,7 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
 
   send(input: SendInput): StoredMessage {
     this.sent.push(input);
-    return { ...input, type: input.type ?? 100, sendState: this.connectionState === 'open' ? 'sent' : 'failed' } as StoredMessage;
+    return { ...input, type: input.type ?? 100, fp: `fp-${this.sent.length}`, sendState: this.connectionState === 'open' ? 'sent' : 'failed' } as StoredMessage;
   }
 
   getConnectData(): Readonly<Record<string, unknown>> {
@@ -126,13 +135,18 @@ export class FakeDeskClient extends EventEmitter<ImClientEvents> implements Desk
 }
 
 /** A type 310 snapshot frame. */
-export function snapshotFrame(sessions: { sessionId: string; clientId: string; name?: string }[], queue: { clientId: string; name?: string }[] = []): ChatMessage {
+export function snapshotFrame(
+  sessions: { sessionId: string; clientId: string; name?: string; since?: number }[],
+  queue: { clientId: string; name?: string }[] = [],
+  ended?: Record<string, unknown>[],
+): ChatMessage {
   return {
     type: 310,
     dataContent: JSON.stringify({
       queue: queue.map((q, i) => ({ name: q.clientId, since: 1, position: i + 1, mchId: 'M1', platformId: 'P1', ...q })),
       sessions: sessions.map((s) => ({ name: s.clientId, since: 1, mchId: 'M1', platformId: 'P1', ...s })),
       online: 1,
+      ...(ended === undefined ? {} : { ended: ended.map((e) => ({ name: e['clientId'], since: 1, mchId: 'M1', platformId: 'P1', ...e })) }),
     }),
   };
 }

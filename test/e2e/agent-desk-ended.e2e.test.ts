@@ -1,7 +1,8 @@
 /**
  * The desk and a visitor who ends and comes back (desk issue, defect 2), in Chromium at 1280 px,
  * with the desk in Chinese and in English: the ended conversation stays, read-only, with "the
- * visitor ended the conversation" and the visitor's rating; the visitor starts again through the
+ * visitor ended the conversation" and the visitor's rating, also after the desk is reloaded; the
+ * visitor starts again through the
  * robot and asks for a human; accepted in the same desk tab, the new conversation shows at once
  * with its robot phase, the agent's composer shows its own placeholder, and the ended one is past.
  * Screenshots of both steps are written to the temp directory (paths printed).
@@ -77,11 +78,26 @@ describe('a visitor who ended and came back: the desk shows the new conversation
       await rating.waitFor({ state: 'detached' });
       await agent.getByText(app.deskVisitorEnded).waitFor();
       expect(await agent.getByText(t.conversationOver, { exact: true }).count()).toBe(0); // no visitor-side toast
-      await agent.getByText(new RegExp(app.deskRating.replace('{score}', '\\d').replace(/[()]/g, '\\$&'))).waitFor();
+      const rated = new RegExp(app.deskRating.replace('{score}', '\\d').replace(/[()]/g, '\\$&'));
+      await agent.getByText(rated).waitFor();
       await agent.locator('.msg.theirs').filter({ hasText: `first conversation ${tag}` }).waitFor();
       expect(await agent.getByLabel(t.inputPlaceholder).count()).toBe(0); // read-only
       const endedShot = join(tmpdir(), `desk-ended-${language}.png`);
       await agent.screenshot({ path: endedShot });
+
+      // the desk is reloaded: the ended conversation, the note and the rating are still there
+      await agent.reload();
+      await agent.locator('.desk-language select').selectOption(language); // the desk's language after a reload is the UI's matter
+      await agent.getByText(new RegExp(`^${t.online} \\d`)).waitFor();
+      await agent.getByRole('heading', { name: `${app.deskEndedConversations} (1)` }).waitFor();
+      await agent.locator('.session-btn.is-ended').click();
+      await agent.getByText(app.deskVisitorEnded).waitFor();
+      await agent.getByText(rated).waitFor();
+      await agent.locator('.msg.theirs').filter({ hasText: `first conversation ${tag}` }).waitFor();
+      await agent.locator('.msg.mine').filter({ hasText: `agent reply ${tag}` }).waitFor();
+      expect(await agent.getByLabel(t.inputPlaceholder).count()).toBe(0); // still read-only
+      const reloadedShot = join(tmpdir(), `desk-ended-reloaded-${language}.png`);
+      await agent.screenshot({ path: reloadedShot });
 
       // the visitor starts again, talks to the robot, asks for a human; the agent accepts
       await send(visitor, `second conversation ${tag}`);
@@ -95,7 +111,7 @@ describe('a visitor who ended and came back: the desk shows the new conversation
       await agent.getByRole('heading', { name: `${app.deskEndedConversations} (1)` }).waitFor();
       const newShot = join(tmpdir(), `desk-new-${language}.png`);
       await agent.screenshot({ path: newShot });
-      console.log(`[desk e2e] screenshots: ${endedShot} ${newShot}`);
+      console.log(`[desk e2e] screenshots: ${endedShot} ${reloadedShot} ${newShot}`);
 
       // the agent's reply reaches the visitor; the past conversation can be opened and closed
       await agent.getByLabel(t.inputPlaceholder).fill(`second reply ${tag}`);

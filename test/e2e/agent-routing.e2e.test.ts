@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { demoAgentAccount } from '../../examples/server/src/config.js';
 import { hashPassword } from '../../examples/server/src/agents/password.js';
+import { ZH_APP_TEXTS } from '../../examples/kefu/src/env/app-texts.js';
 import { axeSource, collectErrors, DEMO, desktopContext, E2E_TIMEOUT, entryPath, phoneContext, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
 let server: TestServer;
@@ -17,7 +18,7 @@ let browser: Browser;
 
 const BOB = { account: 'bob', password: 'bob-secret', name: 'Bob' };
 useE2eEnvironment((env) => ({ server, browser } = env), {
-  agents: [demoAgentAccount(), { account: BOB.account, name: BOB.name, passwordHash: hashPassword(BOB.password) }],
+  agents: [demoAgentAccount(), { account: BOB.account, name: BOB.name, passwordHash: hashPassword(BOB.password), merchants: [DEMO.mchId] }],
   routing: { autoAssign: true, defaultCapacity: 3, capacities: {} },
 });
 
@@ -80,6 +81,12 @@ describe('desk: agent status and transfer', () => {
     await bob.getByRole('note').filter({ hasText: 'VIP，想退款' }).waitFor();
     await expect.poll(() => demo.getByText('0/3 个会话').count()).toBeGreaterThan(0);
     expect(await seriousViolations(bob, axeSource())).toEqual([]);
+    // demo keeps it, read-only, as transferred to Bob (not ended)
+    await demo.getByText(ZH_APP_TEXTS.deskTransferredTo.replace('{name}', BOB.name)).waitFor();
+    expect(await demo.getByText(ZH_APP_TEXTS.deskConversationEnded).count()).toBe(0);
+    expect(await demo.getByLabel(zh.inputPlaceholder).count()).toBe(0);
+    await demo.screenshot({ path: '/tmp/routing-desk-transferred.png' });
+    expect(await seriousViolations(demo, axeSource())).toEqual([]);
     // the visitor hears who serves it now, and never sees the note
     await visitor.getByText(zh.agentJoined.replace('{name}', BOB.name)).first().waitFor();
     expect(await visitor.getByText('VIP').count()).toBe(0);

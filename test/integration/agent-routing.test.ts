@@ -3,7 +3,8 @@
  * visitors against the real server with `AUTO_ASSIGN=1`: three agents of capacities 1, 2 and 3
  * get queued visitors by the rule (fewest open, ties longest idle), nobody over capacity, the
  * rest stay queued; an away agent gets nobody and keeps its visitors; a transfer moves the
- * conversation, its access and its history to the other agent.
+ * conversation, its access and its history to the other agent, and the old desk keeps it as
+ * transferred; a transfer to an agent at capacity, away or offline is refused with a typed error.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/index.js';
@@ -127,9 +128,17 @@ describe('routing with three agents of capacities 1, 2 and 3', () => {
     const session = from.desk.session(id)!;
     const where = { mchId: session.mchId ?? '', platformId: session.platformId ?? '' };
 
-    from.desk.transfer(id, `agent:${to.account}`, 'VIP, wants a refund');
+    await from.desk.transfer(id, `agent:${to.account}`, 'VIP, wants a refund');
     await waitUntil(() => expect(to.desk.session(id)).toBeDefined());
     await waitUntil(() => expect(from.desk.session(id)).toBeUndefined());
+    // the old desk keeps it, read-only, as transferred to the new agent (not ended)
+    const toName = `Agent ${to.account[0]!.toUpperCase()}${to.account.slice(1)}`;
+    await waitUntil(() =>
+      expect(from.desk.conversations.store.getState().list).toEqual([
+        expect.objectContaining({ sessionId: session.sessionId, status: 'transferred', transferredTo: { id: `agent:${to.account}`, name: toName } }),
+      ]),
+    );
+    expect(from.desk.transfers.store.getState().last).toEqual({ clientId: id, toAgentId: `agent:${to.account}`, state: 'done' });
     expect(servingAgent(agents, id)).toBe(to.account);
     await waitUntil(() => expect(visitor.client.session.getState().agent?.name).toBe(`Agent ${to.account[0]!.toUpperCase()}${to.account.slice(1)}`));
     expect(to.desk.status.getState().notes[id]).toEqual({ from: { id: `agent:${from.account}`, name: expect.stringMatching(/^Agent /) as unknown }, note: 'VIP, wants a refund' });
@@ -149,21 +158,37 @@ describe('routing with three agents of capacities 1, 2 and 3', () => {
     expect(conversationAt(from.rec, id).some((m) => m.fp === text.fp)).toBe(false);
   });
 
-  it('refuses a transfer to an away agent or of a conversation the agent does not serve', async () => {
+  it('refuses a transfer to an agent at capacity, away or offline with a typed error, and one of a conversation the agent does not serve; nothing changes', async () => {
     const agents = await team();
+    const first = await queuedVisitor();
+    await waitUntil(() => expect(servingAgent(agents, first.client.clientId)).toBe('one'));
     const visitor = await queuedVisitor();
     const id = visitor.client.clientId;
-    await waitUntil(() => expect(servingAgent(agents, id)).toBeDefined());
-    const from = agents[servingAgent(agents, id)!];
-    const [away, other] = Object.values(agents).filter((a) => a !== from) as [Agent, Agent];
-    away.desk.setStatus('away');
-    await waitUntil(() => expect(from.desk.status.getState().others.find((o) => o.id === `agent:${away.account}`)?.status).toBe('away'));
-    const refusals = () => from.rec.frames.filter((f) => f.message.type === 500).length;
-    const before = refusals();
-    from.desk.transfer(id, `agent:${away.account}`);
-    other.desk.transfer(id, `agent:${away.account}`);
-    await waitUntil(() => expect(refusals()).toBe(before + 1));
+    await waitUntil(() => expect(servingAgent(agents, id)).toBe('three'));
+    const from = agents.three;
+    await waitUntil(() => expect(from.desk.status.getState().others.find((o) => o.id === 'agent:one')?.open).toBe(1));
+
+    // one serves 1 of its 1
+    await expect(from.desk.transfer(id, 'agent:one', 'please take it')).rejects.toMatchObject({ name: 'TransferError', reason: 'at-capacity', clientId: id, toAgentId: 'agent:one' });
+    expect(from.desk.transfers.store.getState().last).toEqual({ clientId: id, toAgentId: 'agent:one', state: 'refused', reason: 'at-capacity' });
+    // two is away
+    agents.two.desk.setStatus('away');
+    await waitUntil(() => expect(from.desk.status.getState().others.find((o) => o.id === 'agent:two')?.status).toBe('away'));
+    await expect(from.desk.transfer(id, 'agent:two')).rejects.toMatchObject({ reason: 'agent-away' });
+    // one does not serve this visitor; nobody is called "nobody"; an agent cannot transfer to itself
+    await expect(agents.one.desk.transfer(id, 'agent:two')).rejects.toMatchObject({ reason: 'not-allowed' });
+    await expect(from.desk.transfer(id, 'agent:nobody')).rejects.toMatchObject({ reason: 'not-allowed' });
+    await expect(from.desk.transfer(id, 'agent:three')).rejects.toMatchObject({ reason: 'not-allowed' });
+    // two goes offline
+    agents.two.rec.client.disconnect();
+    await waitUntil(() => expect(from.desk.status.getState().others.some((o) => o.id === 'agent:two')).toBe(false));
+    await expect(from.desk.transfer(id, 'agent:two')).rejects.toMatchObject({ reason: 'agent-offline' });
+
+    // nothing changed: three still serves the visitor, who was told of nobody else
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(servingAgent(agents, id)).toBe(from.account);
+    expect(servingAgent(agents, id)).toBe('three');
+    expect(visitor.client.session.getState()).toMatchObject({ status: 'agent', agent: { name: 'Agent Three' } });
+    expect(from.desk.conversations.store.getState().list).toEqual([expect.objectContaining({ clientId: id, status: 'active' })]);
+    expect(loads(agents)).toMatchObject({ one: 1, three: 1 });
   });
 });

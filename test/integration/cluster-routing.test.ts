@@ -61,7 +61,7 @@ describe.skipIf(missing !== null)('cluster routing: 2 nodes, AUTO_ASSIGN=1', () 
     const served = visitors.map((v) => Object.values(desks).filter((d) => d.session(v.client.clientId) !== undefined).length);
     expect(served.filter((n) => n === 1)).toHaveLength(6);
     expect(served.filter((n) => n === 0)).toHaveLength(4);
-    await waitUntil(() => expect(visitors.filter((v) => v.client.session.getState().status === 'agent')).toHaveLength(6), 20_000);
+    await waitUntil(() => expect(visitors.filter((v) => v.client.session.getState().status === 'agent')).toHaveLength(6), 10_000);
     // nothing more happens: still nobody over capacity a moment later
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(Object.values(desks).map((d) => d.queue.getState().sessions.length)).toEqual([1, 2, 3]);

@@ -2,9 +2,12 @@
  * The admin command, working on the store of `DATA_DIR` (the server may be running: SQLite in WAL
  * mode takes both). `npm run admin -w @kefu-im/server -- <command>`:
  *
- * - `agent add <account> [--name <display name>]`: the password comes from `AGENT_PASSWORD` or the
- *   first line of stdin; stored as a scrypt hash. Adding an existing account replaces its
- *   password and name.
+ * - `agent add <account> [--name <display name>] [--merchant <mchId>[,<mchId>...]]`: the password
+ *   comes from `AGENT_PASSWORD` or the first line of stdin; stored as a scrypt hash. Adding an
+ *   existing account replaces its password and name (and its merchants when given). A new agent
+ *   works for the demo merchant unless `--merchant` says otherwise.
+ * - `agent merchants <account> <mchId>[,<mchId>...]`: the merchants the agent works for (it sees
+ *   only their queue, conversations, canned replies and past conversations)
  * - `agent remove <account>`, `agent list`
  * - `visitor blacklist <clientId>`, `visitor unblacklist <clientId>`
  * - `visitor ban <clientId>`, `visitor unban <clientId>`
@@ -24,6 +27,7 @@ import { join, resolve } from 'node:path';
 import { cannedCommand, CANNED_USAGE } from './admin-canned.js';
 import { adminTokenCommand, PRIVACY_USAGE, retentionCommand, visitorPrivacyCommand } from './admin-privacy.js';
 import { hashPassword } from './agents/password.js';
+import { AgentMerchantsError, DEFAULT_AGENT_MERCHANT, parseMerchantList } from './agents/merchants.js';
 import { HoursError, parseBusinessHours } from './services/business-hours.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/types.js';
@@ -46,7 +50,9 @@ export class UsageError extends Error {
 }
 
 const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
-  agent add <account> [--name <display name>]   password from AGENT_PASSWORD or stdin
+  agent add <account> [--name <display name>] [--merchant <mchId>[,<mchId>...]]
+                                                password from AGENT_PASSWORD or stdin; merchant: the demo one (${DEFAULT_AGENT_MERCHANT}) by default
+  agent merchants <account> <mchId>[,<mchId>...]  the merchants the agent works for
   agent remove <account>
   agent list
   agent capacity <account> <n>|default          conversations auto-assigned at once (default: AGENT_CAPACITY)
@@ -121,19 +127,28 @@ async function agentCommand(command: string | undefined, rest: string[], store: 
   if (command === 'list') {
     const agents = await store.identity.agents();
     if (agents.length === 0) io.out('no agents in the store (agents of AGENTS are not listed here)');
-    for (const a of agents) io.out(`${a.account}\t${a.name}\tadded ${new Date(a.createdAt).toISOString()}`);
+    for (const a of agents) io.out(`${a.account}\t${a.name}\tmerchants ${a.merchants.join(',')}\tadded ${new Date(a.createdAt).toISOString()}`);
     return 0;
   }
   const name = option(rest, '--name');
+  const merchantOption = option(rest, '--merchant');
   const account = rest[0] ?? '';
   if (!ACCOUNT.test(account)) throw new UsageError('the account is 1-32 letters, digits, _ . -');
   if (command === 'add') {
+    const merchants = merchantOption === undefined ? undefined : merchantList(merchantOption);
     const passwordHash = hashPassword(await password(io));
     const existing = await store.identity.agent(account);
-    await store.identity.putAgent({ account, name: name?.trim() || existing?.name || account, passwordHash, createdAt: existing?.createdAt ?? Date.now() });
+    await store.identity.putAgent({
+      account,
+      name: name?.trim() || existing?.name || account,
+      passwordHash,
+      merchants: merchants ?? existing?.merchants ?? [DEFAULT_AGENT_MERCHANT],
+      createdAt: existing?.createdAt ?? Date.now(),
+    });
     io.out(`${existing ? 'updated' : 'added'} agent "${account}" (the password is stored as a scrypt hash)`);
     return 0;
   }
+  if (command === 'merchants') return merchantsCommand(account, rest[1] ?? '', store, io);
   if (command === 'capacity') return capacityCommand(account, rest[1] ?? '', store, io);
   if (command === 'remove') {
     if (!(await store.identity.removeAgent(account))) {
@@ -144,6 +159,30 @@ async function agentCommand(command: string | undefined, rest: string[], store: 
     return 0;
   }
   throw new UsageError(`unknown agent command "${command ?? ''}"`);
+}
+
+/** A merchant list of the command line. @throws UsageError when it is not one */
+function merchantList(raw: string): string[] {
+  try {
+    return parseMerchantList(raw);
+  } catch (error) {
+    throw new UsageError(error instanceof AgentMerchantsError ? error.message : String(error));
+  }
+}
+
+/** `agent merchants <account> <mchId>[,<mchId>...]`: the merchants a stored agent works for. */
+async function merchantsCommand(account: string, value: string, store: Store, io: AdminIo): Promise<number> {
+  const merchants = merchantList(value);
+  const existing = await store.identity.agent(account);
+  if (!existing) {
+    io.out(`no agent "${account}" in the store (agents of AGENTS get theirs from AGENT_MERCHANTS)`);
+    return 1;
+  }
+  await store.identity.putAgent({ ...existing, merchants });
+  const unknown: string[] = [];
+  for (const mchId of merchants) if (!(await store.directory.merchant(mchId))) unknown.push(mchId);
+  io.out(`agent "${account}": merchants ${merchants.join(',')}${unknown.length > 0 ? ` (not in the store yet: ${unknown.join(',')})` : ''}`);
+  return 0;
 }
 
 /** `agent capacity <account> <n>|default`: stored per agent, over the config's AGENT_CAPACITY(IES). */

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { parseRoutingConfig, type RoutingConfig } from './routing-config.js';
 import { hashPassword, isPasswordHash } from './agents/password.js';
+import { DEFAULT_AGENT_MERCHANT, parseAgentMerchants, type AgentMerchantsConfig } from './agents/merchants.js';
 import { parseHoursByMerchant, type BusinessHours } from './services/business-hours.js';
 import { parsePrivacyConfig, type PrivacyConfig } from './privacy-config.js';
 
@@ -21,6 +22,11 @@ export interface AgentAccount {
   passwordHash: string;
   /** Display name. */
   name: string;
+  /**
+   * The merchants the agent works for (`AGENT_MERCHANTS`, the admin command; the demo merchant by
+   * default): their queue, conversations, canned replies and past conversations, and no other's.
+   */
+  merchants: readonly string[];
 }
 
 /** Agent login throttling (protocol §3a.5). */
@@ -261,7 +267,7 @@ export function parseAgents(raw: string): AgentAccount[] {
       throw new ConfigError(`AGENTS entry "${account}": "${password.slice(0, 12)}..." is not a valid scrypt$N$r$p$salt$hash`);
     }
     const passwordHash = isPasswordHash(password) ? password : hashPassword(password);
-    agents.push({ account, passwordHash, name: rest.join(':').trim() || account });
+    agents.push({ account, passwordHash, name: rest.join(':').trim() || account, merchants: [DEFAULT_AGENT_MERCHANT] });
   }
   return agents;
 }
@@ -329,13 +335,34 @@ function merchantHoursOf(env: EnvLike): Record<string, BusinessHours> {
   }
 }
 
+/** `AGENT_MERCHANTS` (see `agents/merchants.ts`). */
+function agentMerchantsOf(env: EnvLike): AgentMerchantsConfig {
+  try {
+    return parseAgentMerchants(env['AGENT_MERCHANTS'] ?? '');
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * The accounts with their merchants from `AGENT_MERCHANTS`.
+ * @throws ConfigError when it names an account that `AGENTS` does not (stored agents get theirs from the admin command)
+ */
+function withMerchants(agents: readonly AgentAccount[], config: AgentMerchantsConfig): AgentAccount[] {
+  const unknown = Object.keys(config.byAccount).find((account) => !agents.some((a) => a.account === account));
+  if (unknown !== undefined) {
+    throw new ConfigError(`AGENT_MERCHANTS names "${unknown}", which AGENTS does not (set a stored agent's merchants with "agent merchants <account> <mchId>")`);
+  }
+  return agents.map((a) => ({ ...a, merchants: config.byAccount[a.account] ?? config.fallback }));
+}
+
 /** The built-in demo agent's credentials, used only when no agent is configured and only on loopback. */
 export const DEMO_CREDENTIALS = { account: 'demo', password: 'demo', name: 'Demo Agent' } as const;
 
 let demoAgent: AgentAccount | undefined;
 /** The built-in demo agent (hashed on first use). */
 export function demoAgentAccount(): AgentAccount {
-  demoAgent ??= { account: DEMO_CREDENTIALS.account, name: DEMO_CREDENTIALS.name, passwordHash: hashPassword(DEMO_CREDENTIALS.password) };
+  demoAgent ??= { account: DEMO_CREDENTIALS.account, name: DEMO_CREDENTIALS.name, passwordHash: hashPassword(DEMO_CREDENTIALS.password), merchants: [DEFAULT_AGENT_MERCHANT] };
   return demoAgent;
 }
 
@@ -366,8 +393,9 @@ export function checkDemoAgent(config: Pick<ServerConfig, 'demoAgent' | 'host'>)
  */
 export function loadConfig(env: EnvLike = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const agentsRaw = env['AGENTS']?.trim() ?? '';
-  const agents = agentsRaw === '' ? [demoAgentAccount()] : parseAgents(agentsRaw);
-  if (agents.length === 0) throw new ConfigError('AGENTS names no account');
+  const listed = agentsRaw === '' ? [demoAgentAccount()] : parseAgents(agentsRaw);
+  if (listed.length === 0) throw new ConfigError('AGENTS names no account');
+  const agents = withMerchants(listed, agentMerchantsOf(env));
   const mimeRaw = env['UPLOAD_ALLOWED_MIME']?.trim() ?? '';
   const publicUrl = (env['PUBLIC_URL'] ?? '').trim().replace(/\/+$/, '');
   if (publicUrl !== '' && !/^https?:\/\/[^/]+/.test(publicUrl)) {

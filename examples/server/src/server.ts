@@ -151,7 +151,14 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   void absences.sweep();
   const services = createServices(ctx, sessions, files);
   const desk = new DeskControls(ctx, sessions);
-  const routing = new RoutingPolicy({ store, onlineAgents: () => hub.onlineAgents(), config: config.routing, assigned: (s) => sessions.assigned(s), onError });
+  const routing = new RoutingPolicy({
+    store,
+    onlineAgents: () => hub.onlineAgents(),
+    merchantsOf: (agentId) => agents.merchantsOf(agentId),
+    config: config.routing,
+    assigned: (s) => sessions.assigned(s),
+    onError,
+  });
   sessions.agentRoster = (online) => desk.roster(online);
   sessions.onRoutingChange = () => routing.trigger();
   const messaging = new Messaging(ctx, sessions, (peer) => limiter.hitAll([`id:${peer.userId}`, `t:${peer.saltKey}`], Date.now()), services, desk);

@@ -76,7 +76,7 @@ describe('npm run admin -- agent add/remove/list', () => {
     const hash = out[0] ?? '';
     expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
     const config = loadConfig({ AGENTS: `frank:${hash}:Frank` });
-    expect(config.agents).toEqual([{ account: 'frank', name: 'Frank', passwordHash: hash }]);
+    expect(config.agents).toEqual([{ account: 'frank', name: 'Frank', passwordHash: hash, merchants: ['M1001'] }]);
     expect(() => loadConfig({ AGENTS: 'frank:scrypt$1$2$3$x$y' })).toThrow(/not a valid scrypt/);
   });
 });
@@ -153,6 +153,28 @@ describe('npm run admin -- agent capacity', () => {
     const again = new SqliteStore(join(dir, 'kefu.db'));
     expect((await again.chat.agentRouting(['agent:alice']))[0]?.capacity).toBeNull();
     await again.close();
+  });
+});
+
+describe('npm run admin -- agent merchants', () => {
+  it('a new agent works for the demo merchant unless --merchant says otherwise; merchants are set and listed; bad lists are refused', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    expect((await admin(dir, ['agent', 'add', 'carol'], { AGENT_PASSWORD: 'carol-password' })).code).toBe(0);
+    expect((await admin(dir, ['agent', 'add', 'dave', '--merchant', 'M2002,M3003'], { AGENT_PASSWORD: 'dave-password' })).code).toBe(0);
+    expect((await admin(dir, ['agent', 'list'])).out.map((l) => l.split('\t').slice(0, 3).join(' '))).toEqual(['carol carol merchants M1001', 'dave dave merchants M2002,M3003']);
+    expect(await admin(dir, ['agent', 'merchants', 'carol', 'M1001,M2002'])).toEqual({ code: 0, out: ['agent "carol": merchants M1001,M2002 (not in the store yet: M1001,M2002)'] });
+    // a new password keeps the merchants
+    expect((await admin(dir, ['agent', 'add', 'dave'], { AGENT_PASSWORD: 'dave-password-2' })).code).toBe(0);
+    await expect(admin(dir, ['agent', 'merchants', 'carol', ''])).rejects.toThrow(/names no merchant/);
+    await expect(admin(dir, ['agent', 'merchants', 'carol', 'M 1'])).rejects.toThrow(/not a merchant id/);
+    await expect(admin(dir, ['agent', 'add', 'erin', '--merchant', 'bad!'], { AGENT_PASSWORD: 'erin-password' })).rejects.toThrow(/not a merchant id/);
+    expect((await admin(dir, ['agent', 'merchants', 'nobody', 'M1001'])).code).toBe(1);
+    const store = new SqliteStore(join(dir, 'kefu.db'));
+    expect((await store.identity.agent('carol'))?.merchants).toEqual(['M1001', 'M2002']);
+    expect((await store.identity.agent('dave'))?.merchants).toEqual(['M2002', 'M3003']);
+    expect(await store.identity.agent('erin')).toBeUndefined();
+    await store.close();
   });
 });
 

@@ -47,3 +47,31 @@ describe('migration 3: identity columns on an existing database', () => {
     }
   });
 });
+
+describe('migrations 10 and 11: desk state and agents’ merchants on an existing database', () => {
+  it('agents kept before work for the demo merchant; sessions ended before count as closed on the desk, later ones do not', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const file = join(dir, 'kefu.db');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version (version) VALUES (9);');
+    for (const sql of MIGRATIONS.slice(0, 9)) old.exec(sql);
+    old.prepare("INSERT INTO agents (account, name, password_hash, created_at) VALUES ('carol', 'Carol', 'scrypt$x', 1)").run();
+    const insert = old.prepare(
+      "INSERT INTO sessions (session_id, client_id, mch_id, platform_id, state, agent_id, created_at, ended_at) VALUES (?, 'v1', 'M1001', 'P01', ?, 'agent:carol', 1, ?)",
+    );
+    insert.run('s-ended', 'ended', 5);
+    insert.run('s-active', 'active', null);
+    old.close();
+
+    const store = new SqliteStore(file);
+    expect(store.schemaVersion).toBe(MIGRATIONS.length);
+    expect((await store.identity.agent('carol'))?.merchants).toEqual(['M1001']);
+    expect(await store.desk.deskEnded('agent:carol', 10)).toEqual([]);
+    const active = await store.chat.session('s-active');
+    expect(active?.endedBy).toBeNull();
+    await store.chat.updateSession({ ...active!, state: 'ended', endedAt: 9, endedBy: 'visitor' });
+    expect((await store.desk.deskEnded('agent:carol', 10)).map((s) => [s.sessionId, s.endedBy])).toEqual([['s-active', 'visitor']]);
+    await store.close();
+  });
+});

@@ -124,6 +124,18 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ AGENT_GRACE_MS: 'soon' })).toThrow(ConfigError);
   });
 
+  it('gives agents their merchants from AGENT_MERCHANTS (account:M1|M2, * for the rest), the demo merchant by default', () => {
+    expect(loadConfig({}).agents.map((a) => a.merchants)).toEqual([['M1001']]);
+    expect(loadConfig({ AGENTS: 'alice:s1,bob:s2,carol:s3' }).agents.map((a) => a.merchants)).toEqual([['M1001'], ['M1001'], ['M1001']]);
+    const agents = loadConfig({ AGENTS: 'alice:s1,bob:s2,carol:s3', AGENT_MERCHANTS: 'alice:M1|M2| M1 ,*:M3' }).agents;
+    expect(agents.map((a) => [a.account, a.merchants])).toEqual([['alice', ['M1', 'M2']], ['bob', ['M3']], ['carol', ['M3']]]);
+    expect(() => loadConfig({ AGENTS: 'alice:s1', AGENT_MERCHANTS: 'zed:M1' })).toThrow(/names "zed", which AGENTS does not/);
+    expect(() => loadConfig({ AGENTS: 'alice:s1', AGENT_MERCHANTS: 'alice:M1,alice:M2' })).toThrow(/twice/);
+    expect(() => loadConfig({ AGENTS: 'alice:s1', AGENT_MERCHANTS: 'alice:' })).toThrow(/names no merchant/);
+    expect(() => loadConfig({ AGENTS: 'alice:s1', AGENT_MERCHANTS: 'alice:M 1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ AGENTS: 'alice:s1', AGENT_MERCHANTS: 'alice' })).toThrow(ConfigError);
+  });
+
   it('reads agent accounts as account:password[:name], keeping only scrypt hashes of the passwords', async () => {
     const agents = loadConfig({ AGENTS: 'alice:s1:Alice Wang,bob:s2' }).agents;
     expect(agents.map((a) => [a.account, a.name])).toEqual([

@@ -171,3 +171,35 @@ describe.skipIf(unavailable !== undefined)('PostgreSQL migration: nodes starting
     await expect(PgStore.open(database.url)).rejects.toThrow(/newer than this server/);
   });
 });
+
+describe.skipIf(unavailable !== undefined)('PostgreSQL migrations 6 and 7 on a database of version 5', () => {
+  const database = testDatabase('_v5');
+  beforeAll(() => createDatabase(database.name));
+  afterAll(() => dropDatabase(database.name));
+
+  it('agents kept before work for the demo merchant; sessions ended before count as closed on the desk', async () => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version (version) VALUES (5);');
+      for (const sql of PG_MIGRATIONS.slice(0, 5)) await client.query(sql);
+      await client.query("INSERT INTO agents (account, name, password_hash, created_at) VALUES ('carol', 'Carol', 'scrypt$x', 1)");
+      await client.query(
+        "INSERT INTO sessions (session_id, client_id, mch_id, platform_id, state, agent_id, created_at, ended_at) VALUES ('s-ended', 'v1', 'M1001', 'P01', 'ended', 'agent:carol', 1, 5), ('s-active', 'v1', 'M1001', 'P02', 'active', 'agent:carol', 1, NULL)",
+      );
+    } finally {
+      await client.end();
+    }
+    const store = await PgStore.open(database.url, { poolSize: 2 });
+    try {
+      expect(store.schemaVersion).toBe(PG_MIGRATIONS.length);
+      expect((await store.identity.agent('carol'))?.merchants).toEqual(['M1001']);
+      expect(await store.desk.deskEnded('agent:carol', 10)).toEqual([]);
+      const active = await store.chat.session('s-active');
+      await store.chat.updateSession({ ...active!, state: 'ended', endedAt: 9, endedBy: 'agent' });
+      expect((await store.desk.deskEnded('agent:carol', 10)).map((s) => [s.sessionId, s.endedBy])).toEqual([['s-active', 'agent']]);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@
  * caught up by the SDK's agent desk with the agent history call), the live messages, the same
  * rows and composer as the visitor's chat (sending to the visitor), and the end action (type 302
  * to the visitor). An ended conversation stays read-only, with who ended it and the visitor's
- * rating, until the agent closes it. A visitor who came back has one conversation of each kind:
+ * rating, until the agent closes it; so does one transferred to another agent, with its name. A visitor who came back has one conversation of each kind:
  * each shows its own part of the visitor's thread (split at the end of the earlier one).
  * @module
  */
@@ -34,9 +34,16 @@ export function inWindow(message: StoredMessage, window: ConversationWindow): bo
   return (window.after === undefined || t > window.after) && (window.until === undefined || t <= window.until);
 }
 
-/** Who ended the conversation, and the visitor's rating. */
+/** Who ended the conversation, and the visitor's rating; or whom it was transferred to. */
 function EndedNote({ conversation }: { conversation: DeskConversation }): ReactElement {
   const { language } = useI18n();
+  if (conversation.status === 'transferred') {
+    return (
+      <div className="agent-chat-ended" role="status">
+        <p>{appText(language, 'deskTransferredTo', { name: conversation.transferredTo?.name ?? '' })}</p>
+      </div>
+    );
+  }
   const who = conversation.endedBy === 'visitor' ? 'deskVisitorEnded' : conversation.endedBy === 'agent' ? 'deskAgentEnded' : 'deskConversationEnded';
   const rating = conversation.rating;
   return (
@@ -67,7 +74,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
   const { t, language } = useI18n();
   const userId = useConnection((c) => c.userId);
   const visitor = conversation.clientId;
-  const ended = conversation.status === 'ended';
+  const ended = conversation.status !== 'active'; // ended or transferred: read-only
   const history = useAgentHistory(desk, visitor);
   const { hasMore, loading, loadOlder } = history;
   const messages = useMemo(() => history.messages.filter((m) => inWindow(m, window)), [history.messages, window]);
@@ -115,7 +122,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
             </button>
           ) : (
             <>
-              <TransferControl desk={desk} clientId={visitor} />
+              <TransferControl desk={desk} clientId={visitor} {...(conversation.mchId ? { mchId: conversation.mchId } : {})} />
               <button type="button" className="btn btn-small btn-danger" onClick={() => setConfirmEnd(true)}>
                 {t('endConversation')}
               </button>

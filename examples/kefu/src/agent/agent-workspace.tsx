@@ -68,7 +68,7 @@ export function selectionLapsed(selected: DeskSelection | null, current: DeskCon
 }
 
 function ConversationButton({ conversation, current, onPick }: { conversation: DeskConversation; current: boolean; onPick: () => void }): ReactElement {
-  const ended = conversation.status === 'ended';
+  const ended = conversation.status !== 'active';
   const className = ['session-btn', current ? 'is-current' : '', ended ? 'is-ended' : ''].filter(Boolean).join(' ');
   return (
     <li>
@@ -117,7 +117,7 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
   const signals = useDeskSignals(desk, account, (clientId) => setSelected({ clientId }));
 
   const open = list.filter((c) => c.status === 'active');
-  const ended = list.filter((c) => c.status === 'ended');
+  const ended = list.filter((c) => c.status !== 'active'); // ended or transferred
   const current = pickConversation(list, selected);
   // the window depends on the list (the end of the visitor's earlier conversation): recomputed with it
   const window = useMemo(() => (current && list ? desk.conversations.window(current.sessionId) : {}), [desk, current, list]);

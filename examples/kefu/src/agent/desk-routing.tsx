@@ -5,10 +5,13 @@
  * only read the SDK desk's `status` store and call its methods.
  * @module
  */
-import type { AgentDesk, AgentStatus, DeskStatusState } from '@kefu-im/sdk/agent';
+import type { AgentDesk, AgentStatus, DeskStatusState, TransferRefusal } from '@kefu-im/sdk/agent';
 import { useI18n } from '@kefu-im/react';
 import { useId, useState, useSyncExternalStore, type FormEvent, type ReactElement } from 'react';
-import { appText } from '../env/app-texts.js';
+import { appText, type AppTextKey } from '../env/app-texts.js';
+
+/** What the desk says when a transfer is refused, by reason. */
+const REFUSED: Partial<Record<TransferRefusal, AppTextKey>> = { 'at-capacity': 'deskTransferAtCapacity', 'agent-away': 'deskTransferAway', 'agent-offline': 'deskTransferOffline' };
 
 /** The desk's status store, for React. */
 export function useDeskStatus(desk: AgentDesk): DeskStatusState {
@@ -48,27 +51,36 @@ export function TransferredNote({ desk, clientId }: { desk: AgentDesk; clientId:
   );
 }
 
-/** The transfer control of an open conversation: pick an available agent, add a note, transfer. */
-export function TransferControl({ desk, clientId }: { desk: AgentDesk; clientId: string }): ReactElement {
+/**
+ * The transfer control of an open conversation: pick an available agent of the conversation's
+ * merchant (its load shown: one at capacity refuses, and the desk says so), add a note, transfer.
+ */
+export function TransferControl({ desk, clientId, mchId }: { desk: AgentDesk; clientId: string; mchId?: string }): ReactElement {
   const { language } = useI18n();
-  const targets = useDeskStatus(desk).others.filter((a) => a.status === 'available');
+  const targets = useDeskStatus(desk).others.filter((a) => a.status === 'available' && (mchId === undefined || a.merchants.length === 0 || a.merchants.includes(mchId)));
   const [opened, setOpened] = useState(false);
   const [to, setTo] = useState('');
   const [note, setNote] = useState('');
   const ids = { form: useId(), to: useId(), note: useId() };
   const chosen = targets.some((a) => a.id === to) ? to : (targets[0]?.id ?? '');
+  const last = useSyncExternalStore(desk.transfers.store.subscribe, desk.transfers.store.getSnapshot).last;
+  const refused = last?.clientId === clientId && last.state === 'refused' ? appText(language, (last.reason && REFUSED[last.reason]) ?? 'deskTransferFailed') : null;
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     if (chosen === '') return;
-    desk.transfer(clientId, chosen, note);
-    setOpened(false);
-    setNote('');
+    // done: the conversation turns read-only (transferred); refused: the reason shows below
+    desk.transfer(clientId, chosen, note).then(() => setNote(''), () => setOpened(true));
   };
   return (
     <div className="desk-transfer">
       <button type="button" className="btn btn-small" aria-expanded={opened} aria-controls={ids.form} onClick={() => setOpened(!opened)}>
         {appText(language, 'deskTransfer')}
       </button>
+      {refused !== null && (
+        <p className="field-error" role="alert">
+          {refused}
+        </p>
+      )}
       {opened && (
         <form id={ids.form} className="desk-transfer-form" onSubmit={submit}>
           {targets.length === 0 ? (

@@ -63,6 +63,11 @@ export type AppTextKey =
   | 'deskTransferNote'
   | 'deskNoTransferTarget'
   | 'deskTransferredFrom'
+  | 'deskTransferredTo'
+  | 'deskTransferAtCapacity'
+  | 'deskTransferAway'
+  | 'deskTransferOffline'
+  | 'deskTransferFailed'
   // typing and sneak peek (live signals)
   | 'agentTyping'
   | 'visitorTyping'
@@ -145,6 +150,11 @@ export const ZH_APP_TEXTS: AppTextTable = {
   deskTransferNote: '给同事的备注（访客看不到）',
   deskNoTransferTarget: '暂无其他可接待的客服',
   deskTransferredFrom: '由 {name} 转来',
+  deskTransferredTo: '已转接给 {name}',
+  deskTransferAtCapacity: '未能转接：对方接待已满',
+  deskTransferAway: '未能转接：对方已离开',
+  deskTransferOffline: '未能转接：对方已离线',
+  deskTransferFailed: '未能转接',
   agentTyping: '{name} 正在输入…',
   visitorTyping: '访客正在输入…',
   draftPreview: '草稿',

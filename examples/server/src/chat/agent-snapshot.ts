@@ -1,11 +1,14 @@
 /**
- * The agents' type 310 snapshot (docs/protocol.md §6): the queue (the same for every agent), the
- * agent's own open conversations, how many agents are online and their status and load.
+ * The agents' type 310 snapshot (docs/protocol.md §6), all of the agent's own merchants: their
+ * queue (positions per merchant), the agent's open conversations, its ended ones it has not closed
+ * yet (a reloaded desk shows them again), and the online agents of those merchants with their
+ * status and load (how many, and who may take a transfer).
  * @module
  */
 
 import { randomUUID } from 'node:crypto';
-import type { ChatContext } from './context.js';
+import type { ServiceSession } from '../store/types.js';
+import { agentMerchants, type ChatContext } from './context.js';
 import { T, type WireMessage } from './wire.js';
 
 /** One queue entry of a 310 snapshot (docs/protocol.md `QueueEntry`). */
@@ -18,14 +21,23 @@ export interface QueueRow {
   position: number;
 }
 
-/** The part of a snapshot that is the same for every agent (built once per change). */
+/** The most ended conversations a snapshot lists (the newest; older ones drop off the desk). */
+export const MAX_DESK_ENDED = 50;
+
+/** An online agent of the snapshot's `agents` (docs/protocol.md `AgentEntry`): listed to the agents of its merchants. */
+export interface RosterEntry {
+  /** User id (`agent:<account>`). */
+  id: string;
+  /** The merchants it works for. */
+  merchants: readonly string[];
+}
+
+/** The part of a snapshot that is the same for every agent (built once per change; each agent gets its merchants' part). */
 export interface SharedSnapshot {
-  /** The queue. */
+  /** The queue of every merchant. */
   queue: QueueRow[];
-  /** How many agents are online. */
-  online: number;
-  /** The online agents' status and load (docs/protocol.md `AgentEntry`). */
-  agents: unknown[];
+  /** The online agents' status and load. */
+  agents: RosterEntry[];
 }
 
 /** The display names of visitors (one read), by client id. */
@@ -38,28 +50,33 @@ async function visitorNames(ctx: ChatContext, clientIds: readonly string[]): Pro
 export async function queueEntries(ctx: ChatContext): Promise<QueueRow[]> {
   const queue = await ctx.store.chat.queue();
   const names = await visitorNames(ctx, queue.map((s) => s.clientId));
-  return queue.map((s, i) => ({
-    clientId: s.clientId,
-    name: names.get(s.clientId) ?? s.clientId,
-    mchId: s.mchId,
-    platformId: s.platformId,
-    since: s.queuedAt ?? s.createdAt,
-    position: i + 1,
-  }));
+  const places = new Map<string, number>();
+  return queue.map((s) => {
+    const position = (places.get(s.mchId) ?? 0) + 1; // per merchant: only its agents serve it
+    places.set(s.mchId, position);
+    return { clientId: s.clientId, name: names.get(s.clientId) ?? s.clientId, mchId: s.mchId, platformId: s.platformId, since: s.queuedAt ?? s.createdAt, position };
+  });
 }
 
 /** The 310 snapshot for one agent, over the shared part. */
 export async function agentSnapshot(ctx: ChatContext, agentId: string, shared: SharedSnapshot): Promise<WireMessage> {
-  const active = await ctx.store.chat.activeSessions(agentId);
-  const names = await visitorNames(ctx, active.map((s) => s.clientId));
-  const sessions = active.map((s) => ({
+  const merchants = await agentMerchants(ctx, agentId);
+  const ours = (s: { mchId: string }): boolean => merchants.includes(s.mchId);
+  const active = (await ctx.store.chat.activeSessions(agentId)).filter(ours);
+  const unclosed = (await ctx.store.desk.deskEnded(agentId, MAX_DESK_ENDED)).filter(ours);
+  const names = await visitorNames(ctx, [...active, ...unclosed].map((s) => s.clientId));
+  const entry = (s: ServiceSession) => ({
     sessionId: s.sessionId,
     clientId: s.clientId,
     name: names.get(s.clientId) ?? s.clientId,
     mchId: s.mchId,
     platformId: s.platformId,
     since: s.acceptedAt ?? s.createdAt,
-  }));
-  const { queue, online, agents } = shared;
-  return { type: T.AgentQueue, from: 'system', to: agentId, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify({ queue, sessions, online, agents }) };
+  });
+  const sessions = active.map(entry);
+  const ended = unclosed.map((s) => ({ ...entry(s), endedAt: s.endedAt ?? s.createdAt, endedBy: s.endedBy ?? null, score: s.score, remark: s.remark }));
+  const queue = shared.queue.filter(ours);
+  const agents = shared.agents.filter((a) => a.merchants.some((m) => merchants.includes(m)));
+  const content = { queue, sessions, ended, online: agents.length, agents, merchants };
+  return { type: T.AgentQueue, from: 'system', to: agentId, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify(content) };
 }

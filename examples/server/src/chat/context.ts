@@ -85,6 +85,27 @@ export function agentByUserId(ctx: ChatContext, userId: string): Promise<AgentAc
   return ctx.agents.byUserId(userId);
 }
 
+/** The merchants the agent behind a user id works for (none for anybody else). */
+export function agentMerchants(ctx: ChatContext, userId: string): Promise<readonly string[]> {
+  return ctx.agents.merchantsOf(userId);
+}
+
+/** The agents online (on any node) who work for `mchId`. */
+export async function merchantAgentsOnline(ctx: ChatContext, mchId: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const agentId of await ctx.hub.onlineAgents()) if ((await ctx.agents.merchantsOf(agentId)).includes(mchId)) out.push(agentId);
+  return out;
+}
+
+/**
+ * How many agents of the merchant are online (in the cluster) and available: an agent who set
+ * `away` (type 313) takes nobody new.
+ */
+export async function availableAgents(ctx: ChatContext, mchId: string): Promise<number> {
+  const online = await merchantAgentsOnline(ctx, mchId);
+  return (await ctx.store.chat.agentRouting(online)).filter((agent) => agent.status === 'available').length;
+}
+
 /** The robot's name and avatar for a merchant. */
 export async function robotIdentity(ctx: ChatContext, mchId: string, language: string): Promise<{ name: string; avatar: string }> {
   const merchant = await ctx.store.directory.merchant(mchId);

@@ -1,7 +1,8 @@
 /**
  * The agents' own controls (desk issue "the desk runs a real support team"): type 313 sets the
  * agent's status (`available` / `away`, stored, so it survives a reconnect), type 314 transfers a
- * conversation to another available agent (with a note only the agents see). The 310 snapshot's
+ * conversation to another available agent of its merchant with room for it (with a note only the
+ * agents see). The 310 snapshot's
  * `agents` list (status, load, capacity of every online agent) comes from here too, so a desk can
  * offer transfer targets. See docs/protocol.md §6.
  * @module
@@ -10,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { capacityOf } from '../routing-config.js';
 import { isAgentStatus } from '../services/routing.js';
-import { agentByUserId, DEFAULT_AGENT_AVATAR, pushToVisitor, refuse, type ChatContext } from './context.js';
+import { agentByUserId, agentMerchants, DEFAULT_AGENT_AVATAR, pushToVisitor, refuse, type ChatContext } from './context.js';
 import type { Peer } from './hub.js';
 import type { Sessions } from './sessions.js';
 import { T } from './wire.js';
@@ -27,7 +28,12 @@ export interface AgentEntry {
   open: number;
   /** The most it serves at once. */
   capacity: number;
+  /** The merchants it works for (a desk offers transfers within the conversation's merchant). */
+  merchants: readonly string[];
 }
+
+/** Why a transfer (type 314) to an agent is refused besides `not-allowed` and `bad-frame` (type 500 reasons). */
+export type TransferRefusal = 'agent-offline' | 'agent-away' | 'at-capacity';
 
 /** The longest transfer note kept (characters). */
 export const MAX_TRANSFER_NOTE = 500;
@@ -56,7 +62,8 @@ export class DeskControls {
     const out: AgentEntry[] = [];
     for (const s of states) {
       const agent = await agentByUserId(this.ctx, s.agentId);
-      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity: s.capacity ?? capacityOf(this.ctx.config.routing, s.agentId) });
+      const capacity = s.capacity ?? capacityOf(this.ctx.config.routing, s.agentId);
+      out.push({ id: s.agentId, name: agent?.name ?? s.agentId, status: s.status, open: s.open, capacity, merchants: agent?.merchants ?? [] });
     }
     return out;
   }
@@ -74,9 +81,12 @@ export class DeskControls {
 
   /**
    * Type 314 `{ clientId, to, note? }`: the agent's active conversation with `clientId` moves to
-   * the available agent `to`; the visitor hears `agent-joined` with the new agent (stored, so the
-   * history shows it), the new agent gets the note live (`event: 'transferred'`), the old agent
-   * loses the conversation (its snapshot no longer lists it).
+   * the agent `to` of the conversation's merchant, when `to` is online, available and under its
+   * capacity (else refused `agent-offline`, `agent-away` or `at-capacity`; anything else, another
+   * merchant's agent included, `not-allowed`). The visitor hears
+   * `agent-joined` with the new agent (stored, so the history shows it), the new agent gets the
+   * note live (`event: 'transferred'`), the old agent hears whom it went to (`event:
+   * 'transferred-away'`, live) and loses the conversation (its snapshot no longer lists it).
    */
   async transfer(peer: Peer, frame: Readonly<Record<string, unknown>>): Promise<void> {
     const fp = typeof frame.fp === 'string' ? frame.fp : '';
@@ -86,13 +96,22 @@ export class DeskControls {
     const note = content?.['note'];
     if (peer.role !== 'agent') return refuse(peer, 'not-allowed', fp);
     if (typeof clientId !== 'string' || typeof to !== 'string' || (note !== undefined && typeof note !== 'string')) return refuse(peer, 'bad-frame', fp);
-    if (to === peer.userId || !(await this.available(to))) return refuse(peer, 'not-allowed', fp);
     const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
-    const moved = session && (await this.ctx.store.chat.reassign(session.sessionId, peer.userId, to, Date.now()));
-    if (!moved) return refuse(peer, 'not-allowed', fp);
-    const [from, target] = [await agentByUserId(this.ctx, peer.userId), await agentByUserId(this.ctx, to)];
+    const target = to === peer.userId ? undefined : await agentByUserId(this.ctx, to);
+    // within the conversation's merchant only: the sender's, and the target's too
+    const ours = session !== undefined && (await agentMerchants(this.ctx, peer.userId)).includes(session.mchId);
+    if (!session || !ours || !target?.merchants.includes(session.mchId)) return refuse(peer, 'not-allowed', fp);
+    const room = await this.room(to);
+    if (room.refusal !== null) return refuse(peer, room.refusal, fp);
+    const moved = await this.ctx.store.chat.reassign(session.sessionId, peer.userId, to, Date.now(), room.capacity);
+    if (!moved) {
+      // still ours: the other agent filled up meanwhile (a routing claim or another transfer)
+      const still = (await this.ctx.store.chat.activeSessions(peer.userId)).some((s) => s.sessionId === session.sessionId);
+      return refuse(peer, still ? 'at-capacity' : 'not-allowed', fp);
+    }
+    const from = await agentByUserId(this.ctx, peer.userId);
     const visitor = await this.sessions.visitorOfSession(moved);
-    const joined = { event: 'agent-joined', sessionId: moved.sessionId, transferred: true, agent: { id: to, name: target?.name ?? to, avatar: DEFAULT_AGENT_AVATAR } };
+    const joined = { event: 'agent-joined', sessionId: moved.sessionId, transferred: true, agent: { id: to, name: target.name, avatar: DEFAULT_AGENT_AVATAR } };
     await pushToVisitor(this.ctx, visitor, moved.sessionId, T.SessionEvent, JSON.stringify(joined), { alsoTo: [to] });
     const transferred = {
       event: 'transferred',
@@ -101,14 +120,23 @@ export class DeskControls {
       from: { id: peer.userId, name: from?.name ?? peer.userId },
       ...(typeof note === 'string' && note.trim() !== '' ? { note: note.trim().slice(0, MAX_TRANSFER_NOTE) } : {}),
     };
-    this.ctx.hub.sendTo(to, { type: T.SessionEvent, from: 'system', to, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify(transferred) });
+    this.tellAgent(to, transferred);
+    this.tellAgent(peer.userId, { event: 'transferred-away', sessionId: moved.sessionId, clientId, to: { id: to, name: target.name } });
     this.sessions.broadcastSnapshots();
     this.sessions.onRoutingChange();
   }
 
-  private async available(agentId: string): Promise<boolean> {
-    if (!(await this.ctx.hub.isAgentOnline(agentId))) return false;
+  /** A live session event (type 300, not stored) to every socket of an agent. */
+  private tellAgent(agentId: string, content: Record<string, unknown>): void {
+    this.ctx.hub.sendTo(agentId, { type: T.SessionEvent, from: 'system', to: agentId, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify(content) });
+  }
+
+  /** Whether a transfer target can take a conversation now (why not, if it cannot), and its capacity. */
+  private async room(agentId: string): Promise<{ refusal: TransferRefusal | null; capacity: number }> {
     const [state] = await this.ctx.store.chat.agentRouting([agentId]);
-    return state?.status === 'available';
+    const capacity = state?.capacity ?? capacityOf(this.ctx.config.routing, agentId);
+    if (!(await this.ctx.hub.isAgentOnline(agentId))) return { refusal: 'agent-offline', capacity };
+    if (state?.status !== 'available') return { refusal: 'agent-away', capacity };
+    return { refusal: state.open >= capacity ? 'at-capacity' : null, capacity };
   }
 }

@@ -8,8 +8,8 @@
  */
 
 import type { Services } from '../services/index.js';
-import type { MessageRecord } from '../store/types.js';
-import { ackOf, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
+import type { MessageRecord, ServiceSession } from '../store/types.js';
+import { ackOf, agentMerchants, merchantAgentsOnline, refuse, ROBOT_ID, SYSTEM_ID, visitorOf, type ChatContext } from './context.js';
 import type { DeskControls } from './desk-controls.js';
 import type { Peer } from './hub.js';
 import { groupViewFor } from './group-view.js';
@@ -162,7 +162,7 @@ export class Messaging {
 
   private async agentContent(peer: Peer, frame: ClientFrame): Promise<void> {
     const clientId = typeof frame.to === 'string' ? frame.to : '';
-    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    const session = await this.servedSession(peer, clientId);
     if (!session) {
       refuse(peer, 'not-allowed', String(frame.fp));
       return;
@@ -190,11 +190,11 @@ export class Messaging {
       refuse(peer, 'not-allowed', fp);
       return;
     }
-    // a visitor joins an open group with its first message; an agent is staff everywhere
+    // a visitor joins an open group with its first message; an agent is staff in its merchants' groups
     const member = peer.role === 'visitor'
       ? await this.rules.groups.join(group, { clientId: peer.userId, name: peer.name, avatar: peer.avatar })
       : await this.rules.groups.member(groupId, peer.userId);
-    const staff = peer.role === 'agent' || member?.role === 'staff';
+    const staff = peer.role === 'agent' ? (await agentMerchants(this.ctx, peer.userId)).includes(group.mchId) : member?.role === 'staff';
     if (!member && !staff) {
       refuse(peer, 'not-allowed', fp);
       return;
@@ -219,11 +219,11 @@ export class Messaging {
     await this.toGroup(record, wire);
   }
 
-  /** Sends a group message to the members and the online agents, but not its sender. */
+  /** Sends a group message to the members and the online agents of the group's merchant, but not its sender. */
   private async toGroup(record: MessageRecord, wire: WireMessage): Promise<void> {
     const groupId = record.groupId ?? '';
     const recipients = new Set((await this.ctx.store.directory.members(groupId)).map((m) => m.clientId));
-    for (const agentId of await this.ctx.hub.onlineAgents()) recipients.add(agentId);
+    for (const agentId of await merchantAgentsOnline(this.ctx, record.mchId)) recipients.add(agentId);
     recipients.delete(record.from);
     for (const userId of recipients) this.ctx.hub.sendTo(userId, groupViewFor(wire, userId, this.ctx.groupAlias));
   }
@@ -251,7 +251,7 @@ export class Messaging {
     if (!gate.ok) return;
     if (peer.role === 'agent') {
       const clientId = typeof frame.to === 'string' ? frame.to : '';
-      const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+      const session = await this.servedSession(peer, clientId);
       if (frame.type !== T.End || !session) {
         refuse(peer, 'not-allowed', String(frame.fp));
         return;
@@ -259,7 +259,7 @@ export class Messaging {
       const record = this.record(peer, frame, { to: clientId, clientId, mchId: session.mchId, platformId: session.platformId, sessionId: session.sessionId });
       await this.ctx.store.chat.insertMessage(record);
       this.ctx.hub.sendTo(peer.userId, ackOf(record));
-      await this.sessions.end(session);
+      await this.sessions.end(session, 'agent');
       return;
     }
     const v = visitorOf(peer);
@@ -274,7 +274,7 @@ export class Messaging {
     await this.ctx.store.chat.insertMessage(record);
     this.ctx.hub.sendTo(peer.userId, ackOf(record));
     if (frame.type === T.Transfer) await this.sessions.transfer(v);
-    else if (open) await this.sessions.end(open);
+    else if (open) await this.sessions.end(open, 'visitor');
   }
 
   private async accept(peer: Peer, frame: ClientFrame): Promise<void> {
@@ -294,6 +294,12 @@ export class Messaging {
     if (clientId === '' || !(await this.sessions.accept(peer.userId, clientId))) refuse(peer, 'not-allowed', fp);
   }
 
+  /** The agent's active conversation with `clientId`, when it is one of the agent's merchants. */
+  private async servedSession(peer: Peer, clientId: string): Promise<ServiceSession | undefined> {
+    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    return session && (await agentMerchants(this.ctx, peer.userId)).includes(session.mchId) ? session : undefined;
+  }
+
   /** Type 105: relayed to the other party of the conversation as the typing service decides; never stored, never acknowledged. */
   private async typing(peer: Peer, frame: ClientFrame): Promise<void> {
     const delivery = await this.rules.typing.relay(peer, frame);
@@ -307,7 +313,7 @@ export class Messaging {
     if (!read || read.type === T.Receipt || read.from === peer.userId) return;
     const now = this.ctx.clock.next();
     if (read.isGroup === 1 && read.groupId) {
-      const allowed = peer.role === 'agent' || (await this.rules.groups.isMember(read.groupId, peer.userId));
+      const allowed = peer.role === 'agent' ? (await agentMerchants(this.ctx, peer.userId)).includes(read.mchId) : await this.rules.groups.isMember(read.groupId, peer.userId);
       if (!allowed || !(await this.ctx.store.chat.addGroupRead(read.fp, peer.userId, now))) return;
     } else {
       const mine =

@@ -42,14 +42,14 @@ export class QueueUpdates {
   /**
    * @param ctx - the chat services' shared state
    * @param intervalMs - at most one flush per this many ms (0: one per event-loop turn)
-   * @param busy - whether no agent is online
+   * @param busy - whether no agent of the merchant is online
    * @param onError - where a failed flush is reported (the store did not answer)
    * @param waitPerPlace - the estimated wait of one queue place (ms), null when unknown
    */
   constructor(
     private readonly ctx: ChatContext,
     private readonly intervalMs: number,
-    private readonly busy: () => Promise<boolean>,
+    private readonly busy: (mchId: string) => Promise<boolean>,
     private readonly onError: (error: unknown) => void,
     private readonly waitPerPlace: () => Promise<number | null> = async () => null,
   ) {}
@@ -58,7 +58,7 @@ export class QueueUpdates {
   async tellNow(session: ServiceSession): Promise<void> {
     const position = await this.positionOf(session.sessionId);
     if (position === 0) return;
-    const busy = await this.busy();
+    const busy = await this.busy(session.mchId);
     const eta = estimatedWait(await this.waitPerPlace(), position);
     this.told.set(session.sessionId, `${position}:${busy}:${eta}`);
     this.send(session, position, busy, eta);
@@ -85,30 +85,46 @@ export class QueueUpdates {
     this.timer = null;
   }
 
-  /** The 1-based position of a queued session, 0 when not queued. */
+  /** The 1-based position of a queued session in its merchant's queue, 0 when not queued. */
   async positionOf(sessionId: string): Promise<number> {
-    const index = (await this.ctx.store.chat.queue()).findIndex((s) => s.sessionId === sessionId);
-    return index + 1;
+    const queue = await this.ctx.store.chat.queue();
+    const session = queue.find((s) => s.sessionId === sessionId);
+    return session ? merchantPosition(queue, session) : 0;
   }
 
   private async flush(): Promise<void> {
     this.lastFlush = Date.now();
-    const busy = await this.busy();
     const queue = await this.ctx.store.chat.queue();
     const perPlace = queue.length > 0 ? await this.waitPerPlace() : null; // one read of the latest accepts per flush
+    const busy = new Map<string, boolean>(); // per merchant: each is asked once per flush
+    const places = new Map<string, number>();
     const waiting = new Set<string>();
-    queue.forEach((session, i) => {
+    for (const session of queue) {
       waiting.add(session.sessionId);
-      const eta = estimatedWait(perPlace, i + 1);
-      const key = `${i + 1}:${busy}:${eta}`;
-      if (this.told.get(session.sessionId) === key) return;
+      const place = (places.get(session.mchId) ?? 0) + 1;
+      places.set(session.mchId, place);
+      if (!busy.has(session.mchId)) busy.set(session.mchId, await this.busy(session.mchId));
+      const isBusy = busy.get(session.mchId) === true;
+      const eta = estimatedWait(perPlace, place);
+      const key = `${place}:${isBusy}:${eta}`;
+      if (this.told.get(session.sessionId) === key) continue;
       this.told.set(session.sessionId, key);
-      this.send(session, i + 1, busy, eta);
-    });
+      this.send(session, place, isBusy, eta);
+    }
     for (const sessionId of this.told.keys()) if (!waiting.has(sessionId)) this.told.delete(sessionId);
   }
 
   private send(session: ServiceSession, position: number, busy: boolean, etaMs: number | null): void {
     this.ctx.hub.sendTo(session.clientId, queuedEvent(session, position, busy, etaMs));
   }
+}
+
+/** The 1-based place of a queued session among those queued with its merchant (only its agents serve them). */
+export function merchantPosition(queue: readonly ServiceSession[], session: ServiceSession): number {
+  let place = 0;
+  for (const s of queue) {
+    if (s.mchId === session.mchId) place += 1;
+    if (s.sessionId === session.sessionId) return place;
+  }
+  return 0;
 }

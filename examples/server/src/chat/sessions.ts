@@ -9,15 +9,18 @@ import { randomUUID } from 'node:crypto';
 import type { ServiceSession } from '../store/types.js';
 import {
   agentByUserId,
+  agentMerchants,
+  availableAgents,
   DEFAULT_AGENT_AVATAR,
   DEFAULT_VISITOR_AVATAR,
+  merchantAgentsOnline,
   pushToVisitor,
   type ChatContext,
   type VisitorRef,
 } from './context.js';
 import { Availability, estimatedWait } from '../services/availability.js';
 import { AvailabilitySignals, unavailableEvent } from './availability-signals.js';
-import { agentSnapshot, queueEntries, type SharedSnapshot } from './agent-snapshot.js';
+import { agentSnapshot, queueEntries, type RosterEntry, type SharedSnapshot } from './agent-snapshot.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import type { Peer } from './hub.js';
 import { bestAnswer, type Suggestion } from './robot.js';
@@ -47,7 +50,7 @@ export class Sessions {
   /** Called when who may get a queued visitor changed (routing's trigger; set by the server). */
   onRoutingChange: () => void = () => undefined;
   /** The online agents' status and load for the 310 snapshots (set by the server; none by default). */
-  agentRoster: (online: readonly string[]) => Promise<unknown[]> = () => Promise.resolve([]);
+  agentRoster: (online: readonly string[]) => Promise<RosterEntry[]> = () => Promise.resolve([]);
   /** The pending coalesced snapshot broadcast. */
   private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
   /** Business hours, agents available, the queue's estimated wait. */
@@ -68,10 +71,10 @@ export class Sessions {
     availability?: Availability,
   ) {
     this.availability =
-      availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: () => availableAgents(ctx) });
+      availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: (mchId) => availableAgents(ctx, mchId) });
     this.signals = new AvailabilitySignals(ctx, this.availability, onError);
     this.suggested = new SuggestedQuestions(ctx);
-    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, () => this.busy(), onError, () => this.availability.waitPerPlace());
+    this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, (mchId) => this.busy(mchId), onError, () => this.availability.waitPerPlace());
   }
 
   /** The visitor's latest session when it is not ended. */
@@ -172,7 +175,7 @@ export class Sessions {
       await this.ctx.store.chat.updateSession(session);
       await this.queueUpdates.tellNow(session);
       this.broadcastSnapshots();
-      const busy = await this.busy();
+      const busy = await this.busy(v.mchId);
       const texts = textsFor(v.language);
       await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, busy ? texts.busy : texts.queued(await this.position(session.sessionId)));
       // routed after the robot told the position (an agent joining at once comes after it)
@@ -183,10 +186,13 @@ export class Sessions {
     return session;
   }
 
-  /** Type 311: an agent accepts a queued visitor. Returns false when the visitor is not queued. */
+  /**
+   * Type 311: an agent accepts a queued visitor. Returns false when the visitor is not queued with
+   * one of the agent's merchants.
+   */
   async accept(agentId: string, clientId: string): Promise<boolean> {
     // one conditional update: of two agents (on any nodes) accepting at once, one gets the visitor
-    const session = await this.ctx.store.chat.claimQueued(clientId, agentId, Date.now());
+    const session = await this.ctx.store.chat.claimQueued(clientId, agentId, Date.now(), await agentMerchants(this.ctx, agentId));
     if (!session) return false;
     await this.assigned(session);
     return true;
@@ -236,13 +242,18 @@ export class Sessions {
     return released;
   }
 
-  /** Ends a session: stored and pushed `ended` and `rate-invite` (to the visitor and its agent). */
-  async end(session: ServiceSession): Promise<void> {
+  /**
+   * Ends a session (a 302 of the visitor or of its agent, `by`): stored and pushed `ended` and
+   * `rate-invite` (to the visitor and its agent). Its end time is a message-clock time, so every
+   * message of the conversation is older (a desk shows its messages up to the end).
+   */
+  async end(session: ServiceSession, by: 'visitor' | 'agent'): Promise<void> {
     if (session.state === 'ended') return;
     const wasQueued = session.state === 'queued';
     const agentId = session.agentId;
     session.state = 'ended';
-    session.endedAt = Date.now();
+    session.endedBy = by;
+    session.endedAt = this.ctx.clock.next();
     await this.ctx.store.chat.updateSession(session);
     this.queueUpdates.forget(session.sessionId);
     const v = await this.visitorOfSession(session);
@@ -303,7 +314,7 @@ export class Sessions {
     const content: Record<string, unknown> = { event: 'state', state: session.state, sessionId: session.sessionId };
     if (session.state === 'queued') {
       const position = await this.position(session.sessionId);
-      Object.assign(content, { position, busy: await this.busy(), etaMs: estimatedWait(await this.availability.waitPerPlace(), position) });
+      Object.assign(content, { position, busy: await this.busy(session.mchId), etaMs: estimatedWait(await this.availability.waitPerPlace(), position) });
     }
     if (session.state === 'active' && session.agentId) {
       const agent = await agentByUserId(this.ctx, session.agentId);
@@ -348,14 +359,14 @@ export class Sessions {
     if (session?.state === 'robot') send(await this.suggested.live(v));
     if (session?.state !== 'queued') return;
     const position = await this.position(session.sessionId);
-    if (position > 0) send(queuedEvent(session, position, await this.busy(), estimatedWait(await this.availability.waitPerPlace(), position)));
+    if (position > 0) send(queuedEvent(session, position, await this.busy(session.mchId), estimatedWait(await this.availability.waitPerPlace(), position)));
   }
 
   /** The 310 snapshot for one agent (`shared`: the part built once for this change). */
   async snapshotFor(agentId: string, shared?: SharedSnapshot): Promise<WireMessage> {
     if (shared) return agentSnapshot(this.ctx, agentId, shared);
     const online = await this.ctx.hub.onlineAgents();
-    return agentSnapshot(this.ctx, agentId, { queue: await queueEntries(this.ctx), online: online.length, agents: await this.agentRoster(online) });
+    return agentSnapshot(this.ctx, agentId, { queue: await queueEntries(this.ctx), agents: await this.agentRoster(online) });
   }
 
   /**
@@ -382,12 +393,13 @@ export class Sessions {
     const agents = await this.ctx.hub.onlineAgents();
     if (agents.length === 0) return;
     // the queue is read once per change, not once per agent (load: N visitors x A agents)
-    const built = { queue: await queueEntries(this.ctx), online: agents.length, agents: await this.agentRoster(agents) };
+    const built = { queue: await queueEntries(this.ctx), agents: await this.agentRoster(agents) };
     for (const agentId of agents) this.ctx.hub.sendTo(agentId, await this.snapshotFor(agentId, built));
   }
 
-  private async busy(): Promise<boolean> {
-    return (await this.ctx.hub.onlineAgents()).length === 0;
+  /** Whether no agent of the merchant is online (its visitors may leave a message). */
+  private async busy(mchId: string): Promise<boolean> {
+    return (await merchantAgentsOnline(this.ctx, mchId)).length === 0;
   }
 
   private position(sessionId: string): Promise<number> {
@@ -408,8 +420,3 @@ export class Sessions {
   }
 }
 
-/** How many agents are online (in the cluster) and available: an agent who set `away` (type 313) takes nobody new. */
-async function availableAgents(ctx: ChatContext): Promise<number> {
-  const online = await ctx.hub.onlineAgents();
-  return (await ctx.store.chat.agentRouting(online)).filter((agent) => agent.status === 'available').length;
-}

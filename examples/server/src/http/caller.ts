@@ -19,11 +19,20 @@ export interface Caller {
   /** Visitor or agent. */
   readonly role: 'visitor' | 'agent';
   /**
-   * Checks that the caller may act for `clientId`.
+   * Checks that the caller may act for `clientId` (in its conversation with `mchId`, when the call
+   * names a merchant: an agent's must be one of its merchants).
    * @throws ApiError 4003 otherwise.
    * @returns `clientId`.
    */
-  actFor(clientId: string): Promise<string>;
+  actFor(clientId: string, mchId?: string): Promise<string>;
+  /** The merchants the caller works for (an agent's; none for a visitor). */
+  merchants(): Promise<readonly string[]>;
+  /**
+   * Checks that the caller is an agent of merchant `mchId`.
+   * @throws ApiError 4003 otherwise.
+   * @returns `mchId`.
+   */
+  requireMerchant(mchId: string): Promise<string>;
 }
 
 /** The refusal of protocol §3a: code 4003. */
@@ -43,9 +52,14 @@ export function callerOf(identities: Identity, session: KeySession): Caller {
   return {
     identity,
     role: roleOf(identity),
-    actFor: async (clientId) => {
-      if (!(await identities.mayActFor(identity, clientId))) throw forbidden();
+    actFor: async (clientId, mchId) => {
+      if (!(await identities.mayActFor(identity, clientId, mchId))) throw forbidden();
       return clientId;
+    },
+    merchants: () => identities.merchantsOf(identity),
+    requireMerchant: async (mchId) => {
+      if (!(await identities.merchantsOf(identity)).includes(mchId)) throw forbidden('Forbidden: not an agent of that merchant');
+      return mchId;
     },
   };
 }

@@ -18,7 +18,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const conversations: Conversations = deps.services.conversations;
 
   boundRoute(app, deps, 'POST', 'findMsgForCus', async (p, caller) => {
-    const clientId = await caller.actFor(reqStr(p, 'clientId'));
+    const clientId = await caller.actFor(reqStr(p, 'clientId'), reqStr(p, 'mchId'));
     return conversations.history(clientId, reqStr(p, 'mchId'), reqStr(p, 'platformId'), pageWindowOf(p));
   });
 
@@ -28,7 +28,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
   });
 
   boundRoute(app, deps, 'POST', 'markScore', async (p, caller) => {
-    const clientId = await caller.actFor(reqStr(p, 'clientId'));
+    const clientId = await caller.actFor(reqStr(p, 'clientId'), reqStr(p, 'mchId'));
     return conversations.rate({
       clientId,
       mchId: reqStr(p, 'mchId'),
@@ -46,7 +46,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
   );
 
   boundRoute(app, deps, 'POST', 'question', async (p, caller, request) => {
-    const clientId = await caller.actFor(reqStr(p, 'clientId'));
+    const clientId = await caller.actFor(reqStr(p, 'clientId'), reqStr(p, 'mchId'));
     const visitor = conversationCaller(p, request, clientId);
     return conversations.ask(visitor, reqStr(p, 'questionId'));
   });
@@ -58,7 +58,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
   });
 
   boundRoute(app, deps, 'POST', 'triggerUpdate', async (p, caller, request) => {
-    const clientId = await caller.actFor(reqStr(p, 'clientId'));
+    const clientId = await caller.actFor(reqStr(p, 'clientId'), reqStr(p, 'mchId'));
     return conversations.triggerUpdate(conversationCaller(p, request, clientId));
   });
 }

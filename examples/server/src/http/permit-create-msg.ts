@@ -46,7 +46,7 @@ export function registerCreateMsg(app: FastifyInstance, deps: HttpDeps): void {
   const { visitors, records } = deps.services;
   boundRoute(app, deps, 'POST', 'createMsg', async (p, caller) => {
     const type = reqInt(p, 'type', 0, 100_000);
-    const from = await caller.actFor(reqStr(p, 'from'));
+    const from = await caller.actFor(reqStr(p, 'from'), reqStr(p, 'mchId', 64));
     const fp = p['fp'];
     if (!validFp(fp)) throw new ApiError(Code.BadRequest, 'fp must be a message id (8-100 letters, digits, - _ . :)');
     await visitors.requireAllowed(from);

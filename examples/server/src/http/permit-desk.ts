@@ -1,8 +1,10 @@
 /**
- * Permit calls of the agent desk (docs/protocol.md §3b): canned replies (list, add, update,
- * remove), past conversations, the visitor context and a queued visitor's transcript. Every one needs a key session bound to an agent (a visitor's key
- * session gets 4003 before anything is read or changed); fields are bounded (code 1001 names the
- * field) and the server-wide HTTP rate limit applies.
+ * Permit calls of the agent desk (docs/protocol.md §7): canned replies (list, add, update,
+ * remove), past conversations, a queued visitor's transcript, the visitor context and closing an
+ * ended conversation. Every one needs a key session bound to an agent (a visitor's key session gets
+ * 4003 before anything is read or changed) and names only the agent's own merchants (another
+ * merchant's anything is 4003); fields are bounded (code 1001 names the field) and the server-wide
+ * HTTP rate limit applies.
  * @module
  */
 
@@ -27,49 +29,53 @@ function agentRoute(app: FastifyInstance, deps: HttpDeps, name: string, handler:
   });
 }
 
-/** Registers cannedList, cannedAdd, cannedUpdate, cannedRemove, pastList, pastOpen, visitorContext and queuedTranscript. */
+/** Registers cannedList, cannedAdd, cannedUpdate, cannedRemove, pastList, pastOpen, closeConversation, visitorContext and queuedTranscript. */
 export function registerDeskRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { canned, past } = deps.services;
 
-  agentRoute(app, deps, 'cannedList', (p) => canned.list(reqStr(p, 'mchId')));
-  agentRoute(app, deps, 'cannedAdd', (p) =>
+  // a merchant's canned replies: its agents only
+  agentRoute(app, deps, 'cannedList', async (p, agent) => canned.list(await agent.requireMerchant(reqStr(p, 'mchId'))));
+  agentRoute(app, deps, 'cannedAdd', async (p, agent) =>
     canned.add({
-      mchId: reqStr(p, 'mchId'),
+      mchId: await agent.requireMerchant(reqStr(p, 'mchId')),
       title: reqStr(p, 'title', MAX_CANNED_TITLE),
       text: reqStr(p, 'text', MAX_CANNED_TEXT),
       shortcut: reqStr(p, 'shortcut', 33),
     }),
   );
-  agentRoute(app, deps, 'cannedUpdate', (p) =>
+  agentRoute(app, deps, 'cannedUpdate', async (p, agent) =>
     canned.update(reqStr(p, 'id'), {
-      mchId: reqStr(p, 'mchId'),
+      mchId: await agent.requireMerchant(reqStr(p, 'mchId')),
       title: reqStr(p, 'title', MAX_CANNED_TITLE),
       text: reqStr(p, 'text', MAX_CANNED_TEXT),
       shortcut: reqStr(p, 'shortcut', 33),
     }),
   );
-  agentRoute(app, deps, 'cannedRemove', async (p) => {
-    await canned.remove(reqStr(p, 'mchId'), reqStr(p, 'id'));
+  agentRoute(app, deps, 'cannedRemove', async (p, agent) => {
+    await canned.remove(await agent.requireMerchant(reqStr(p, 'mchId')), reqStr(p, 'id'));
     return true;
   });
 
-  agentRoute(app, deps, 'pastList', (p, agent) => {
+  // past conversations, transcripts, the context: of the agent's merchants only
+  agentRoute(app, deps, 'pastList', async (p, agent) => {
     const mchId = optStr(p, 'mchId');
     const visitor = optStr(p, 'visitor', MAX_SEARCH);
     const text = optStr(p, 'text', MAX_SEARCH);
     return past.list(agent.identity, {
-      ...(mchId === '' ? {} : { mchId }),
+      ...(mchId === '' ? {} : { mchId: await agent.requireMerchant(mchId) }),
+      mchIds: await agent.merchants(),
       ...(visitor === '' ? {} : { visitor }),
       ...(text === '' ? {} : { text }),
       offset: optInt(p, 'offset', 0, 100_000) ?? 0,
       size: optInt(p, 'size', 1, MAX_PAST_PAGE) ?? 20,
     });
   });
-  agentRoute(app, deps, 'pastOpen', (p, agent) => past.open(agent.identity, reqStr(p, 'sessionId')));
+  agentRoute(app, deps, 'pastOpen', async (p, agent) => past.open(agent.identity, reqStr(p, 'sessionId'), await agent.merchants()));
+  agentRoute(app, deps, 'closeConversation', async (p, agent) => past.close(agent.identity, reqStr(p, 'sessionId'), await agent.merchants()));
   agentRoute(app, deps, 'visitorContext', async (p, agent) =>
-    past.context(await agent.actFor(reqStr(p, 'clientId')), reqStr(p, 'mchId'), reqStr(p, 'platformId')),
+    past.context(await agent.actFor(reqStr(p, 'clientId'), reqStr(p, 'mchId')), reqStr(p, 'mchId'), reqStr(p, 'platformId')),
   );
-  agentRoute(app, deps, 'queuedTranscript', (p, agent) =>
-    past.queued(agent.identity, reqStr(p, 'clientId'), reqStr(p, 'mchId'), reqStr(p, 'platformId')),
+  agentRoute(app, deps, 'queuedTranscript', async (p, agent) =>
+    past.queued(agent.identity, reqStr(p, 'clientId'), await agent.requireMerchant(reqStr(p, 'mchId')), reqStr(p, 'platformId')),
   );
 }

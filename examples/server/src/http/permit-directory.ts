@@ -49,7 +49,7 @@ export function registerDirectoryRoutes(app: FastifyInstance, deps: HttpDeps): v
 
   // members only; other visitors appear by their per-group alias, never by client id (protocol §3a)
   boundRoute(app, deps, 'GET', 'getGroupUserList', async (p, caller) =>
-    groups.membersFor(reqStr(p, 'groupId'), { identity: caller.identity, role: caller.role }),
+    groups.membersFor(reqStr(p, 'groupId'), { identity: caller.identity, role: caller.role, merchants: await caller.merchants() }),
   );
 
   app.get('/im/api/permit/decodeParam', async (request) => {

@@ -1,9 +1,9 @@
 /**
  * Availability: whether a merchant's visitors can reach a human now. Two things decide it: the
  * merchant's business hours (the admin command's hours in the store win over `MERCHANT_HOURS`;
- * none at all is always open) and whether any agent is online in the cluster (agents serve every
- * merchant's queue, so "available" is the cluster's agent presence). The queue's estimated wait
- * is computed here too, from how long the latest accepted visitors waited.
+ * none at all is always open) and whether an agent of that merchant is online in the cluster and
+ * available. The queue's estimated wait is computed here too, from how long the latest accepted
+ * visitors waited.
  * @module
  */
 
@@ -37,8 +37,8 @@ export interface AvailabilityDeps {
   store: Store;
   /** The configured hours (`MERCHANT_HOURS`). */
   configured: HoursByMerchant;
-  /** How many agents are online (in the cluster) and available (not `away`). */
-  agentsOnline(): Promise<number>;
+  /** How many agents of the merchant are online (in the cluster) and available (not `away`). */
+  agentsOnline(mchId: string): Promise<number>;
   /** The clock; `Date.now` by default. */
   now?: () => number;
 }
@@ -90,7 +90,7 @@ export class Availability {
     const open = nextOpenAt(hours, at);
     return {
       open: open === at,
-      agentsAvailable: (await this.deps.agentsOnline()) > 0,
+      agentsAvailable: (await this.deps.agentsOnline(mchId)) > 0,
       nextOpenAt: open,
       nextChangeAt: nextChangeAt(hours, at),
     };

@@ -24,8 +24,10 @@ export interface Joiner {
 export interface GroupReader {
   /** The client id, or `agent:<account>`. */
   identity: string;
-  /** Agents see every group. */
+  /** Agents see the groups of their merchants. */
   role: 'visitor' | 'agent';
+  /** An agent's merchants (none for a visitor). */
+  merchants?: readonly string[];
 }
 
 /** What `getGroupInfo` shows of a group. */
@@ -150,13 +152,13 @@ export class Groups {
   /**
    * The members as `reader` sees them: agents and members only, other visitors by their
    * per-group alias, never by client id (protocol §3a).
-   * @throws ApiError 1003 when the group is unknown; 4003 when `reader` is a visitor who is not a member.
+   * @throws ApiError 1003 when the group is unknown; 4003 when `reader` is a visitor who is not a
+   * member, or an agent of another merchant.
    */
   async membersFor(groupId: string, reader: GroupReader): Promise<MemberView[]> {
-    await this.require(groupId);
-    if (reader.role !== 'agent' && !(await this.isMember(groupId, reader.identity))) {
-      throw new ApiError(Code.Forbidden, 'Forbidden: only members see who is in this group');
-    }
+    const group = await this.require(groupId);
+    const allowed = reader.role === 'agent' ? (reader.merchants ?? []).includes(group.mchId) : await this.isMember(groupId, reader.identity);
+    if (!allowed) throw new ApiError(Code.Forbidden, 'Forbidden: only members see who is in this group');
     return (await this.store.directory.members(groupId)).map((m) => ({
       clientId: this.groupAlias(groupId, m.clientId, reader.identity),
       name: m.name,

@@ -3,7 +3,7 @@
  * §3a.3): a key session is made once per request key and expires a TTL after its last use; it is
  * bound to the first identity accepted on it and speaks only for that one; an unseen client id is
  * claimed once with a secret, stored only as its hash; a bound visitor may name only itself, an
- * agent only the visitors whose conversations were assigned to it.
+ * agent only the visitors whose conversations with its merchants were assigned to it.
  * @module
  */
 
@@ -39,6 +39,7 @@ export class Identity {
     private readonly store: Store,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly agentMerchants: (agentId: string) => Promise<readonly string[]> = async () => [],
   ) {}
 
   /**
@@ -116,10 +117,22 @@ export class Identity {
     return saltKey !== '' && (await this.store.keys.bySaltKey(saltKey)) !== undefined;
   }
 
-  /** The rule of protocol §3a.3: whether `identity` may name visitor `clientId`. */
-  async mayActFor(identity: string, clientId: string): Promise<boolean> {
+  /**
+   * The rule of protocol §3a.3: whether `identity` may name visitor `clientId` (in its
+   * conversation with merchant `mchId`, when the call names one). A visitor names only itself; an
+   * agent a visitor whose conversation with one of its merchants (with `mchId`, which must be one
+   * of them) was assigned to it.
+   */
+  async mayActFor(identity: string, clientId: string, mchId?: string): Promise<boolean> {
     if (roleOf(identity) === 'visitor') return clientId === identity;
-    return clientId !== '' && (await this.store.identity.assigned(identity, clientId));
+    const merchants = await this.agentMerchants(identity);
+    const scope = mchId === undefined ? merchants : merchants.filter((m) => m === mchId);
+    return clientId !== '' && scope.length > 0 && (await this.store.identity.assigned(identity, clientId, scope));
+  }
+
+  /** The merchants an identity works for: an agent's (docs/protocol.md §7), none for a visitor. */
+  merchantsOf(identity: string): Promise<readonly string[]> {
+    return roleOf(identity) === 'agent' ? this.agentMerchants(identity) : Promise.resolve([]);
   }
 
   /** Forgets key sessions unused for a TTL (housekeeping); returns how many. */

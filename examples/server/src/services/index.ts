@@ -67,7 +67,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, files: Serv
   const groups = new Groups(store, visitors, ctx.groupAlias, now);
   const merchants = new Merchants(store, (merchant) => sneakPeekOn(config.sneakPeekMerchants, merchant));
   return {
-    identity: new Identity(store, config.keySessionTtlMs, now),
+    identity: new Identity(store, config.keySessionTtlMs, now, (agentId) => ctx.agents.merchantsOf(agentId)),
     visitors,
     groups,
     merchants,
@@ -76,7 +76,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, files: Serv
     uploads: new Uploads(store, config.upload.quotaBytesPerDay, now),
     canned: new Canned(store, now),
     arrivals: new Arrivals(store, now),
-    past: new Past(store),
+    past: new Past(store, now),
     typing: new Typing(store, config.sneakPeekMerchants, visitors, now),
     availability: sessions.availability,
     privacy: new Privacy({

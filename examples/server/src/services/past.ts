@@ -2,12 +2,11 @@
  * Past conversations for the desk: ended conversations listed newest first with search by text
  * and visitor, one opened read-only, and what a queued visitor wrote before an agent accepts.
  *
- * Who may read (docs/protocol.md §3a): only agents. Agents are the staff of every merchant on the
- * server (the queue is shared: any agent may accept any merchant's visitor), so an agent may read
- * every ended conversation. Before accepting, an agent of the visitor's merchant may read what a
- * queued visitor wrote in its current conversation (its own messages, nothing of earlier
- * conversations, nothing once it is no longer queued). A visitor's key session gets 4003 from
- * every call here.
+ * Who may read (docs/protocol.md §7): only agents, and only of their own merchants: an agent may
+ * read every ended conversation of its merchants, and what a visitor queued with one of them wrote
+ * in its current conversation (its own messages, to the robot and while queueing: nothing of
+ * earlier conversations, nothing once it is no longer queued), before it accepts. A visitor's key
+ * session, and an agent naming another merchant's conversation, get 4003 from every call here.
  * @module
  */
 
@@ -36,6 +35,8 @@ export interface OpenedConversation {
 /** What the listing asks. */
 export interface PastSearch {
   mchId?: string;
+  /** Only these merchants' (the agent's). */
+  mchIds: readonly string[];
   visitor?: string;
   text?: string;
   offset: number;
@@ -45,15 +46,6 @@ export interface PastSearch {
 /** What a visitor writes itself: text, image, file, video (what a queued visitor's transcript holds). */
 const WRITTEN_BY_VISITORS: ReadonlySet<number> = new Set([T.Text, T.Image, T.File, T.Video]);
 
-/**
- * Whether an agent (`agent:<account>`) is staff of a merchant. On this server every agent serves
- * every merchant (the default); a server whose agents belong to merchants passes its own rule.
- */
-export type MerchantStaffCheck = (agentId: string, mchId: string) => boolean | Promise<boolean>;
-
-/** Every agent serves every merchant. */
-export const EVERY_MERCHANT: MerchantStaffCheck = () => true;
-
 /** Refuses anybody but an agent (`agent:<account>`). @throws ApiError 4003 */
 export function requireAgent(identity: string): void {
   if (!identity.startsWith('agent:')) throw forbidden('Forbidden: only agents may read past conversations');
@@ -61,16 +53,15 @@ export function requireAgent(identity: string): void {
 
 /** Past conversations and queued visitors' transcripts. */
 export class Past {
-  /**
-   * @param store - storage
-   * @param servesMerchant - whether an agent is staff of a merchant (queued visitors of other merchants are refused)
-   */
   constructor(
     private readonly store: Store,
-    private readonly servesMerchant: MerchantStaffCheck = EVERY_MERCHANT,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** A page of ended conversations, newest ended first. @throws ApiError 4003 for a visitor. */
+  /**
+   * A page of ended conversations (of `search.mchIds`, the agent's merchants), newest ended first.
+   * @throws ApiError 4003 for a visitor.
+   */
   async list(identity: string, search: PastSearch): Promise<PastPage> {
     requireAgent(identity);
     const rows = await this.store.desk.pastConversations({ ...search, size: search.size + 1 });
@@ -78,26 +69,41 @@ export class Past {
   }
 
   /**
-   * One ended conversation with all its messages.
-   * @throws ApiError 4003 for a visitor; 1003 when there is no such ended conversation.
+   * One ended conversation with all its messages, of one of the agent's `merchants`.
+   * @throws ApiError 4003 for a visitor or another merchant's; 1003 when there is no such ended conversation.
    */
-  async open(identity: string, sessionId: string): Promise<OpenedConversation> {
+  async open(identity: string, sessionId: string, merchants: readonly string[]): Promise<OpenedConversation> {
     requireAgent(identity);
     const session = await this.store.chat.session(sessionId);
     if (session?.state !== 'ended') throw new ApiError(Code.NotFound, 'no such ended conversation');
+    if (!merchants.includes(session.mchId)) throw forbidden('Forbidden: a conversation of another merchant');
     return this.transcript(session);
   }
 
   /**
+   * The agent closed an ended conversation of its desk: snapshots list it no more (closing it
+   * again is fine).
+   * @throws ApiError 4003 unless it is an ended conversation this agent served.
+   */
+  async close(identity: string, sessionId: string, merchants: readonly string[]): Promise<true> {
+    requireAgent(identity);
+    const session = await this.store.chat.session(sessionId);
+    const own = session?.state === 'ended' && session.agentId === identity && merchants.includes(session.mchId);
+    if (!own || !(await this.store.desk.closeEnded(sessionId, identity, this.now()))) {
+      throw forbidden('Forbidden: not an ended conversation of this agent');
+    }
+    return true;
+  }
+
+  /**
    * What a queued visitor wrote in its current conversation (to the robot and while queueing),
-   * for an agent of its merchant deciding to accept: the visitor's own messages only.
-   * @throws ApiError 4003 for a visitor, an agent who is not staff of the merchant, or when the
-   * visitor is not queued with that merchant's platform (unknown, talking to the robot, served,
-   * ended).
+   * for an agent of its merchant deciding to accept: the visitor's own messages only (the caller
+   * has checked that the merchant is the agent's).
+   * @throws ApiError 4003 for a visitor, or when the visitor is not queued with that merchant's
+   * platform (unknown, talking to the robot, served, ended).
    */
   async queued(identity: string, clientId: string, mchId: string, platformId: string): Promise<OpenedConversation> {
     requireAgent(identity);
-    if (!(await this.servesMerchant(identity, mchId))) throw forbidden('Forbidden: not an agent of that merchant');
     const session = await this.store.chat.latestSession(clientId, mchId, platformId);
     if (session?.state !== 'queued') throw forbidden('Forbidden: that visitor is not queued');
     const opened = await this.transcript(session);

@@ -6,8 +6,9 @@
  * last assignment; never assigned counts as idle longest), then to the account name so the
  * answer never depends on order. {@link RoutingPolicy} applies it whenever something changes
  * (a visitor queues, an agent becomes available, a conversation ends or is transferred) and
- * claims the head of the queue through the store, which makes a claim exactly-once across the
- * nodes of a cluster and never lets an agent go over its capacity.
+ * claims, for the agent it picked, the oldest visitor queued with one of that agent's merchants
+ * (an agent serves only its merchants) through the store, which makes a claim exactly-once across
+ * the nodes of a cluster and never lets an agent go over its capacity.
  * @module
  */
 
@@ -26,6 +27,8 @@ export interface RoutingCandidate {
   open: number;
   /** When it was last given a conversation (ms), or null when never. */
   lastAssignedAt: number | null;
+  /** The merchants whose visitors it serves. */
+  merchants: readonly string[];
 }
 
 export type { AgentStatus };
@@ -66,6 +69,8 @@ export interface RoutingDeps {
   store: { chat: Pick<Async<ChatRepo>, 'agentRouting' | 'claimHeadFor' | 'queue'> };
   /** Agents online on any node. */
   onlineAgents(): Promise<string[]>;
+  /** The merchants an agent works for. */
+  merchantsOf(agentId: string): Promise<readonly string[]>;
   /** Routing settings. */
   config: RoutingConfig;
   /** An assigned session: the visitor and the agents are told (as after a manual accept). */
@@ -121,14 +126,21 @@ export class RoutingPolicy {
   async route(): Promise<number> {
     const { store, config } = this.deps;
     const now = this.deps.now ?? Date.now;
+    // only agents of a merchant somebody queues with are asked (an empty queue costs one read)
+    const queued = new Set((await store.chat.queue()).map((s) => s.mchId));
+    if (queued.size === 0) return 0;
     const online = await this.deps.onlineAgents();
-    const candidates: RoutingCandidate[] = (await store.chat.agentRouting(online)).map((r) => ({ ...r, capacity: r.capacity ?? capacityOf(config, r.agentId) }));
+    const candidates: RoutingCandidate[] = [];
+    for (const r of await store.chat.agentRouting(online)) {
+      const merchants = await this.deps.merchantsOf(r.agentId);
+      if (merchants.some((m) => queued.has(m))) candidates.push({ ...r, capacity: r.capacity ?? capacityOf(config, r.agentId), merchants });
+    }
     let assigned = 0;
     for (;;) {
       const agent = nextAgent(candidates);
       if (!agent) return assigned;
       const at = now();
-      const session = await store.chat.claimHeadFor(agent.agentId, agent.capacity, at);
+      const session = await store.chat.claimHeadFor(agent.agentId, agent.capacity, at, agent.merchants);
       if (session) {
         agent.open += 1;
         agent.lastAssignedAt = at;
@@ -136,8 +148,7 @@ export class RoutingPolicy {
         await this.deps.assigned(session);
         continue;
       }
-      if ((await store.chat.queue()).length === 0) return assigned;
-      // the agent filled up on another node meanwhile: it takes nobody more in this pass
+      // nobody of its merchants queues, or it filled up on another node meanwhile: it takes nobody more in this pass
       agent.open = agent.capacity;
     }
   }

@@ -49,6 +49,8 @@ export interface Arrival {
 export interface PastQuery {
   /** Only this merchant's conversations (every merchant when undefined). */
   mchId?: string | undefined;
+  /** Only conversations of these merchants (an agent's; every merchant when undefined, none when empty). */
+  mchIds?: readonly string[] | undefined;
   /** Only conversations of the visitor with this client id, or whose name contains it. */
   visitor?: string | undefined;
   /** Only conversations with a message whose content contains this. */
@@ -83,6 +85,17 @@ export interface DeskRepo {
   saveArrival(arrival: Arrival): void;
   /** What the visitor last arrived with at the platform, if anything was kept. */
   arrival(clientId: string, mchId: string, platformId: string): Arrival | undefined;
+  /**
+   * The ended sessions of an agent that it has not closed on its desk, newest ended first (then by
+   * session id, descending), at most `limit`.
+   */
+  deskEnded(agentId: string, limit: number): ServiceSession[];
+  /**
+   * The agent closed an ended session of its desk (it is listed by {@link DeskRepo.deskEnded} no
+   * more); closing it again is fine.
+   * @returns false when it is not an ended session of that agent
+   */
+  closeEnded(sessionId: string, agentId: string, now: number): boolean;
 }
 
 /** `text` with LIKE's wildcards and the escape character (`\`) escaped, wrapped in `%`. */

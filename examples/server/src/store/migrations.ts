@@ -320,6 +320,20 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE messages ADD COLUMN text_key TEXT;
   `,
+  // 13: who ended a session, and whether its agent closed it on the desk: a desk shows its ended
+  // conversations again after a reload until the agent closes them. Sessions that ended before
+  // count as closed (the desks of that time dropped them on reload).
+  `
+  ALTER TABLE sessions ADD COLUMN ended_by TEXT;
+  ALTER TABLE sessions ADD COLUMN closed_at INTEGER;
+  UPDATE sessions SET closed_at = COALESCE(ended_at, created_at) WHERE state = 'ended';
+  CREATE INDEX sessions_desk_ended ON sessions (agent_id, ended_at) WHERE state = 'ended' AND closed_at IS NULL;
+  `,
+  // 14: an agent kept in the store belongs to merchants (comma-separated ids); agents added
+  // before belong to the demo merchant
+  `
+  ALTER TABLE agents ADD COLUMN merchants TEXT NOT NULL DEFAULT 'M1001';
+  `,
 ];
 
 /**

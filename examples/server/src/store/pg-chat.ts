@@ -126,9 +126,9 @@ function pgSessionMethods(db: Queryable): SessionMethods {
     updateSession: async (s) => {
       await db.query(
         `UPDATE sessions SET state = $2, agent_id = $3, queued_at = $4, accepted_at = $5, ended_at = $6,
-           score = $7, remark = $8
+           score = $7, remark = $8, ended_by = $9
          WHERE session_id = $1`,
-        [s.sessionId, s.state, s.agentId, s.queuedAt, s.acceptedAt, s.endedAt, s.score, s.remark],
+        [s.sessionId, s.state, s.agentId, s.queuedAt, s.acceptedAt, s.endedAt, s.score, s.remark, s.endedBy ?? null],
       );
     },
     queue: async () =>
@@ -151,18 +151,18 @@ function pgSessionMethods(db: Queryable): SessionMethods {
         )
       ).map(rows.toSession),
     recentWaits: async (limit) => (await allRows<rows.WaitRow>(db, rows.RECENT_WAITS_SQL('$1'), [limit])).map(rows.toWait),
-    claimQueued: async (clientId, agentId, now) =>
+    claimQueued: async (clientId, agentId, now, mchIds) =>
       // The row lock with SKIP LOCKED: a second agent accepting at once finds nothing to claim.
       mapRow(
         await firstRow<rows.SessionRow>(
           db,
           `UPDATE sessions SET state = 'active', agent_id = $1, accepted_at = $2
            WHERE session_id = (
-               SELECT session_id FROM sessions WHERE client_id = $3 AND state = 'queued'
+               SELECT session_id FROM sessions WHERE client_id = $3 AND state = 'queued' AND mch_id = ANY($4::text[])
                ORDER BY queued_at ASC NULLS FIRST, row_order ASC LIMIT 1 FOR UPDATE SKIP LOCKED)
              AND state = 'queued'
            RETURNING *`,
-          [agentId, now, clientId],
+          [agentId, now, clientId, [...mchIds]],
         ),
         rows.toSession,
       ),

@@ -1,5 +1,6 @@
 /**
- * {@link DeskRepo} on PostgreSQL: canned replies, past conversations and visitors' arrivals, with the same answers
+ * {@link DeskRepo} on PostgreSQL: canned replies, past conversations, visitors' arrivals and the ended conversations
+ * on an agent's desk, with the same answers
  * as `sqlite-desk.ts` (`ILIKE` matches ASCII case-insensitively as SQLite's `LIKE` does).
  * @module
  */
@@ -8,7 +9,7 @@ import type { CannedUpdate, DeskRepo } from './desk-types.js';
 import { insertInto } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
 import { rowValues } from './rows.js';
-import { toMessage, type MessageRow } from './rows-chat.js';
+import { toMessage, toSession, type MessageRow, type SessionRow } from './rows-chat.js';
 import * as rows from './rows-desk.js';
 import type { Async } from './types.js';
 
@@ -17,6 +18,7 @@ const PAST_SQL = `
   FROM sessions s LEFT JOIN visitors v ON v.client_id = s.client_id
   WHERE s.state = 'ended'
     AND ($1::text IS NULL OR s.mch_id = $1)
+    AND ($7::text[] IS NULL OR s.mch_id = ANY($7::text[]))
     AND ($2::text IS NULL OR s.client_id = $2 OR v.name ILIKE $3 ESCAPE '\\')
     AND ($4::text IS NULL OR EXISTS (
       SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.data_content ILIKE $4 ESCAPE '\\'))
@@ -65,7 +67,7 @@ export function pgDeskRepo(db: Queryable): Async<DeskRepo> {
     removeCanned: async (mchId, id) => (await changedRows(db, 'DELETE FROM canned_replies WHERE mch_id = $1 AND id = $2', [mchId, id])) === 1,
     pastConversations: async (query) => {
       const f = rows.pastFilters(query);
-      const params = [f.mchId, f.visitor, f.visitorLike, f.textLike, Math.max(0, Math.trunc(query.size)), Math.max(0, Math.trunc(query.offset))];
+      const params = [f.mchId, f.visitor, f.visitorLike, f.textLike, Math.max(0, Math.trunc(query.size)), Math.max(0, Math.trunc(query.offset)), f.mchIds];
       return (await allRows<rows.PastRow>(db, PAST_SQL, params)).map(rows.toPast);
     },
     sessionMessages: async (sessionId, limit) =>
@@ -83,5 +85,16 @@ export function pgDeskRepo(db: Queryable): Async<DeskRepo> {
       const row = await firstRow<rows.ArrivalRow>(db, 'SELECT * FROM visitor_arrivals WHERE client_id = $1 AND mch_id = $2 AND platform_id = $3', [clientId, mchId, platformId]);
       return row === undefined ? undefined : rows.toArrival(row);
     },
+    deskEnded: async (agentId, limit) =>
+      (
+        await allRows<SessionRow>(
+          db,
+          `SELECT * FROM sessions WHERE agent_id = $1 AND state = 'ended' AND closed_at IS NULL
+           ORDER BY ended_at DESC, session_id COLLATE "C" DESC LIMIT $2`,
+          [agentId, Math.max(0, Math.trunc(limit))],
+        )
+      ).map(toSession),
+    closeEnded: async (sessionId, agentId, now) =>
+      (await changedRows(db, "UPDATE sessions SET closed_at = COALESCE(closed_at, $1) WHERE session_id = $2 AND agent_id = $3 AND state = 'ended'", [now, sessionId, agentId])) === 1,
   };
 }

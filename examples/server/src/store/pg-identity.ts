@@ -28,8 +28,9 @@ export function pgIdentityRepo(db: Queryable): Async<IdentityRepo> {
         'UPDATE key_sessions SET bound_to = $1 WHERE salt_key = $2 AND (bound_to IS NULL OR bound_to = $1)',
         [identity, saltKey],
       )) === 1,
-    assigned: async (agentId, clientId) =>
-      (await firstRow(db, 'SELECT 1 AS one FROM sessions WHERE agent_id = $1 AND client_id = $2 LIMIT 1', [agentId, clientId])) !== undefined,
+    assigned: async (agentId, clientId, mchIds) =>
+      mchIds.length > 0 &&
+      (await firstRow(db, 'SELECT 1 AS one FROM sessions WHERE agent_id = $1 AND client_id = $2 AND mch_id = ANY($3::text[]) LIMIT 1', [agentId, clientId, [...mchIds]])) !== undefined,
     uploadBytes: async (identity, day) =>
       (await firstRow<{ bytes: number }>(db, 'SELECT bytes FROM upload_usage WHERE identity = $1 AND day = $2', [identity, day]))?.bytes ?? 0,
     addUploadBytes: async (identity, day, bytes) => {
@@ -48,7 +49,7 @@ export function pgIdentityRepo(db: Queryable): Async<IdentityRepo> {
     putAgent: async (a) => {
       await db.query(
         `${insertInto('agents', rows.AGENT_COLUMNS)}
-         ON CONFLICT (account) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash`,
+         ON CONFLICT (account) DO UPDATE SET name = EXCLUDED.name, password_hash = EXCLUDED.password_hash, merchants = EXCLUDED.merchants`,
         rowValues(rows.agentRow(a), rows.AGENT_COLUMNS),
       );
     },

@@ -314,6 +314,19 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE messages ADD COLUMN text_key TEXT;
   `,
+  // 9 (SQLite's migration 13): who ended a session, and whether its agent closed it on the desk;
+  // sessions that ended before count as closed
+  `
+  ALTER TABLE sessions ADD COLUMN ended_by TEXT;
+  ALTER TABLE sessions ADD COLUMN closed_at BIGINT;
+  UPDATE sessions SET closed_at = COALESCE(ended_at, created_at) WHERE state = 'ended';
+  CREATE INDEX sessions_desk_ended ON sessions (agent_id, ended_at) WHERE state = 'ended' AND closed_at IS NULL;
+  `,
+  // 10 (SQLite's migration 14): an agent kept in the store belongs to merchants (comma-separated
+  // ids); agents added before belong to the demo merchant
+  `
+  ALTER TABLE agents ADD COLUMN merchants TEXT NOT NULL DEFAULT 'M1001';
+  `,
 ];
 
 /**

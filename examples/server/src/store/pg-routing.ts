@@ -27,19 +27,19 @@ interface RoutingRow {
  */
 export function pgRoutingMethods(db: Queryable): Async<RoutingMethods> {
   return {
-    claimHeadFor: (agentId, capacity, now) =>
+    claimHeadFor: (agentId, capacity, now, mchIds) =>
       db.atomic(async (tx) => {
         await tx.query("SELECT pg_advisory_xact_lock(hashtext('kefu-route:' || $1))", [agentId]);
         const claimed = await firstRow<rows.SessionRow>(
           tx,
           `UPDATE sessions SET state = 'active', agent_id = $1, accepted_at = $2
            WHERE session_id = (
-               SELECT session_id FROM sessions WHERE state = 'queued'
+               SELECT session_id FROM sessions WHERE state = 'queued' AND mch_id = ANY($4::text[])
                ORDER BY queued_at ASC NULLS FIRST, row_order ASC LIMIT 1 FOR UPDATE SKIP LOCKED)
              AND state = 'queued'
              AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = $1) < $3
            RETURNING *`,
-          [agentId, now, capacity],
+          [agentId, now, capacity, [...mchIds]],
         );
         if (claimed) {
           await tx.query(
@@ -77,15 +77,21 @@ export function pgRoutingMethods(db: Queryable): Async<RoutingMethods> {
         [agentId, capacity],
       );
     },
-    reassign: async (sessionId, fromAgentId, toAgentId, now) =>
-      mapRow(
-        await firstRow<rows.SessionRow>(
-          db,
-          `UPDATE sessions SET agent_id = $1, accepted_at = $2
-           WHERE session_id = $3 AND state = 'active' AND agent_id = $4 RETURNING *`,
-          [toAgentId, now, sessionId, fromAgentId],
-        ),
-        rows.toSession,
-      ),
+    reassign: (sessionId, fromAgentId, toAgentId, now, capacity) =>
+      // the agent's routing lock, as for a claim: a transfer and a claim at once cannot both see room
+      db.atomic(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext('kefu-route:' || $1))", [toAgentId]);
+        return mapRow(
+          await firstRow<rows.SessionRow>(
+            tx,
+            `UPDATE sessions SET agent_id = $1, accepted_at = $2
+             WHERE session_id = $3 AND state = 'active' AND agent_id = $4
+               AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = $1) < $5
+             RETURNING *`,
+            [toAgentId, now, sessionId, fromAgentId, capacity],
+          ),
+          rows.toSession,
+        );
+      }),
   };
 }

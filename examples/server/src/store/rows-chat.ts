@@ -64,12 +64,14 @@ export interface SessionRow {
   ended_at: number | null;
   score: number | null;
   remark: string | null;
+  /** `visitor` or `agent` once ended by a 302 (null before, and for sessions of older schemas). */
+  ended_by: string | null;
 }
 
 /** The columns a session is written with. */
 export const SESSION_COLUMNS = [
   'session_id', 'client_id', 'mch_id', 'platform_id', 'state', 'agent_id', 'created_at', 'queued_at', 'accepted_at',
-  'ended_at', 'score', 'remark',
+  'ended_at', 'score', 'remark', 'ended_by',
 ] as const satisfies ColumnsOf<SessionRow>;
 
 const STATES: readonly SessionState[] = ['robot', 'queued', 'active', 'ended'];
@@ -88,6 +90,7 @@ export const toSession = (row: SessionRow): ServiceSession => ({
   endedAt: row.ended_at,
   score: row.score,
   remark: row.remark,
+  endedBy: row.ended_by === 'visitor' || row.ended_by === 'agent' ? row.ended_by : null,
 });
 
 /** The row of a service session. */
@@ -104,6 +107,7 @@ export const sessionRow = (s: ServiceSession): SessionRow => ({
   ended_at: s.endedAt,
   score: s.score,
   remark: s.remark,
+  ended_by: s.endedBy ?? null,
 });
 
 /** A row of `messages` (its `id`, the insertion order, is never read). */

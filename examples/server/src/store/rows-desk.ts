@@ -50,12 +50,19 @@ export interface PastRow extends SessionRow {
 export const toPast = (r: PastRow): PastConversation => ({ ...toSession(r), visitorName: r.visitor_name ?? '' });
 
 /** The listing's filters as SQL parameters: null where a filter is absent, LIKE patterns escaped. */
-export function pastFilters(query: PastQuery): { mchId: string | null; visitor: string | null; visitorLike: string | null; textLike: string | null } {
+export function pastFilters(query: PastQuery): {
+  mchId: string | null;
+  mchIds: string[] | null;
+  visitor: string | null;
+  visitorLike: string | null;
+  textLike: string | null;
+} {
   const present = (v: string | undefined): string | null => (v === undefined || v === '' ? null : v);
   const visitor = present(query.visitor);
   const text = present(query.text);
   return {
     mchId: present(query.mchId),
+    mchIds: query.mchIds === undefined ? null : [...query.mchIds],
     visitor,
     visitorLike: visitor === null ? null : containsPattern(visitor),
     textLike: text === null ? null : containsPattern(text),

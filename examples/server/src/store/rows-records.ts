@@ -154,14 +154,28 @@ export interface AgentRow {
   account: string;
   name: string;
   password_hash: string;
+  /** Merchant ids, comma-separated (ids hold no comma). */
+  merchants: string;
   created_at: number;
 }
 
 /** The columns a stored agent is written with. */
-export const AGENT_COLUMNS = ['account', 'name', 'password_hash', 'created_at'] as const satisfies ColumnsOf<AgentRow>;
+export const AGENT_COLUMNS = ['account', 'name', 'password_hash', 'merchants', 'created_at'] as const satisfies ColumnsOf<AgentRow>;
 
 /** A stored agent from its row. */
-export const toAgent = (r: AgentRow): StoredAgent => ({ account: r.account, name: r.name, passwordHash: r.password_hash, createdAt: r.created_at });
+export const toAgent = (r: AgentRow): StoredAgent => ({
+  account: r.account,
+  name: r.name,
+  passwordHash: r.password_hash,
+  merchants: r.merchants.split(',').filter((id) => id !== ''),
+  createdAt: r.created_at,
+});
 
 /** The row of a stored agent. */
-export const agentRow = (a: StoredAgent): AgentRow => ({ account: a.account, name: a.name, password_hash: a.passwordHash, created_at: a.createdAt });
+export const agentRow = (a: StoredAgent): AgentRow => ({
+  account: a.account,
+  name: a.name,
+  password_hash: a.passwordHash,
+  merchants: a.merchants.join(','),
+  created_at: a.createdAt,
+});

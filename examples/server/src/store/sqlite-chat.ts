@@ -39,14 +39,16 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
     ),
     updateSession: db.prepare<rows.SessionRow>(
       `UPDATE sessions SET state = @state, agent_id = @agent_id, queued_at = @queued_at,
-         accepted_at = @accepted_at, ended_at = @ended_at, score = @score, remark = @remark
+         accepted_at = @accepted_at, ended_at = @ended_at, score = @score, remark = @remark, ended_by = @ended_by
        WHERE session_id = @session_id`,
     ),
     session: db.prepare<[string], rows.SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
     recentWaits: db.prepare<[number], rows.WaitRow>(rows.RECENT_WAITS_SQL('?')),
-    claimQueued: db.prepare<[string, number, string], rows.SessionRow>(
+    claimQueued: db.prepare<[string, number, string, string], rows.SessionRow>(
       `UPDATE sessions SET state = 'active', agent_id = ?, accepted_at = ?
-       WHERE session_id = (SELECT session_id FROM sessions WHERE client_id = ? AND state = 'queued' ORDER BY queued_at ASC, rowid ASC LIMIT 1)
+       WHERE session_id = (
+           SELECT session_id FROM sessions WHERE client_id = ? AND state = 'queued' AND mch_id IN (SELECT value FROM json_each(?))
+           ORDER BY queued_at ASC, rowid ASC LIMIT 1)
          AND state = 'queued'
        RETURNING *`,
     ),
@@ -81,7 +83,7 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
     queue: () => q.queue.all().map(rows.toSession),
     activeSessions: (agentId) => q.activeSessions.all(agentId).map(rows.toSession),
     servingAgents: () => q.servingAgents.all().map((r) => r.agent_id),
-    claimQueued: (clientId, agentId, now) => mapRow(q.claimQueued.get(agentId, now, clientId), rows.toSession),
+    claimQueued: (clientId, agentId, now, mchIds) => mapRow(q.claimQueued.get(agentId, now, clientId, JSON.stringify(mchIds)), rows.toSession),
     recentWaits: (limit) => q.recentWaits.all(limit).map(rows.toWait),
   };
 }

@@ -1,17 +1,20 @@
 /**
- * {@link DeskRepo} on better-sqlite3: canned replies, past conversations and visitors' arrivals.
+ * {@link DeskRepo} on better-sqlite3: canned replies, past conversations, visitors' arrivals and the ended
+ * conversations on an agent's desk.
  * @module
  */
 
 import type Database from 'better-sqlite3';
 import type { CannedUpdate, DeskRepo } from './desk-types.js';
 import { toMessage, type MessageRow } from './rows-chat.js';
+import { toSession, type SessionRow } from './rows-chat.js';
 import * as rows from './rows-desk.js';
 import { insertInto } from './sqlite-params.js';
 
 /** The named parameters of the past-conversation listing. */
 interface PastParams {
   mchId: string | null;
+  mchIds: string | null;
   visitor: string | null;
   visitorLike: string | null;
   textLike: string | null;
@@ -35,6 +38,7 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
        FROM sessions s LEFT JOIN visitors v ON v.client_id = s.client_id
        WHERE s.state = 'ended'
          AND (@mchId IS NULL OR s.mch_id = @mchId)
+         AND (@mchIds IS NULL OR s.mch_id IN (SELECT value FROM json_each(@mchIds)))
          AND (@visitor IS NULL OR s.client_id = @visitor OR v.name LIKE @visitorLike ESCAPE '\\')
          AND (@textLike IS NULL OR EXISTS (
            SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.data_content LIKE @textLike ESCAPE '\\'))
@@ -47,6 +51,13 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
        ON CONFLICT (client_id, mch_id, platform_id) DO UPDATE SET params = excluded.params, arrived_at = excluded.arrived_at`,
     ),
     arrival: db.prepare<[string, string, string], rows.ArrivalRow>('SELECT * FROM visitor_arrivals WHERE client_id = ? AND mch_id = ? AND platform_id = ?'),
+    deskEnded: db.prepare<[string, number], SessionRow>(
+      `SELECT * FROM sessions WHERE agent_id = ? AND state = 'ended' AND closed_at IS NULL
+       ORDER BY ended_at DESC, session_id DESC LIMIT ?`,
+    ),
+    closeEnded: db.prepare<[number, string, string]>(
+      "UPDATE sessions SET closed_at = COALESCE(closed_at, ?) WHERE session_id = ? AND agent_id = ? AND state = 'ended'",
+    ),
   };
   // one synchronous transaction: nothing runs between the shortcut check and the update
   const updateCanned = db.transaction((row: rows.CannedReplyRow): CannedUpdate => {
@@ -59,13 +70,18 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
     cannedReplies: (mchId) => q.canned.all(mchId).map(rows.toCanned),
     updateCanned: (reply) => updateCanned(rows.cannedRow(reply)),
     removeCanned: (mchId, id) => q.removeCanned.run(mchId, id).changes === 1,
-    pastConversations: (query) =>
-      q.past.all({ ...rows.pastFilters(query), size: Math.max(0, Math.trunc(query.size)), offset: Math.max(0, Math.trunc(query.offset)) }).map(rows.toPast),
+    pastConversations: (query) => {
+      const f = rows.pastFilters(query);
+      const params = { ...f, mchIds: f.mchIds === null ? null : JSON.stringify(f.mchIds), size: Math.max(0, Math.trunc(query.size)), offset: Math.max(0, Math.trunc(query.offset)) };
+      return q.past.all(params).map(rows.toPast);
+    },
     sessionMessages: (sessionId, limit) => q.sessionMessages.all(sessionId, Math.max(0, Math.trunc(limit))).map(toMessage),
     saveArrival: (arrival) => void q.saveArrival.run(rows.arrivalRow(arrival)),
     arrival: (clientId, mchId, platformId) => {
       const row = q.arrival.get(clientId, mchId, platformId);
       return row === undefined ? undefined : rows.toArrival(row);
     },
+    deskEnded: (agentId, limit) => q.deskEnded.all(agentId, Math.max(0, Math.trunc(limit))).map(toSession),
+    closeEnded: (sessionId, agentId, now) => q.closeEnded.run(now, sessionId, agentId).changes === 1,
   };
 }

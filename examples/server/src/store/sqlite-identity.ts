@@ -21,7 +21,9 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
     bind: db.prepare<[string, string, string]>(
       'UPDATE key_sessions SET bound_to = ? WHERE salt_key = ? AND (bound_to IS NULL OR bound_to = ?)',
     ),
-    assigned: db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM sessions WHERE agent_id = ? AND client_id = ? LIMIT 1'),
+    assigned: db.prepare<[string, string, string], { one: number }>(
+      'SELECT 1 AS one FROM sessions WHERE agent_id = ? AND client_id = ? AND mch_id IN (SELECT value FROM json_each(?)) LIMIT 1',
+    ),
     usage: db.prepare<[string, string], { bytes: number }>('SELECT bytes FROM upload_usage WHERE identity = ? AND day = ?'),
     addUsage: db.prepare<[string, string, number]>(
       `INSERT INTO upload_usage (identity, day, bytes) VALUES (?, ?, ?)
@@ -36,7 +38,7 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
     agents: db.prepare<[], rows.AgentRow>('SELECT * FROM agents ORDER BY account'),
     putAgent: db.prepare<rows.AgentRow>(
       `${insertInto('agents', rows.AGENT_COLUMNS)}
-       ON CONFLICT (account) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash`,
+       ON CONFLICT (account) DO UPDATE SET name = excluded.name, password_hash = excluded.password_hash, merchants = excluded.merchants`,
     ),
     removeAgent: db.prepare<[string]>('DELETE FROM agents WHERE account = ?'),
     putToken: db.prepare<[string, string, number, number]>('INSERT INTO agent_tokens (token_hash, account, created_at, expires_at) VALUES (?, ?, ?, ?)'),
@@ -51,7 +53,7 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
     secretHash: (clientId) => q.secretHash.get(clientId)?.secret_hash ?? undefined,
     claim: (clientId, hash) => q.claim.run(hash, clientId).changes === 1,
     bindKeySession: (saltKey, identity) => q.bind.run(identity, saltKey, identity).changes === 1,
-    assigned: (agentId, clientId) => q.assigned.get(agentId, clientId) !== undefined,
+    assigned: (agentId, clientId, mchIds) => mchIds.length > 0 && q.assigned.get(agentId, clientId, JSON.stringify(mchIds)) !== undefined,
     uploadBytes: (identity, day) => q.usage.get(identity, day)?.bytes ?? 0,
     addUploadBytes: (identity, day, bytes) => {
       db.transaction(() => {

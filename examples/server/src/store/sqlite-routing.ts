@@ -33,9 +33,11 @@ export function statusOf(stored: string | null): AgentStatus {
  */
 export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
   const q = {
-    claimHead: db.prepare<[string, number, string, number], rows.SessionRow>(
+    claimHead: db.prepare<[string, number, string, string, number], rows.SessionRow>(
       `UPDATE sessions SET state = 'active', agent_id = ?, accepted_at = ?
-       WHERE session_id = (SELECT session_id FROM sessions WHERE state = 'queued' ORDER BY queued_at ASC, rowid ASC LIMIT 1)
+       WHERE session_id = (
+           SELECT session_id FROM sessions WHERE state = 'queued' AND mch_id IN (SELECT value FROM json_each(?))
+           ORDER BY queued_at ASC, rowid ASC LIMIT 1)
          AND state = 'queued'
          AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = ?) < ?
        RETURNING *`,
@@ -57,14 +59,16 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
       `INSERT INTO agent_routing (agent_id, capacity) VALUES (?, ?)
        ON CONFLICT (agent_id) DO UPDATE SET capacity = excluded.capacity`,
     ),
-    reassign: db.prepare<[string, number, string, string], rows.SessionRow>(
+    reassign: db.prepare<[string, number, string, string, string, number], rows.SessionRow>(
       `UPDATE sessions SET agent_id = ?, accepted_at = ?
-       WHERE session_id = ? AND state = 'active' AND agent_id = ? RETURNING *`,
+       WHERE session_id = ? AND state = 'active' AND agent_id = ?
+         AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = ?) < ?
+       RETURNING *`,
     ),
   };
   return {
-    claimHeadFor: db.transaction((agentId: string, capacity: number, now: number) => {
-      const claimed = q.claimHead.get(agentId, now, agentId, capacity);
+    claimHeadFor: db.transaction((agentId: string, capacity: number, now: number, mchIds: readonly string[]) => {
+      const claimed = q.claimHead.get(agentId, now, JSON.stringify(mchIds), agentId, capacity);
       if (claimed) q.stamp.run(agentId, now);
       return mapRow(claimed, rows.toSession);
     }),
@@ -84,6 +88,7 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
     setAgentCapacity: (agentId, capacity) => {
       q.setCapacity.run(agentId, capacity);
     },
-    reassign: (sessionId, fromAgentId, toAgentId, now) => mapRow(q.reassign.get(toAgentId, now, sessionId, fromAgentId), rows.toSession),
+    reassign: (sessionId, fromAgentId, toAgentId, now, capacity) =>
+      mapRow(q.reassign.get(toAgentId, now, sessionId, fromAgentId, toAgentId, capacity), rows.toSession),
   };
 }

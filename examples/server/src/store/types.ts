@@ -124,6 +124,8 @@ export interface ServiceSession {
   score: number | null;
   /** The rating's remark. */
   remark: string | null;
+  /** Who ended it (a 302 of the visitor or of its agent), once ended; null (or absent) when unknown. */
+  endedBy?: 'visitor' | 'agent' | null;
 }
 
 /** A stored message: the wire fields plus where it belongs. */
@@ -363,23 +365,25 @@ export interface ChatRepo {
   /** The agents that serve at least one active session (sorted). */
   servingAgents(): string[];
   /**
-   * Assigns the visitor's queued session to `agentId` atomically (a conditional update, the row
-   * locked): of two agents accepting the same visitor at once, exactly one gets the session.
-   * @returns the now active session, or undefined when the visitor was not queued (any more)
+   * Assigns the visitor's session queued with one of the merchants `mchIds` (the agent's) to
+   * `agentId` atomically (a conditional update, the row locked): of two agents accepting the same
+   * visitor at once, exactly one gets the session.
+   * @returns the now active session, or undefined when the visitor was not queued (any more) with those merchants
    */
-  claimQueued(clientId: string, agentId: string, now: number): ServiceSession | undefined;
+  claimQueued(clientId: string, agentId: string, now: number, mchIds: readonly string[]): ServiceSession | undefined;
   /**
    * How long the latest `limit` accepted visitors waited in the queue (ms, `acceptedAt - queuedAt`),
    * newest accept first: what the queue's estimated wait is computed from.
    */
   recentWaits(limit: number): number[];
   /**
-   * Routing: assigns the head of the queue to `agentId` when it serves fewer than `capacity`
-   * conversations, atomically (of nodes routing at once, each visitor goes to one agent and no
-   * agent goes over its capacity), and stamps the agent's last assignment.
-   * @returns the now active session, or undefined (queue empty, or the agent full)
+   * Routing: assigns the oldest session queued with one of the merchants `mchIds` (the agent's)
+   * to `agentId` when it serves fewer than `capacity` conversations, atomically (of nodes routing
+   * at once, each visitor goes to one agent and no agent goes over its capacity), and stamps the
+   * agent's last assignment.
+   * @returns the now active session, or undefined (nobody of those merchants queued, or the agent full)
    */
-  claimHeadFor(agentId: string, capacity: number, now: number): ServiceSession | undefined;
+  claimHeadFor(agentId: string, capacity: number, now: number, mchIds: readonly string[]): ServiceSession | undefined;
   /** The routing state of these agents (each once, in the order asked). */
   agentRouting(agentIds: readonly string[]): AgentRouting[];
   /** Stores an agent's status. */
@@ -387,10 +391,13 @@ export interface ChatRepo {
   /** Stores an agent's capacity (null: the config's). */
   setAgentCapacity(agentId: string, capacity: number | null): void;
   /**
-   * Moves an active session from one agent to another (a transfer), atomically.
-   * @returns the session, or undefined when it is not active with `fromAgentId` (any more)
+   * Moves an active session from one agent to another (a transfer), atomically: only while
+   * `toAgentId` serves fewer than `capacity` conversations (of transfers and routing claims at
+   * once, on any node, none puts the agent over its capacity).
+   * @returns the session, or undefined when it is not active with `fromAgentId` (any more) or the
+   * other agent is at capacity
    */
-  reassign(sessionId: string, fromAgentId: string, toAgentId: string, now: number): ServiceSession | undefined;
+  reassign(sessionId: string, fromAgentId: string, toAgentId: string, now: number, capacity: number): ServiceSession | undefined;
   /** Stores a message once per `fp` and stamps its `seq` on `message`; false for a known `fp`. */
   insertMessage(message: MessageRecord): boolean;
   message(fp: string): MessageRecord | undefined;
@@ -431,6 +438,8 @@ export interface StoredAgent {
   name: string;
   /** `scrypt$N$r$p$salt$hash` (see `agents/password.ts`). */
   passwordHash: string;
+  /** The merchants it works for (at least one; see `agents/merchants.ts`). */
+  merchants: readonly string[];
   /** When it was added (ms). */
   createdAt: number;
 }
@@ -446,8 +455,8 @@ export interface IdentityRepo {
   claim(clientId: string, secretHash: string): boolean;
   /** Binds a key session to `identity`; false when it is bound to another identity. */
   bindKeySession(saltKey: string, identity: string): boolean;
-  /** Whether a conversation of `clientId` was ever assigned to `agentId`. */
-  assigned(agentId: string, clientId: string): boolean;
+  /** Whether a conversation of `clientId` with one of the merchants `mchIds` was ever assigned to `agentId`. */
+  assigned(agentId: string, clientId: string, mchIds: readonly string[]): boolean;
   /** Bytes uploaded by `identity` on `day` (`YYYY-MM-DD`, UTC). */
   uploadBytes(identity: string, day: string): number;
   /** Adds (or, negative, refunds) uploaded bytes. */

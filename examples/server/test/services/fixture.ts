@@ -99,7 +99,7 @@ async function seed(store: Store): Promise<void> {
 export async function serviceFixture(): Promise<ServiceFixture> {
   const dir = tempDir();
   const store = new SqliteStore(join(dir, 'kefu.db'));
-  const config = loadConfig({ AGENTS: 'alice:secret1:Alice' }, { dataDir: dir, memoryDb: false, log: false });
+  const config = loadConfig({ AGENTS: 'alice:secret1:Alice', AGENT_MERCHANTS: `alice:${F.mchId}` }, { dataDir: dir, memoryDb: false, log: false });
   const ctx: ChatContext = { store, hub: new Hub(), clock: new MessageClock(0), config, agents: new AgentDirectory(config.agents, store), groupAlias: await groupAliaser(store) };
   const sessions = new Sessions(ctx);
   await seed(store);

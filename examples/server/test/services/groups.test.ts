@@ -88,7 +88,10 @@ describe('member lists: members and agents only, other visitors by alias', () =>
     expect(seenByA.map((m) => m.clientId)).toContain('v-a');
     expect(seenByA.map((m) => m.clientId)).not.toContain('v-b');
     expect(seenByA.find((m) => m.name === 'B')?.clientId).toMatch(/^m-[0-9a-f]{16}$/);
-    const seenByAgent = await groups.membersFor(F.openGroupId, { identity: 'agent:alice', role: 'agent' });
+    const seenByAgent = await groups.membersFor(F.openGroupId, { identity: 'agent:alice', role: 'agent', merchants: [F.mchId] });
+    // an agent of another merchant (or of none) is no member
+    expect((await refusalOf(groups.membersFor(F.openGroupId, { identity: 'agent:mallory', role: 'agent', merchants: [F.otherMchId] }))).code).toBe(Code.Forbidden);
+    expect((await refusalOf(groups.membersFor(F.openGroupId, { identity: 'agent:mallory', role: 'agent' }))).code).toBe(Code.Forbidden);
     expect(seenByAgent).toHaveLength(2);
     expect((await refusalOf(groups.membersFor('g-none', { identity: 'agent:alice', role: 'agent' }))).code).toBe(Code.NotFound);
   });

@@ -11,7 +11,8 @@ let identity: Identity;
 beforeEach(async () => {
   fx = await serviceFixture();
   now = 1_000_000;
-  identity = new Identity(fx.store, 60_000, () => now);
+  // alice and bob work for the fixture's merchant, mallory for another
+  identity = new Identity(fx.store, 60_000, () => now, async (agentId) => (agentId === 'agent:mallory' ? [F.otherMchId] : agentId.startsWith('agent:') ? [F.mchId] : []));
 });
 afterEach(async () => {
   await fx.close();
@@ -80,8 +81,22 @@ describe('who may act for whom (protocol §3a.3)', () => {
     const open = await fx.store.chat.latestSession(F.plain, F.mchId, F.platformId);
     if (!open) throw new Error('triggerUpdate started no session');
     await fx.store.chat.updateSession({ ...open, state: 'queued', queuedAt: 1 });
-    expect(await fx.store.chat.claimQueued(F.plain, 'agent:alice', 2)).toBeDefined();
+    expect(await fx.store.chat.claimQueued(F.plain, 'agent:alice', 2, [F.mchId])).toBeDefined();
     expect(await identity.mayActFor('agent:alice', F.plain)).toBe(true);
+    expect(await identity.mayActFor('agent:alice', F.plain, F.mchId)).toBe(true);
     expect(await identity.mayActFor('agent:bob', F.plain)).toBe(false);
+    // the visitor's conversation with another merchant is not alice's to name
+    expect(await identity.mayActFor('agent:alice', F.plain, F.otherMchId)).toBe(false);
+  });
+
+  it('an agent of another merchant names none of this merchant’s visitors, even one once assigned to it', async () => {
+    await fx.services.conversations.triggerUpdate({ clientId: F.plain, mchId: F.mchId, platformId: F.platformId, language: 'en' });
+    const open = await fx.store.chat.latestSession(F.plain, F.mchId, F.platformId);
+    if (!open) throw new Error('triggerUpdate started no session');
+    await fx.store.chat.updateSession({ ...open, state: 'active', agentId: 'agent:mallory', acceptedAt: 2 });
+    expect(await identity.mayActFor('agent:mallory', F.plain)).toBe(false);
+    expect(await identity.mayActFor('agent:mallory', F.plain, F.mchId)).toBe(false);
+    expect(await identity.merchantsOf('agent:mallory')).toEqual([F.otherMchId]);
+    expect(await identity.merchantsOf(F.plain)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { isAgentStatus, nextAgent, RoutingPolicy, type RoutingCandidate } from '
 import type { ServiceSession } from '../../src/store/types.js';
 
 function agent(agentId: string, over: Partial<RoutingCandidate> = {}): RoutingCandidate {
-  return { agentId, status: 'available', capacity: 3, open: 0, lastAssignedAt: null, ...over };
+  return { agentId, status: 'available', capacity: 3, open: 0, lastAssignedAt: null, merchants: ['M'], ...over };
 }
 
 describe('nextAgent', () => {
@@ -68,6 +68,10 @@ describe('isAgentStatus', () => {
 describe('RoutingPolicy (fake store)', () => {
   interface Fake {
     queue: string[];
+    /** The merchant of each queued visitor (`M` when not named). */
+    queuedWith?: Record<string, string>;
+    /** The merchants of each agent (`['M']` when not named). */
+    merchants?: Record<string, string[]>;
     status: Record<string, 'available' | 'away'>;
     open: Record<string, number>;
     last: Record<string, number | null>;
@@ -88,19 +92,22 @@ describe('RoutingPolicy (fake store)', () => {
       store: {
         chat: {
           agentRouting: async (ids) => ids.map((agentId) => ({ agentId, status: fake.status[agentId] ?? 'available', open: fake.open[agentId] ?? 0, capacity: null, lastAssignedAt: fake.last[agentId] ?? null })),
-          claimHeadFor: async (agentId, capacity, now) => {
+          claimHeadFor: async (agentId, capacity, now, mchIds) => {
             if (fake.broken) throw new Error('store down');
             if ((fake.open[agentId] ?? 0) >= capacity || fake.fullElsewhere?.has(agentId)) return undefined;
-            const head = fake.queue.shift();
+            const at = fake.queue.findIndex((clientId) => mchIds.includes(fake.queuedWith?.[clientId] ?? 'M'));
+            if (at < 0) return undefined;
+            const [head] = fake.queue.splice(at, 1);
             if (head === undefined) return undefined;
             fake.open[agentId] = (fake.open[agentId] ?? 0) + 1;
             fake.last[agentId] = now;
             return sessionOf(head, agentId);
           },
-          queue: async () => fake.queue.map((clientId) => ({ ...sessionOf(clientId, ''), state: 'queued' as const, agentId: null })),
+          queue: async () => fake.queue.map((clientId) => ({ ...sessionOf(clientId, ''), mchId: fake.queuedWith?.[clientId] ?? 'M', state: 'queued' as const, agentId: null })),
         },
       },
       onlineAgents: async () => onlineAgents,
+      merchantsOf: async (agentId) => fake.merchants?.[agentId] ?? ['M'],
       config: { autoAssign, defaultCapacity: 2, capacities: { one: 1 } },
       assigned: async (s) => {
         assigned.push([s.clientId, s.agentId ?? '']);
@@ -129,6 +136,22 @@ describe('RoutingPolicy (fake store)', () => {
     const { p, assigned } = policy(fake, true, ['agent:away']);
     expect(await p.route()).toBe(0);
     expect(assigned).toEqual([]);
+  });
+
+  it('gives each agent only visitors of its merchants; an agent of no queued merchant is not asked', async () => {
+    const fake: Fake = {
+      queue: ['a1', 'b1', 'a2', 'b2', 'c1'],
+      queuedWith: { a1: 'A', a2: 'A', b1: 'B', b2: 'B', c1: 'C' },
+      merchants: { 'agent:ann': ['A'], 'agent:ben': ['B'], 'agent:zoe': ['Z'] },
+      status: { 'agent:ann': 'available', 'agent:ben': 'available', 'agent:zoe': 'available' },
+      open: {},
+      last: {},
+    };
+    const { p, assigned } = policy(fake);
+    expect(await p.route()).toBe(4);
+    expect(assigned.sort()).toEqual([['a1', 'agent:ann'], ['a2', 'agent:ann'], ['b1', 'agent:ben'], ['b2', 'agent:ben']]);
+    expect(fake.queue).toEqual(['c1']);
+    expect(fake.last['agent:zoe']).toBeUndefined();
   });
 
   it('moves on when an agent filled up elsewhere, and reports a failing pass without throwing', async () => {

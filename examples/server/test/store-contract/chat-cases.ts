@@ -108,19 +108,28 @@ export function sessionCases(current: () => Store): void {
     it('assigns the queued session and answers it active', async () => {
       const store = current();
       await store.chat.createSession(session('s1', 'v1', { state: 'queued', queuedAt: T0 }));
-      const claimed = await store.chat.claimQueued('v1', 'agent:a', T0 + 5);
+      const claimed = await store.chat.claimQueued('v1', 'agent:a', T0 + 5, [MCH]);
       expect(claimed).toEqual(session('s1', 'v1', { state: 'active', agentId: 'agent:a', queuedAt: T0, acceptedAt: T0 + 5 }));
       expect(await store.chat.session('s1')).toEqual(claimed);
-      expect(await store.chat.claimQueued('v1', 'agent:b', T0 + 6)).toBeUndefined();
-      expect(await store.chat.claimQueued('nobody', 'agent:b', T0 + 6)).toBeUndefined();
-      expect(await store.identity.assigned('agent:a', 'v1')).toBe(true);
-      expect(await store.identity.assigned('agent:b', 'v1')).toBe(false);
+      expect(await store.chat.claimQueued('v1', 'agent:b', T0 + 6, [MCH])).toBeUndefined();
+      expect(await store.chat.claimQueued('nobody', 'agent:b', T0 + 6, [MCH])).toBeUndefined();
+      expect(await store.identity.assigned('agent:a', 'v1', [MCH])).toBe(true);
+      expect(await store.identity.assigned('agent:b', 'v1', [MCH])).toBe(false);
+    });
+
+    it('claims only a visitor queued with one of the agent’s merchants', async () => {
+      const store = current();
+      await store.chat.createSession(session('s1', 'v1', { state: 'queued', queuedAt: T0, mchId: 'mch-2' }));
+      expect(await store.chat.claimQueued('v1', 'agent:a', T0 + 5, [MCH])).toBeUndefined();
+      expect(await store.chat.claimQueued('v1', 'agent:a', T0 + 5, [])).toBeUndefined();
+      expect((await store.chat.session('s1'))?.state).toBe('queued');
+      expect(await store.chat.claimQueued('v1', 'agent:b', T0 + 6, [MCH, 'mch-2'])).toMatchObject({ sessionId: 's1', agentId: 'agent:b' });
     });
 
     it('two claims at once: exactly one wins', async () => {
       const store = current();
       await store.chat.createSession(session('s1', 'v1', { state: 'queued', queuedAt: T0 }));
-      const results = await Promise.all([store.chat.claimQueued('v1', 'agent:a', T0), store.chat.claimQueued('v1', 'agent:b', T0)]);
+      const results = await Promise.all([store.chat.claimQueued('v1', 'agent:a', T0, [MCH]), store.chat.claimQueued('v1', 'agent:b', T0, [MCH])]);
       const winners = results.filter((r) => r !== undefined);
       expect(winners).toHaveLength(1);
       expect((await store.chat.session('s1'))?.agentId).toBe(winners[0]?.agentId);
@@ -130,7 +139,7 @@ export function sessionCases(current: () => Store): void {
       const store = current();
       const visitors = Array.from({ length: 8 }, (_, i) => `v${i}`);
       for (const [i, v] of visitors.entries()) await store.chat.createSession(session(`s${i}`, v, { state: 'queued', queuedAt: T0 + i }));
-      const claims = visitors.flatMap((v) => ['agent:a', 'agent:b', 'agent:c'].map((agent) => store.chat.claimQueued(v, agent, T0 + 100)));
+      const claims = visitors.flatMap((v) => ['agent:a', 'agent:b', 'agent:c'].map((agent) => store.chat.claimQueued(v, agent, T0 + 100, [MCH])));
       const won = (await Promise.all(claims)).filter((r) => r !== undefined);
       expect(won.map((s) => s.clientId).sort()).toEqual([...visitors].sort());
       expect(await store.chat.queue()).toEqual([]);
@@ -141,8 +150,8 @@ export function sessionCases(current: () => Store): void {
       await store.chat.createSession(session('s1', 'v1', { state: 'queued', queuedAt: T0 }));
       let outside: Promise<unknown> | undefined;
       const inside = await store.transaction(async (tx) => {
-        const claimed = await tx.chat.claimQueued('v1', 'agent:a', T0);
-        outside = store.chat.claimQueued('v1', 'agent:b', T0); // another connection (PostgreSQL) or held back (SQLite)
+        const claimed = await tx.chat.claimQueued('v1', 'agent:a', T0, [MCH]);
+        outside = store.chat.claimQueued('v1', 'agent:b', T0, [MCH]); // another connection (PostgreSQL) or held back (SQLite)
         await new Promise((resolve) => setTimeout(resolve, 50));
         return claimed;
       });
@@ -164,7 +173,7 @@ export function sessionCases(current: () => Store): void {
       expect(await store.chat.recentWaits(5)).toEqual([60_000, 30_000, 10_000]);
       expect(await store.chat.recentWaits(2)).toEqual([60_000, 30_000]);
       // an accept through claimQueued counts from then on
-      expect(await store.chat.claimQueued('v4', 'agent:b', T0 + 203_000)).toBeDefined();
+      expect(await store.chat.claimQueued('v4', 'agent:b', T0 + 203_000, [MCH])).toBeDefined();
       expect(await store.chat.recentWaits(1)).toEqual([200_000]);
     });
   });

@@ -116,6 +116,11 @@ export function deskCases(current: () => Store): void {
       expect(await ids({ visitor: 'ann', offset: 0, size: 10 })).toEqual(['s1']);
       expect(await ids({ visitor: 'ann', text: 'please', offset: 0, size: 10 })).toEqual([]);
       expect(await ids({ visitor: '', text: '', offset: 0, size: 10 })).toEqual(['s3', 's2', 's1']);
+      // an agent's merchants: only theirs, none for none
+      expect(await ids({ mchIds: ['mch-2'], offset: 0, size: 10 })).toEqual(['s3']);
+      expect(await ids({ mchIds: ['mch-2', 'mch-1'], text: 'refund', offset: 0, size: 10 })).toEqual(['s2', 's1']);
+      expect(await ids({ mchIds: [], offset: 0, size: 10 })).toEqual([]);
+      expect(await ids({ mchIds: ['mch-1'], mchId: 'mch-2', offset: 0, size: 10 })).toEqual([]);
     });
 
     it('answers a session’s messages oldest first, at most the limit', async () => {
@@ -127,6 +132,37 @@ export function deskCases(current: () => Store): void {
       expect((await store.desk.sessionMessages('s1', 10)).map((m) => m.fp)).toEqual(['a', 'b']);
       expect((await store.desk.sessionMessages('s1', 1)).map((m) => m.fp)).toEqual(['a']);
       expect(await store.desk.sessionMessages('none', 10)).toEqual([]);
+    });
+  });
+
+  describe('the ended conversations on an agent’s desk', () => {
+    it('lists an agent’s ended sessions not closed, newest ended first, with who ended them; closing takes one off', async () => {
+      const store = current();
+      await store.chat.createSession(session('s1', 'v1', { state: 'ended', agentId: 'agent:alice', endedAt: T0 + 100, endedBy: 'visitor', score: 4, remark: 'ok' }));
+      await store.chat.createSession(session('s2', 'v2', { state: 'ended', agentId: 'agent:alice', endedAt: T0 + 300, endedBy: 'agent' }));
+      await store.chat.createSession(session('s3', 'v3', { state: 'ended', agentId: 'agent:bob', endedAt: T0 + 200, endedBy: 'visitor' }));
+      await store.chat.createSession(session('s4', 'v4', { state: 'active', agentId: 'agent:alice' }));
+      const ended = await store.desk.deskEnded('agent:alice', 10);
+      expect(ended.map((s) => s.sessionId)).toEqual(['s2', 's1']);
+      expect(ended[1]).toMatchObject({ endedBy: 'visitor', score: 4, remark: 'ok', endedAt: T0 + 100 });
+      expect((await store.desk.deskEnded('agent:alice', 1)).map((s) => s.sessionId)).toEqual(['s2']);
+
+      expect(await store.desk.closeEnded('s2', 'agent:bob', T0 + 400)).toBe(false);
+      expect(await store.desk.closeEnded('s4', 'agent:alice', T0 + 400)).toBe(false);
+      expect(await store.desk.closeEnded('s2', 'agent:alice', T0 + 400)).toBe(true);
+      expect(await store.desk.closeEnded('s2', 'agent:alice', T0 + 500)).toBe(true);
+      expect((await store.desk.deskEnded('agent:alice', 10)).map((s) => s.sessionId)).toEqual(['s1']);
+      expect((await store.desk.deskEnded('agent:bob', 10)).map((s) => s.sessionId)).toEqual(['s3']);
+    });
+
+    it('keeps who ended a session through updateSession', async () => {
+      const store = current();
+      await store.chat.createSession(session('s1', 'v1', { state: 'active', agentId: 'agent:alice' }));
+      const open = await store.chat.session('s1');
+      expect(open?.endedBy).toBeNull();
+      await store.chat.updateSession({ ...open!, state: 'ended', endedAt: T0 + 5, endedBy: 'agent' });
+      expect(await store.chat.session('s1')).toMatchObject({ state: 'ended', endedBy: 'agent' });
+      expect((await store.desk.deskEnded('agent:alice', 10)).map((s) => s.sessionId)).toEqual(['s1']);
     });
   });
 }

@@ -32,6 +32,7 @@ export function session(sessionId: string, clientId: string, overrides: Partial<
     endedAt: null,
     score: null,
     remark: null,
+    endedBy: null,
     ...overrides,
   };
 }

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { KeySession, Store } from '../../src/store/types.js';
-import { session, T0, visitor } from './fixtures.js';
+import { MCH, session, T0, visitor } from './fixtures.js';
 
 const keySession = (saltKey: string, lastUsed = T0): Omit<KeySession, 'boundTo'> => ({
   saltKey,
@@ -63,11 +63,15 @@ export function identityCases(current: () => Store, kind: 'sqlite' | 'postgres')
       expect((await store.keys.bySaltKey('s1'))?.boundTo).toBe('v1');
     });
 
-    it('assigned: whether any session of the visitor went to the agent', async () => {
+    it('assigned: whether any session of the visitor with one of the merchants went to the agent', async () => {
       const store = current();
       await store.chat.createSession(session('s1', 'v1', { state: 'ended', agentId: 'agent:a' }));
-      expect(await store.identity.assigned('agent:a', 'v1')).toBe(true);
-      expect(await store.identity.assigned('agent:a', 'v2')).toBe(false);
+      expect(await store.identity.assigned('agent:a', 'v1', [MCH])).toBe(true);
+      expect(await store.identity.assigned('agent:a', 'v1', ['mch-2', MCH])).toBe(true);
+      expect(await store.identity.assigned('agent:a', 'v2', [MCH])).toBe(false);
+      // another merchant's conversation of the same visitor is not this agent's to name
+      expect(await store.identity.assigned('agent:a', 'v1', ['mch-2'])).toBe(false);
+      expect(await store.identity.assigned('agent:a', 'v1', [])).toBe(false);
     });
 
     it('upload bytes add up per day, refunds never take them below 0, older days are dropped', async () => {
@@ -92,11 +96,12 @@ export function identityCases(current: () => Store, kind: 'sqlite' | 'postgres')
 
     it('agents: put (update keeps createdAt), list by account, remove', async () => {
       const store = current();
-      await store.identity.putAgent({ account: 'bob', name: 'Bob', passwordHash: 'h1', createdAt: T0 });
-      await store.identity.putAgent({ account: 'Zed', name: 'Zed', passwordHash: 'h', createdAt: T0 });
-      await store.identity.putAgent({ account: 'alice', name: 'Alice', passwordHash: 'h', createdAt: T0 });
-      await store.identity.putAgent({ account: 'bob', name: 'Bobby', passwordHash: 'h2', createdAt: T0 + 9 });
-      expect(await store.identity.agent('bob')).toEqual({ account: 'bob', name: 'Bobby', passwordHash: 'h2', createdAt: T0 });
+      await store.identity.putAgent({ account: 'bob', name: 'Bob', passwordHash: 'h1', merchants: [MCH], createdAt: T0 });
+      await store.identity.putAgent({ account: 'Zed', name: 'Zed', passwordHash: 'h', merchants: [MCH], createdAt: T0 });
+      await store.identity.putAgent({ account: 'alice', name: 'Alice', passwordHash: 'h', merchants: [MCH], createdAt: T0 });
+      await store.identity.putAgent({ account: 'bob', name: 'Bobby', passwordHash: 'h2', merchants: ['m2', 'm.3'], createdAt: T0 + 9 });
+      expect(await store.identity.agent('bob')).toEqual({ account: 'bob', name: 'Bobby', passwordHash: 'h2', merchants: ['m2', 'm.3'], createdAt: T0 });
+      expect((await store.identity.agent('alice'))?.merchants).toEqual([MCH]);
       expect((await store.identity.agents()).map((a) => a.account)).toEqual(['Zed', 'alice', 'bob']);
       expect(await store.identity.removeAgent('bob')).toBe(true);
       expect(await store.identity.removeAgent('bob')).toBe(false);
@@ -118,7 +123,7 @@ export function identityCases(current: () => Store, kind: 'sqlite' | 'postgres')
 
     it('putAgentToken prunes expired tokens; removeAgent revokes the agent’s tokens', async () => {
       const store = current();
-      await store.identity.putAgent({ account: 'alice', name: 'Alice', passwordHash: 'h', createdAt: T0 });
+      await store.identity.putAgent({ account: 'alice', name: 'Alice', passwordHash: 'h', merchants: [MCH], createdAt: T0 });
       await store.identity.putAgentToken('old', 'bob', T0, T0 + 10);
       await store.identity.putAgentToken('a1', 'alice', T0 + 10, T0 + 1000);
       expect(await store.identity.revokeAgentToken('old')).toBe(false);
