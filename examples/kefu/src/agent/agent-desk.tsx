@@ -14,6 +14,7 @@ import { appText } from '../env/app-texts.js';
 import { LANGUAGE_NAMES } from '../env/language-names.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
 import { createAgentClient } from './agent-client.js';
+import { browserLanguages, initialDeskLanguage, rememberDeskLanguage } from './desk-language.js';
 import { AgentWorkspace } from './agent-workspace.js';
 import { deskText } from './desk-texts.js';
 
@@ -29,6 +30,13 @@ export default function AgentDesk(): ReactElement {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const ids = { account: useId(), password: useId(), error: useId(), language: useId() };
+  // The desk speaks the agent's pick, else the browser's language (before and after login, and
+  // after a reload); the visitor page's language never leaks in.
+  useEffect(() => {
+    const start = initialDeskLanguage(storage, browserLanguages());
+    if (start) void runtime.setLanguage(start, session?.client).catch(() => undefined);
+    // once, at start: a later pick goes through the selects
+  }, []);
 
   function open(name: string, credential: { password: string } | { token: string }): { client: ImClient; desk: Desk } {
     const created = createAgentClient(runtime, name, credential);
@@ -100,7 +108,15 @@ export default function AgentDesk(): ReactElement {
         <label className="field-label" htmlFor={ids.language}>
           {appText(language, 'language')}
         </label>
-        <select id={ids.language} className="field" value={language} onChange={(e) => void runtime.setLanguage(e.target.value).catch(() => undefined)}>
+        <select
+          id={ids.language}
+          className="field"
+          value={language}
+          onChange={(e) => {
+            rememberDeskLanguage(storage, e.target.value);
+            void runtime.setLanguage(e.target.value).catch(() => undefined);
+          }}
+        >
           {SUPPORTED_LANGUAGES.map((lang) => (
             <option key={lang} value={lang} lang={lang}>
               {LANGUAGE_NAMES[lang]}
