@@ -75,7 +75,7 @@ describe('agent desk: canned replies and past conversations', () => {
     expect((await desk.canned.load(mchId)).map((r) => r.shortcut)).toEqual(['refund']);
   });
 
-  it('updates a canned reply in place: a shortcut another reply has is refused (1001), an unknown one 1003, visitors 4003', async () => {
+  it('updates a canned reply in place: a shortcut another reply has is refused (1001), an unknown one 1003, another merchant's and visitors 4003', async () => {
     const { desk } = await deskAgent(clients, server, memoryStorage());
     const mchId = DEMO.mchId;
     const word = randomUUID().slice(0, 6);
@@ -91,7 +91,8 @@ describe('agent desk: canned replies and past conversations', () => {
     expect(await codeOf(desk.canned.update({ mchId, id: bye.id, title: '', text: 'Goodbye!', shortcut: `bye-${word}` }))).toBe(1001);
     expect(await codeOf(desk.canned.update({ mchId, id: bye.id, title: 'x'.repeat(101), text: 'Goodbye!', shortcut: `bye-${word}` }))).toBe(1001);
     expect(await codeOf(desk.canned.update({ mchId, id: 'no-such-reply', title: 'T', text: 'x', shortcut: `x-${word}` }))).toBe(1003);
-    expect(await codeOf(desk.canned.update({ mchId: 'M-other', id: bye.id, title: 'T', text: 'x', shortcut: `x-${word}` }))).toBe(1003);
+    // another merchant's (the agent works for the demo merchant only): forbidden, nothing changed
+    expect(await codeOf(desk.canned.update({ mchId: 'M-other', id: bye.id, title: 'T', text: 'x', shortcut: `x-${word}` }))).toBe(4003);
 
     const visitor = await connectedVisitor(clients, server);
     expect(await codeOf(new DeskApi(visitor.client.api).agentCannedUpdate({ mchId, id: bye.id, title: 'Mine', text: 'mine', shortcut: 'mine' }))).toBe(4003);
