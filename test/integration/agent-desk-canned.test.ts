@@ -75,7 +75,7 @@ describe('agent desk: canned replies and past conversations', () => {
     expect((await desk.canned.load(mchId)).map((r) => r.shortcut)).toEqual(['refund']);
   });
 
-  it('updates a canned reply in place: a shortcut another reply has is refused (1001), an unknown one 1003, another merchant's and visitors 4003', async () => {
+  it('updates a canned reply in place: a shortcut another reply has is refused (1001), an unknown one 1003, another merchant’s and visitors 4003', async () => {
     const { desk } = await deskAgent(clients, server, memoryStorage());
     const mchId = DEMO.mchId;
     const word = randomUUID().slice(0, 6);
