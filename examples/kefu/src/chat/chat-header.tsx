@@ -56,29 +56,11 @@ export function ChatHeader({ title }: { title: string }): ReactElement {
     close();
     openDialog(name);
   };
-  /** Pages the whole history in and downloads it as text; says how it went. */
+  /** Pages the whole history in and downloads it as text; says how it went (code loaded when picked). */
   const saveTranscript = async (): Promise<void> => {
     try {
-      const { downloadTranscript } = await import('./transcript-download.js');
-      await downloadTranscript(client, {
-        title,
-        language,
-        document,
-        urls: URL,
-        now: () => client.clock.now(),
-        isMine: (m) => m.from === client.clientId || (userId !== undefined && m.from === userId),
-        labels: {
-          heading: appText(language, 'transcriptTitle', { title }),
-          exported: (time) => appText(language, 'transcriptExported', { time }),
-          empty: appText(language, 'transcriptEmpty'),
-          you: appText(language, 'you'),
-          robot: t('robot'),
-          agent: t('agent'),
-          image: t('image'),
-          file: t('file'),
-          video: t('video'),
-        },
-      });
+      const { saveTranscript: save } = await import('./transcript-download.js');
+      await save(client, title, language, userId, t);
       toast(appText(language, 'transcriptDownloaded'), 'success');
     } catch {
       toast(appText(language, 'transcriptFailed'), 'error');

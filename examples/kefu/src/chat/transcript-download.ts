@@ -5,7 +5,8 @@
  * file name. Nothing of it becomes HTML.
  * @module
  */
-import type { ImClient } from '@kefu-im/sdk';
+import type { I18nKey, ImClient } from '@kefu-im/sdk';
+import { appText } from '../env/app-texts.js';
 import { transcriptFileName, transcriptText, type TranscriptOptions } from './transcript.js';
 
 /** History pages asked at the most (100 messages each): a transcript of up to 10 000 messages. */
@@ -54,4 +55,42 @@ export async function downloadTranscript(client: Pick<ImClient, 'history' | 'loa
     setTimeout(() => options.urls.revokeObjectURL(url), 10_000);
   }
   return { fileName, messages: messages.length };
+}
+
+/**
+ * The chat menu's action: the transcript of this page's conversation, with the labels in the
+ * visitor's language and its own messages told by its client id or the welcome's user id.
+ * @param client - the visitor's client
+ * @param title - the conversation's title
+ * @param language - the interface language
+ * @param userId - the user id of the welcome, if any
+ * @param t - the SDK's texts
+ * @throws the history call's error (the caller says the download failed)
+ */
+export async function saveTranscript(
+  client: Pick<ImClient, 'history' | 'loadOlder' | 'messages' | 'clock' | 'clientId'>,
+  title: string,
+  language: string,
+  userId: string | undefined,
+  t: (key: I18nKey) => string,
+): Promise<void> {
+  await downloadTranscript(client, {
+    title,
+    language,
+    document,
+    urls: URL,
+    now: () => client.clock.now(),
+    isMine: (m) => m.from === client.clientId || (userId !== undefined && m.from === userId),
+    labels: {
+      heading: appText(language, 'transcriptTitle', { title }),
+      exported: (time) => appText(language, 'transcriptExported', { time }),
+      empty: appText(language, 'transcriptEmpty'),
+      you: appText(language, 'you'),
+      robot: t('robot'),
+      agent: t('agent'),
+      image: t('image'),
+      file: t('file'),
+      video: t('video'),
+    },
+  });
 }
