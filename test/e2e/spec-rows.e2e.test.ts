@@ -156,26 +156,32 @@ describe('spec §1, §3: the deposit card', () => {
   }, E2E_TIMEOUT);
 });
 
+/** The demo agent logged in on a desk and a visitor (phone) it accepted after one text to the robot. */
+async function servedByTheDemoAgent() {
+  const agentContext = await desktopContext(browser);
+  const agent = await agentContext.newPage();
+  await agent.goto(`${server.url}/agent`);
+  await agent.getByLabel(zh.account).fill(DEMO.agent);
+  await agent.getByLabel(zh.password).fill(DEMO.password);
+  await agent.getByRole('button', { name: zh.login }).click();
+  await agent.getByText(`${zh.online} 1`).waitFor();
+
+  const context = await phoneContext(browser);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await openChat(page);
+  await send(page, '你好');
+  await page.locator('.msg.mine').filter({ hasText: '你好' }).locator('.read-mark').waitFor();
+  await page.getByRole('button', { name: zh.transferToHuman }).click();
+  await page.getByRole('dialog').getByRole('button', { name: zh.confirm }).click();
+  await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
+  await page.locator('.session-agent').waitFor();
+  return { agentContext, agent, context, page, errors };
+}
+
 describe('issue 10: the visitor ends a conversation', () => {
   it('asks for confirmation, then shows a divider and says a new message starts a new conversation', async () => {
-    const agentContext = await desktopContext(browser);
-    const agent = await agentContext.newPage();
-    await agent.goto(`${server.url}/agent`);
-    await agent.getByLabel(zh.account).fill(DEMO.agent);
-    await agent.getByLabel(zh.password).fill(DEMO.password);
-    await agent.getByRole('button', { name: zh.login }).click();
-    await agent.getByText(`${zh.online} 1`).waitFor();
-
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
-    const errors = collectErrors(page);
-    await openChat(page);
-    await send(page, '你好');
-    await page.locator('.msg.mine').filter({ hasText: '你好' }).locator('.read-mark').waitFor();
-    await page.getByRole('button', { name: zh.transferToHuman }).click();
-    await page.getByRole('dialog').getByRole('button', { name: zh.confirm }).click();
-    await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
-    await page.locator('.session-agent').waitFor();
+    const { agentContext, context, page, errors } = await servedByTheDemoAgent();
 
     // While an agent serves, leaving a message does not claim that no agent is online.
     await menuItem(page, zh.leaveMessage);
@@ -230,24 +236,7 @@ describe('issue 10: the visitor ends a conversation', () => {
 
 describe('the rating prompt never takes the focus from a visitor who is writing', () => {
   it('the agent ends while the visitor writes: no dialog, the text stays, Enter sends it; the bar offers the rating', async () => {
-    const agentContext = await desktopContext(browser);
-    const agent = await agentContext.newPage();
-    await agent.goto(`${server.url}/agent`);
-    await agent.getByLabel(zh.account).fill(DEMO.agent);
-    await agent.getByLabel(zh.password).fill(DEMO.password);
-    await agent.getByRole('button', { name: zh.login }).click();
-    await agent.getByText(`${zh.online} 1`).waitFor();
-
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
-    const errors = collectErrors(page);
-    await openChat(page);
-    await send(page, '你好');
-    await page.locator('.msg.mine').filter({ hasText: '你好' }).locator('.read-mark').waitFor();
-    await page.getByRole('button', { name: zh.transferToHuman }).click();
-    await page.getByRole('dialog').getByRole('button', { name: zh.confirm }).click();
-    await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
-    await page.locator('.session-agent').waitFor();
+    const { agentContext, agent, context, page, errors } = await servedByTheDemoAgent();
 
     const input = page.getByLabel(zh.inputPlaceholder);
     await input.fill('还有一个问题');
