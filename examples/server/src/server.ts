@@ -215,7 +215,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   await registerAppRoutes(app, deps, files.filesDir, () => entryPath);
   // the socket endpoint: app.close() drains it (every socket closed with 1012) before the HTTP server closes
   const sockets = new LiveConnections<Connection>();
-  await app.register(socketPlugin, { ctx, sessions, services, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence, limiter: node.limiter, live: sockets });
+  await app.register(socketPlugin, { ctx, sessions, services, messaging, rsa: (options.rsaKey ?? rsaPrivateKey)(keys.privateKeyPem), secret: keys.secret, onError, trustProxy, agentLogin, agentTokens, agentPresence, limiter: node.limiter, socketSlots: node.socketSlots, live: sockets });
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address() as AddressInfo;

@@ -13,6 +13,8 @@ import { SlidingWindowLimiter, type RateLimiter } from '../socket/rate-limiter.j
 import { RedisLoginThrottle } from './redis-login-throttle.js';
 import { RedisLink } from './redis-link.js';
 import { RedisWindowLimiter } from './redis-limiter.js';
+import { RedisSocketSlots } from './redis-socket-slots.js';
+import { LocalSocketSlots, type SocketSlots } from '../socket/socket-slots.js';
 
 /** Makes a named rate limit of `max` hits per `windowMs`. */
 export type LimiterFactory = (name: string, max: number, windowMs: number) => RateLimiter;
@@ -23,6 +25,8 @@ export interface NodeServices {
   limiter: LimiterFactory;
   /** The agent login throttle (shared in a cluster). */
   loginThrottle: LoginGate;
+  /** The open sockets per identity (`MAX_SOCKETS_PER_IDENTITY`: counted for the whole cluster in one). */
+  socketSlots: SocketSlots;
   /** Takes `key` for `ttlMs` if nobody holds it (in a cluster: no other node); true when taken. */
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** Calls `watcher` when agents drop out of the cluster's presence by expiry (a dead node). */
@@ -42,6 +46,7 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
     return {
       limiter: (_name, max, windowMs) => new SlidingWindowLimiter(max, windowMs),
       loginThrottle: new LoginThrottle(config.loginThrottle, now),
+      socketSlots: new LocalSocketSlots(config.abuse.socketsPerIdentity),
       watchAgents: () => undefined, // alone, every change happens here and is told at once
       claim: memoryClaims(now),
       redis: undefined,
@@ -51,13 +56,18 @@ export async function nodeServices(config: ServerConfig, hub: Hub, onError: (err
   // a Redis outage fails every command: say so once per 10 s, not once per message
   const redisError = throttledReporter(onError, 10_000, now);
   const link = await RedisLink.open(hub, { url: config.redisUrl, nodeId: config.nodeId, cluster: config.clusterName, onError: redisError });
+  const socketSlots = new RedisSocketSlots(link.client, { cluster: config.clusterName, nodeId: config.nodeId, max: config.abuse.socketsPerIdentity, onError: redisError });
   return {
     limiter: (name, max, windowMs) => new RedisWindowLimiter(link.client, `${config.clusterName}:rate:${name}`, max, windowMs, redisError),
     loginThrottle: new RedisLoginThrottle(link.client, `${config.clusterName}:login`, config.loginThrottle, now, redisError),
     watchAgents: (watcher) => link.watchAgents(watcher),
     claim: async (key, ttlMs) => (await link.client.set(`${config.clusterName}:claim:${key}`, config.nodeId, 'PX', ttlMs, 'NX')) === 'OK',
+    socketSlots,
     redis: link.client,
-    close: () => link.close(),
+    close: async () => {
+      await socketSlots.close();
+      await link.close();
+    },
   };
 }
 

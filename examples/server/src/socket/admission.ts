@@ -22,6 +22,7 @@ import type { Groups } from '../services/groups.js';
 import type { Identity } from '../services/identity.js';
 import type { Visitors } from '../services/visitors.js';
 import { identityRefused, type ConnectIdentity } from './connect-check.js';
+import type { SocketSlot, SocketSlots } from './socket-slots.js';
 
 /** The service calls admission makes (a `Services` of `createServices` fits). */
 export interface AdmissionServices {
@@ -40,15 +41,15 @@ export interface AdmissionDeps {
   /** The services. */
   services: AdmissionServices;
   /** Who is connected (this node, or the cluster for agents). */
-  hub: Pick<Hub, 'connectionsOf' | 'isAgentOnline'>;
+  hub: Pick<Hub, 'isAgentOnline'>;
+  /** The open sockets per identity (`MAX_SOCKETS_PER_IDENTITY`; the cluster's, in a cluster). */
+  socketSlots: SocketSlots;
   /** Agent session tokens (issued at a password login). */
   agentTokens: Pick<AgentTokens, 'issue'>;
   /** Agents within their grace period. */
   agentPresence: Pick<AgentPresence, 'came'>;
   /** Sessions: start, resume, state, the agents' snapshot. */
   sessions: Pick<Sessions, 'agentsChanged' | 'snapshotFor' | 'hasAny' | 'start' | 'resumed' | 'sendState'>;
-  /** At most this many sockets per identity (`MAX_SOCKETS_PER_IDENTITY`). */
-  socketsPerIdentity: number;
 }
 
 /** The outcome of {@link Admission.admit}. */
@@ -62,6 +63,8 @@ export type AdmissionResult =
       readonly agentToken: string | undefined;
       /** A token issued by this connect's password login: the welcome carries it. */
       readonly issuedToken: string | undefined;
+      /** The socket slot taken for it: released when its socket closes (or if it is never registered). */
+      readonly slot: SocketSlot;
     }
   /** The identity has too many sockets open: close with 4005, never welcomed. */
   | { readonly kind: 'too-many' }
@@ -93,14 +96,27 @@ export class Admission {
   constructor(private readonly deps: AdmissionDeps) {}
 
   /**
-   * Admits a checked connect: too many sockets, visitor save, key-session binding, ban, claim on
+   * Admits a checked connect: a socket slot (none left: too many sockets), visitor save, key-session binding, ban, claim on
    * first use (the hash is stored before the welcome carries the secret; of two connects claiming
    * one unseen id at once, the conditional update lets one through), then an agent's token.
+   * A refused connect gives its slot back; an admitted one hands it over in the result.
    * @throws ConnectRefused 4004 when the key session is bound to another identity or the claim was lost.
    */
   async admit(identity: ConnectIdentity): Promise<AdmissionResult> {
+    const slot = await this.deps.socketSlots.take(identity.userId);
+    if (slot === undefined) return { kind: 'too-many' };
+    try {
+      const result = await this.admitWith(identity, slot);
+      if (result.kind !== 'admitted') slot.release();
+      return result;
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+  }
+
+  private async admitWith(identity: ConnectIdentity, slot: SocketSlot): Promise<AdmissionResult> {
     const { services, hub } = this.deps;
-    if (hub.connectionsOf(identity.userId) >= this.deps.socketsPerIdentity) return { kind: 'too-many' };
     const isVisitor = identity.role === 'visitor';
     if (isVisitor) await services.visitors.saveOnConnect({ clientId: identity.userId, name: identity.name, avatar: identity.avatar, language: identity.language });
     if (!(await services.identity.bind(identity.keySession.saltKey, identity.userId))) throw identityRefused();
@@ -112,7 +128,7 @@ export class Admission {
     const login = identity.agentLogin;
     const issuedToken = login?.by === 'password' ? await this.deps.agentTokens.issue(identity.userId.slice('agent:'.length)) : undefined;
     const agentToken = login?.by === 'token' ? login.token : issuedToken;
-    return { kind: 'admitted', agentWasOffline, agentToken, issuedToken };
+    return { kind: 'admitted', agentWasOffline, agentToken, issuedToken, slot };
   }
 
   /**

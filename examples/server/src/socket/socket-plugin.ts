@@ -27,6 +27,7 @@ import { checkConnect, ConnectRefused, type ConnectIdentity } from './connect-ch
 import { Connection } from './connection.js';
 import { EarlyFrames } from './early-frames.js';
 import { LiveConnections } from './live-connections.js';
+import type { SocketSlot, SocketSlots } from './socket-slots.js';
 
 export { BANNED_CLOSE, IDLE_CLOSE, SERVER_ERROR_CLOSE, TOO_MANY_CONNECTIONS_CLOSE } from './close-codes.js';
 export { MAX_PENDING_FRAMES, RESUME_PENDING_FRAMES } from './connection.js';
@@ -60,6 +61,8 @@ export interface SocketDeps {
   agentPresence: AgentPresence;
   /** Rate limits (one allowance for the whole cluster when there is one). */
   limiter: LimiterFactory;
+  /** The open sockets per identity (the cluster's, when there is one). */
+  socketSlots: SocketSlots;
 }
 
 /** The plugin's options: its deps, and the registry of admitted connections (the caller counts them). */
@@ -84,7 +87,7 @@ export const socketPlugin: FastifyPluginAsync<SocketPluginOptions> = async (app,
   const endpoint: Endpoint = {
     deps,
     wss: new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES }),
-    admission: new Admission({ ...deps, hub: ctx.hub, socketsPerIdentity: ctx.config.abuse.socketsPerIdentity }),
+    admission: new Admission({ ...deps, hub: ctx.hub }),
     admitting: new Set(),
     closing: false,
   };
@@ -200,8 +203,11 @@ async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentit
     return;
   }
   // the socket may have closed while the services answered: then nothing is registered
-  if (ws.readyState !== WebSocket.OPEN) return;
-  register(endpoint, ws, connection);
+  if (ws.readyState !== WebSocket.OPEN) {
+    result.slot.release();
+    return;
+  }
+  register(endpoint, ws, connection, result.slot);
   connection.peer.send(welcomeOf(identity, result.issuedToken, Date.now()));
   // the session's start runs before any frame of this socket (a text must find its session)
   connection.enqueue(() => endpoint.admission.started(connection.peer, identity, result.agentWasOffline));
@@ -212,14 +218,15 @@ async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentit
   connection.resumeUnlessBacklogged();
 }
 
-/** Adds an admitted connection to the hub and the registry; its close removes it from both. */
-function register(endpoint: Endpoint, ws: WebSocket, connection: Connection): void {
+/** Adds an admitted connection to the hub and the registry; its close removes it from both and gives its slot back. */
+function register(endpoint: Endpoint, ws: WebSocket, connection: Connection, slot: SocketSlot): void {
   const { deps } = endpoint;
   const { peer } = connection;
   endpoint.admitting.delete(ws);
   deps.live.add(connection);
   deps.ctx.hub.add(peer);
   ws.on('close', () => {
+    slot.release();
     deps.live.delete(connection);
     deps.ctx.hub.remove(peer);
     if (peer.role === 'agent' && !deps.ctx.hub.isHere(peer.userId)) {

@@ -13,6 +13,7 @@ import type { Group, GroupMember, Visitor } from '../../src/store/types.js';
 import { Admission, welcomeOf, type AdmissionDeps, type AdmissionServices } from '../../src/socket/admission.js';
 import { IDENTITY_REFUSED } from '../../src/socket/close-codes.js';
 import { ConnectRefused, type ConnectIdentity } from '../../src/socket/connect-check.js';
+import { LocalSocketSlots } from '../../src/socket/socket-slots.js';
 
 const NOW = 1_700_000_000_000;
 
@@ -97,11 +98,14 @@ function agentIdentity(login: ConnectIdentity['agentLogin']): ConnectIdentity {
 
 function setUp(over: { connections?: number; agentOnline?: boolean } = {}) {
   const services = new FakeServices();
+  const slots = new LocalSocketSlots(2);
+  for (let i = 0; i < (over.connections ?? 0); i++) slots.takeNow('v1');
   const calls: string[] = [];
   const issued: string[] = [];
   const deps: AdmissionDeps = {
     services,
-    hub: { connectionsOf: () => over.connections ?? 0, isAgentOnline: async () => over.agentOnline ?? false },
+    hub: { isAgentOnline: async () => over.agentOnline ?? false },
+    socketSlots: slots,
     agentTokens: {
       issue: async (account) => {
         issued.push(account);
@@ -120,9 +124,8 @@ function setUp(over: { connections?: number; agentOnline?: boolean } = {}) {
       resumed: async () => void calls.push('resumed'),
       sendState: async () => void calls.push('sendState'),
     },
-    socketsPerIdentity: 2,
   };
-  return { services, calls, issued, admission: new Admission(deps) };
+  return { services, calls, issued, slots, admission: new Admission(deps) };
 }
 
 function fakePeer(sent: WireMessage[]): Peer {
@@ -135,6 +138,30 @@ describe('admission: too many connections', () => {
     expect(await admission.admit(visitorIdentity())).toEqual({ kind: 'too-many' });
     expect(services.calls).toEqual([]);
     expect(services.bindings.size).toBe(0);
+  });
+
+  it('takes a slot per admitted connect and gives back the slot of a refused one (banned, or 4004)', async () => {
+    const { services, slots, admission } = setUp();
+    services.flags.set('v1', { banned: true, blacklisted: false });
+    expect(await admission.admit(visitorIdentity())).toEqual({ kind: 'banned' });
+    expect(slots.holding('v1')).toBe(0);
+    services.flags.clear();
+    services.bindings.set('salt-1', 'someone-else');
+    await expect(admission.admit(visitorIdentity())).rejects.toBeInstanceOf(ConnectRefused);
+    expect(slots.holding('v1')).toBe(0);
+    services.bindings.clear();
+    const admitted = await admission.admit(visitorIdentity());
+    expect(slots.holding('v1')).toBe(1);
+    if (admitted.kind !== 'admitted') throw new Error('not admitted');
+    admitted.slot.release();
+    admitted.slot.release(); // a second release gives nothing back twice
+    expect(slots.holding('v1')).toBe(0);
+  });
+
+  it('of two connects racing for the last slot, exactly one gets it', async () => {
+    const { admission } = setUp({ connections: 1 });
+    const kinds = (await Promise.all([admission.admit(visitorIdentity({ claimSecret: undefined })), admission.admit(visitorIdentity({ claimSecret: undefined }))])).map((r) => r.kind).sort();
+    expect(kinds).toEqual(['admitted', 'too-many']);
   });
 });
 
@@ -207,14 +234,14 @@ describe('admission: agents', () => {
   it('issues a session token at a password login, once every check has passed', async () => {
     const { issued, admission } = setUp();
     const result = await admission.admit(agentIdentity({ by: 'password' }));
-    expect(result).toEqual({ kind: 'admitted', agentWasOffline: true, agentToken: 'token-of-alice', issuedToken: 'token-of-alice' });
+    expect(result).toEqual({ kind: 'admitted', agentWasOffline: true, agentToken: 'token-of-alice', issuedToken: 'token-of-alice', slot: expect.anything() });
     expect(issued).toEqual(['alice']);
   });
 
   it('issues none at a token login, and keeps the token it logged in with', async () => {
     const { issued, admission } = setUp({ agentOnline: true });
     const result = await admission.admit(agentIdentity({ by: 'token', token: 'kept' }));
-    expect(result).toEqual({ kind: 'admitted', agentWasOffline: false, agentToken: 'kept', issuedToken: undefined });
+    expect(result).toEqual({ kind: 'admitted', agentWasOffline: false, agentToken: 'kept', issuedToken: undefined, slot: expect.anything() });
     expect(issued).toEqual([]);
   });
 
