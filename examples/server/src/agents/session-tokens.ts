@@ -4,7 +4,7 @@
  * the password, which it never stores. Tokens are 32 secure random bytes (base64url); only their
  * SHA-256 is stored (like client secrets, see `identity/secrets.ts`: a 256-bit random value needs
  * no slow hash). A token expires `AGENT_SESSION_TTL_MS` after its last use, is revoked by the
- * agent's logout (type 312) and by removing the account.
+ * agent's logout (type 312; with `everywhere`, every token of the account) and by removing the account.
  * @module
  */
 
@@ -53,5 +53,10 @@ export class AgentTokens {
   /** Forgets `token` (logout); false when it was not live. */
   revoke(token: string): Promise<boolean> {
     return this.store.identity.revokeAgentToken(hashSecret(token));
+  }
+
+  /** Forgets every token of `account` ("log out everywhere"); answers how many were live. */
+  revokeAll(account: string): Promise<number> {
+    return this.store.identity.revokeAgentTokensOf(account);
   }
 }

@@ -8,6 +8,7 @@
 
 import { refuse } from '../chat/context.js';
 import type { Peer } from '../chat/hub.js';
+import type { Hub } from '../chat/hub.js';
 import type { ClientFrame, Messaging } from '../chat/messaging.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { AgentPresence } from '../agents/presence.js';
@@ -60,8 +61,10 @@ export interface ConnectionDeps {
   agentToken: string | undefined;
   /** Frame handling. */
   messaging: Pick<Messaging, 'handle'>;
-  /** Agent session tokens (a logout revokes one). */
-  agentTokens: Pick<AgentTokens, 'revoke'>;
+  /** Agent session tokens (a logout revokes one; a logout everywhere, all of the account's). */
+  agentTokens: Pick<AgentTokens, 'revoke' | 'revokeAll'>;
+  /** The hub: a logout everywhere tells and closes the agent's other sockets, on every node. */
+  hub: Pick<Hub, 'sendTo' | 'disconnect'>;
   /** Agent presence (a logout releases the agent's visitors at once). */
   agentPresence: Pick<AgentPresence, 'loggedOut'>;
   /** Reports unexpected errors (never thrown to the client). */
@@ -108,6 +111,17 @@ export function socketPeer(socket: ConnectionSocket, identity: ConnectIdentity, 
       socket.close(code, reason);
     },
   };
+}
+
+/** Whether a logout's `dataContent` asks to log out everywhere (`{ "everywhere": true }`); anything else is a plain logout. */
+export function isEverywhere(dataContent: unknown): boolean {
+  if (typeof dataContent !== 'string' || dataContent.length > 256) return false;
+  try {
+    const value: unknown = JSON.parse(dataContent);
+    return typeof value === 'object' && value !== null && (value as { everywhere?: unknown }).everywhere === true;
+  } catch {
+    return false;
+  }
 }
 
 /** An admitted connection (see the module comment). */
@@ -187,7 +201,7 @@ export class Connection {
       return;
     }
     if (frame.type === T.AgentLogout) {
-      this.enqueue(() => this.logout());
+      this.enqueue(() => this.logout(isEverywhere(frame.dataContent)));
       return;
     }
     this.enqueue(() => this.handle(frame));
@@ -197,15 +211,26 @@ export class Connection {
     return this.deps.messaging.handle(this.peer, frame);
   }
 
-  /** Type 312: the agent logs out: its token is revoked, its visitors released at once. */
-  private async logout(): Promise<void> {
+  /**
+   * Type 312: the agent logs out: its token is revoked, its visitors released at once. Everywhere
+   * (`{ everywhere: true }`): every token of the account is revoked first (no desk can come back
+   * with one), then each of the agent's sockets on every node gets a type-312 notice and is closed
+   * with 1000 `logged out` (the close order crosses nodes through Redis, after the notice).
+   */
+  private async logout(everywhere: boolean): Promise<void> {
     const { peer } = this;
     if (peer.role !== 'agent') {
       refuse(peer, 'not-allowed', '');
       return;
     }
-    if (peer.agentToken !== undefined) await this.deps.agentTokens.revoke(peer.agentToken);
+    if (everywhere) await this.deps.agentTokens.revokeAll(peer.userId.slice('agent:'.length));
+    else if (peer.agentToken !== undefined) await this.deps.agentTokens.revoke(peer.agentToken);
     this.deps.agentPresence.loggedOut(peer.userId);
+    if (everywhere) {
+      const now = this.now();
+      this.deps.hub.sendTo(peer.userId, { type: T.AgentLogout, from: 'system', to: peer.userId, sm: now, createTime: now, dataContent: JSON.stringify({ everywhere: true }) }, peer);
+      this.deps.hub.disconnect(peer.userId, LOGGED_OUT_CLOSE, 'logged out');
+    }
     peer.close(LOGGED_OUT_CLOSE, 'logged out');
   }
 

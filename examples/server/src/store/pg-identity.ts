@@ -78,5 +78,6 @@ export function pgIdentityRepo(db: Queryable): Async<IdentityRepo> {
         )
       )?.account,
     revokeAgentToken: async (tokenHash) => (await changedRows(db, 'DELETE FROM agent_tokens WHERE token_hash = $1', [tokenHash])) === 1,
+    revokeAgentTokensOf: (account) => changedRows(db, 'DELETE FROM agent_tokens WHERE account = $1', [account]),
   };
 }

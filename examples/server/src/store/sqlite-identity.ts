@@ -80,5 +80,6 @@ export function sqliteIdentityRepo(db: Database.Database): IdentityRepo {
     },
     useAgentToken: (hash, now, expiresAt) => q.useToken.get(expiresAt, hash, now)?.account,
     revokeAgentToken: (hash) => q.revokeToken.run(hash).changes === 1,
+    revokeAgentTokensOf: (account) => q.revokeAccountTokens.run(account).changes,
   };
 }

@@ -472,6 +472,8 @@ export interface IdentityRepo {
   useAgentToken(tokenHash: string, now: number, expiresAt: number): string | undefined;
   /** Forgets a token hash (logout); false when it was not kept. */
   revokeAgentToken(tokenHash: string): boolean;
+  /** Forgets every token of `account` ("log out everywhere"); answers how many there were. */
+  revokeAgentTokensOf(account: string): number;
 }
 
 /** Where the store keeps its data, for logs and health answers. */

@@ -83,6 +83,7 @@ function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; a
   const revoked: string[] = [];
   const loggedOut: string[] = [];
   const errors: unknown[] = [];
+  const hubCalls: string[] = [];
   const connection = new Connection({
     socket,
     identity: identity(options.role),
@@ -94,12 +95,26 @@ function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; a
         revoked.push(token);
         return true;
       },
+      revokeAll: async (account) => {
+        revoked.push(`all of ${account}`);
+        return 2;
+      },
+    },
+    hub: {
+      sendTo: (userId, message, skip) => {
+        hubCalls.push(`sendTo ${userId} ${message.type} ${message.dataContent} skip=${skip === connection.peer}`);
+        return 0;
+      },
+      disconnect: (userId, code, reason) => {
+        hubCalls.push(`disconnect ${userId} ${code} ${reason}`);
+        return 0;
+      },
     },
     agentPresence: { loggedOut: (id) => void loggedOut.push(id) },
     onError: (e) => void errors.push(e),
     now: () => 42,
   });
-  return { socket, messaging, revoked, loggedOut, errors, connection };
+  return { socket, messaging, revoked, loggedOut, errors, hubCalls, connection };
 }
 
 const text = (i: number): string => JSON.stringify({ type: 100, from: 'v1', fp: `fp-${i}`, dataContent: `t${i}` });
@@ -205,6 +220,26 @@ describe('connection: type 312, agent logout', () => {
     expect(revoked).toEqual(['tok']);
     expect(loggedOut).toEqual(['agent:alice']);
     expect(socket.closes).toEqual([[LOGGED_OUT_CLOSE, 'logged out']]);
+  });
+
+  it('everywhere: revokes every token of the account, tells the agent\'s other sockets (every node) and closes them all with 1000', async () => {
+    const { socket, revoked, loggedOut, hubCalls, connection } = setUp({ role: 'agent', agentToken: 'tok' });
+    connection.receive(Buffer.from(JSON.stringify({ type: 312, from: 'agent:alice', dataContent: '{"everywhere":true}' })), false);
+    await connection.idle();
+    expect(revoked).toEqual(['all of alice']);
+    expect(loggedOut).toEqual(['agent:alice']);
+    expect(hubCalls).toEqual(['sendTo agent:alice 312 {"everywhere":true} skip=true', `disconnect agent:alice ${LOGGED_OUT_CLOSE} logged out`]);
+    expect(socket.closes).toEqual([[LOGGED_OUT_CLOSE, 'logged out']]);
+  });
+
+  it('anything but { everywhere: true } is a plain logout (malformed, a string "true", oversized)', async () => {
+    for (const dataContent of ['not json', '{"everywhere":"true"}', 'null', `{"everywhere":true,"pad":"${'x'.repeat(300)}"}`, 42]) {
+      const { revoked, hubCalls, connection } = setUp({ role: 'agent', agentToken: 'tok' });
+      connection.receive(Buffer.from(JSON.stringify({ type: 312, from: 'agent:alice', dataContent })), false);
+      await connection.idle();
+      expect(revoked).toEqual(['tok']);
+      expect(hubCalls).toEqual([]);
+    }
   });
 
   it('refuses a visitor’s logout as not-allowed', async () => {

@@ -121,6 +121,16 @@ export function identityCases(current: () => Store, kind: 'sqlite' | 'postgres')
       expect(await store.identity.useAgentToken('unknown', T0, T0 + 100)).toBeUndefined();
     });
 
+    it('revokeAgentTokensOf forgets every token of the account ("log out everywhere"), no other account\'s', async () => {
+      const store = current();
+      for (const tok of ['t1', 't2', 't3']) await store.identity.putAgentToken(tok, 'alice', T0, T0 + 1000);
+      await store.identity.putAgentToken('b1', 'bob', T0, T0 + 1000);
+      expect(await store.identity.revokeAgentTokensOf('alice')).toBe(3);
+      expect(await store.identity.revokeAgentTokensOf('alice')).toBe(0);
+      for (const tok of ['t1', 't2', 't3']) expect(await store.identity.useAgentToken(tok, T0 + 1, T0 + 1000)).toBeUndefined();
+      expect(await store.identity.useAgentToken('b1', T0 + 1, T0 + 1000)).toBe('bob');
+    });
+
     it('putAgentToken prunes expired tokens; removeAgent revokes the agent’s tokens', async () => {
       const store = current();
       await store.identity.putAgent({ account: 'alice', name: 'Alice', passwordHash: 'h', merchants: [MCH], createdAt: T0 });
