@@ -60,7 +60,7 @@ export class AgentDesk {
   readonly queueManager: DeskQueue;
   /** The conversations manager: open and ended conversations, histories, end, close. */
   readonly conversations: DeskConversations;
-  /** The login manager: the kept session token and logout. */
+  /** The login manager: the kept session token, logout (here or everywhere), `store.loggedOutElsewhere`. */
   readonly login: DeskLogin;
   /** This agent's status, capacity and load, the other online agents and transfer notes. */
   readonly status: Store<DeskStatusState>;
@@ -162,6 +162,18 @@ export class AgentDesk {
    */
   logout(): Promise<void> {
     return this.login.logout();
+  }
+
+  /**
+   * Logs out everywhere (type 312 with `{ everywhere: true }`): the server revokes every session
+   * token of the account and closes every desk of the agent, in any tab, browser or device, on
+   * every node; the agent's visitors are released at once. This desk forgets its kept login and
+   * disconnects; the others forget theirs too and report it in `login.store`
+   * (`loggedOutElsewhere`). Resolves when the server closed this socket (at most 3 s, or at once
+   * when the desk is destroyed meanwhile).
+   */
+  logoutEverywhere(): Promise<void> {
+    return this.login.logout({ everywhere: true });
   }
 
   /** How many listeners and timers the desk holds (0 after {@link AgentDesk.destroy}). */

@@ -23,6 +23,7 @@ export type { CannedReply, CannedReplyInput, CannedReplyUpdate, PastConversation
 export { DeskContext } from './context.js';
 export type { DeskContextSnapshot } from './context.js';
 export { DeskLogin, LOGOUT_WAIT_MS } from './login.js';
+export type { DeskLoginState } from './login.js';
 export { DeskStatus, parseDeskAgents } from './status.js';
 export type { AgentStatus, DeskAgent, DeskStatusState, TransferNote, TransferSender } from './status.js';
 export { DeskTransfer, MAX_TRANSFER_NOTE, TRANSFER_WAIT_MS, TransferError } from './transfer.js';

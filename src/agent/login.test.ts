@@ -80,3 +80,37 @@ describe('logout (type 312): forget the login, wait for the server to close, dis
     expect(client.disconnect).toHaveBeenCalled();
   });
 });
+
+describe('log out everywhere (type 312 with { everywhere: true }): every session of the account ends', () => {
+  it('sends the logout with everywhere, forgets the login and disconnects once the server closed', async () => {
+    const { client, storage, login } = setup();
+    storage.setItem(AGENT_SESSION_KEY, JSON.stringify({ account: 'alice', token: TOKEN }));
+    const out = login.logout({ everywhere: true });
+    expect(client.sent).toEqual([{ type: 312, dataContent: '{"everywhere":true}' }]);
+    expect(storage.getItem(AGENT_SESSION_KEY)).toBeNull();
+    client.setState('closed');
+    await out;
+    expect(client.disconnect).toHaveBeenCalled();
+    expect(login.store.getState().loggedOutElsewhere).toBe(false); // this desk logged itself out
+  });
+
+  it('another desk logged out everywhere: the server\'s notice makes this one forget its login, disconnect and say so', () => {
+    const { client, storage, login } = setup();
+    storage.setItem(AGENT_SESSION_KEY, JSON.stringify({ account: 'alice', token: TOKEN }));
+    const seen: boolean[] = [];
+    login.store.subscribe((s) => seen.push(s.loggedOutElsewhere));
+    client.frame({ type: 312, from: 'system', to: 'agent:alice', dataContent: '{"everywhere":true}' });
+    expect(storage.getItem(AGENT_SESSION_KEY)).toBeNull();
+    expect(client.disconnect).toHaveBeenCalled();
+    expect(seen).toEqual([true]);
+  });
+
+  it('a 312 from anyone but the server changes nothing', () => {
+    const { client, storage, login } = setup();
+    storage.setItem(AGENT_SESSION_KEY, JSON.stringify({ account: 'alice', token: TOKEN }));
+    client.frame({ type: 312, from: 'v1', to: 'agent:alice', dataContent: '{"everywhere":true}' });
+    expect(storage.getItem(AGENT_SESSION_KEY)).not.toBeNull();
+    expect(client.disconnect).not.toHaveBeenCalled();
+    expect(login.store.getState().loggedOutElsewhere).toBe(false);
+  });
+});
