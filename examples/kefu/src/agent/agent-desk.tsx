@@ -2,7 +2,8 @@
  * The agent desk (`/agent`, beyond the spec, so that a human can really answer): log in with an
  * agent account (connect data `{ role: 'agent', account, password }`), then the workspace. The
  * login survives a reload as the session token the SDK's {@link AgentDesk} keeps in
- * `localStorage` (never the password); a refused token shows the login form again.
+ * `localStorage` (never the password); a refused token shows the login form again, and so does
+ * "Log out everywhere" chosen on another desk of the account.
  * Loaded lazily: visitors never download it.
  * @module
  */
@@ -51,6 +52,13 @@ export default function AgentDesk(): ReactElement {
     const state = shown.current;
     state.mounted = true;
     if (!client) return undefined;
+    // another desk of the account logged out everywhere: this one shows the login form, saying why
+    const desk = session?.desk;
+    const offElsewhere = desk?.login.store.subscribe(({ loggedOutElsewhere }) => {
+      if (!loggedOutElsewhere) return;
+      setError(deskText(language, 'loggedOutElsewhere'));
+      setSession((s) => (s?.desk === desk ? null : s));
+    });
     const off = runtime.onFatal((c) => {
       if (c !== client) return;
       const byToken = client.getConnectData().token !== undefined;
@@ -60,6 +68,7 @@ export default function AgentDesk(): ReactElement {
     });
     return () => {
       off();
+      offElsewhere?.();
       state.mounted = false;
       setTimeout(() => {
         if (state.mounted && state.client === client) return;
@@ -80,16 +89,16 @@ export default function AgentDesk(): ReactElement {
     setPassword('');
   };
 
-  const logout = (): void => {
+  const logout = (everywhere: boolean): void => {
     const current = session;
     if (!current) return;
-    void current.desk.logout().finally(() => setSession((s) => (s === current ? null : s)));
+    void (everywhere ? current.desk.logoutEverywhere() : current.desk.logout()).finally(() => setSession((s) => (s === current ? null : s)));
   };
 
   if (session) {
     return (
       <ImProvider client={session.client}>
-        <AgentWorkspace account={account.trim()} desk={session.desk} onLogout={logout} />
+        <AgentWorkspace account={account.trim()} desk={session.desk} onLogout={() => logout(false)} onLogoutEverywhere={() => logout(true)} />
       </ImProvider>
     );
   }

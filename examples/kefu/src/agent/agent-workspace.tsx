@@ -100,12 +100,14 @@ export interface AgentWorkspaceProps {
   account: string;
   /** The SDK's agent desk (queue, conversations, history, logout). */
   desk: AgentDesk;
-  /** Logs out. */
+  /** Logs out (this tab). */
   onLogout: () => void;
+  /** Logs out everywhere: every session of the account, in every tab, browser and device. */
+  onLogoutEverywhere: () => void;
 }
 
 /** The workspace of a logged-in agent. */
-export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps): ReactElement {
+export function AgentWorkspace({ account, desk, onLogout, onLogoutEverywhere }: AgentWorkspaceProps): ReactElement {
   const { t, language } = useI18n();
   const { loggedIn, state, online } = useConnection();
   const snapshot = useAgentQueue(desk);
@@ -167,6 +169,9 @@ export function AgentWorkspace({ account, desk, onLogout }: AgentWorkspaceProps)
         <AlertControls {...signals} />
         <button type="button" className="btn btn-small" onClick={onLogout}>
           {t('logout')}
+        </button>
+        <button type="button" className="btn btn-small" onClick={onLogoutEverywhere}>
+          {deskText(language, 'logoutEverywhere')}
         </button>
         <p className="visually-hidden" role="status">{signals.announcement}</p>
       </header>
