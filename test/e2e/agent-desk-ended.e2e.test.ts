@@ -126,7 +126,7 @@ describe('a visitor who ended and came back: the desk shows the new conversation
       await agent.locator('.msg.theirs').filter({ hasText: `second conversation ${tag}` }).waitFor();
       expect(await agent.locator('.session-btn.is-ended').count()).toBe(0);
 
-      await agent.getByRole('button', { name: t.logout }).click();
+      await agent.getByRole('button', { name: t.logout, exact: true }).click();
       await agent.getByLabel(t.password).waitFor();
       expect(agentErrors).toEqual([]);
       await visitorContext.close();

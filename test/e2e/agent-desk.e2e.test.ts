@@ -75,7 +75,7 @@ describe('issue 11: the agent desk loses nothing', () => {
     expect([...order].sort((a, b) => a - b)).toEqual(order);
 
     // logout: the visitor is told at once and may ask for a human again
-    await agent.getByRole('button', { name: zh.logout }).click();
+    await agent.getByRole('button', { name: zh.logout, exact: true }).click();
     await agent.getByLabel(zh.password).waitFor();
     expect(await agent.evaluate(() => window.localStorage.getItem('kefu.agentSession'))).toBeNull();
     await visitor.getByText(zh.agentLeft).first().waitFor();
