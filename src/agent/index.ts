@@ -2,7 +2,7 @@
  * `@kefu-im/sdk/agent`: the agent's side of the SDK (beyond the upstream spec): the queue and open
  * conversations, the agent history call with the catch-up after every reconnect, ended
  * conversations with the visitor's rating, the login kept across reloads as a session token,
- * accept, end and logout; status and transfer, canned replies, past conversations, the visitor
+ * accept, end, logout of this tab and of every session of the account; status and transfer, canned replies, past conversations, the visitor
  * context and the preview of a queued visitor. Visitors' apps never load it.
  * @packageDocumentation
  */
