@@ -171,6 +171,7 @@ export class AgentDesk {
    * disconnects; the others forget theirs too and report it in `login.store`
    * (`loggedOutElsewhere`). Resolves when the server closed this socket (at most 3 s, or at once
    * when the desk is destroyed meanwhile).
+   * @throws Error (a rejection) while the socket is not open: nothing is done, this desk stays logged in.
    */
   logoutEverywhere(): Promise<void> {
     return this.login.logout({ everywhere: true });

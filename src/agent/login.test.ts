@@ -114,3 +114,15 @@ describe('log out everywhere (type 312 with { everywhere: true }): every session
     expect(login.store.getState().loggedOutElsewhere).toBe(false);
   });
 });
+
+describe('log out everywhere while the socket is not open', () => {
+  it('rejects and does nothing: the login is kept, nothing is sent, the client stays as it is', async () => {
+    const { client, storage, login } = setup();
+    storage.setItem(AGENT_SESSION_KEY, JSON.stringify({ account: 'alice', token: TOKEN }));
+    client.connectionState = 'reconnecting';
+    await expect(login.logout({ everywhere: true })).rejects.toThrow(/open connection/);
+    expect(client.sent).toEqual([]);
+    expect(client.disconnect).not.toHaveBeenCalled();
+    expect(readAgentLogin(storage)).toEqual({ account: 'alice', token: TOKEN });
+  });
+});

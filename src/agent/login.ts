@@ -57,8 +57,13 @@ export class DeskLogin {
    * @param options - `everywhere: true` ends every session of the account, not only this tab's:
    *   the server revokes all of its session tokens and closes every desk of the agent, on every
    *   node; those desks forget their login and report {@link DeskLoginState.loggedOutElsewhere}.
+   * @throws Error (a rejection) for `everywhere` while the socket is not open: only the server can
+   *   end the other sessions, so nothing is done (this desk stays logged in); try again once open.
    */
   async logout(options: { everywhere?: boolean } = {}): Promise<void> {
+    if (options.everywhere === true && this.client.connectionState !== 'open') {
+      throw new Error('log out everywhere needs an open connection: nothing was done, try again once connected');
+    }
     this.leaving = true;
     if (this.storage) clearAgentLogin(this.storage);
     if (this.client.connectionState !== 'open') {

@@ -92,7 +92,10 @@ export default function AgentDesk(): ReactElement {
   const logout = (everywhere: boolean): void => {
     const current = session;
     if (!current) return;
-    void (everywhere ? current.desk.logoutEverywhere() : current.desk.logout()).finally(() => setSession((s) => (s === current ? null : s)));
+    const done = (): void => setSession((s) => (s === current ? null : s));
+    // log out everywhere needs the connection (the workspace offers it only while logged in); refused, the desk stays
+    if (everywhere) void current.desk.logoutEverywhere().then(done, () => undefined);
+    else void current.desk.logout().finally(done);
   };
 
   if (session) {

@@ -170,7 +170,7 @@ export function AgentWorkspace({ account, desk, onLogout, onLogoutEverywhere }: 
         <button type="button" className="btn btn-small" onClick={onLogout}>
           {t('logout')}
         </button>
-        <button type="button" className="btn btn-small" onClick={onLogoutEverywhere}>
+        <button type="button" className="btn btn-small" onClick={onLogoutEverywhere} disabled={!loggedIn}>
           {deskText(language, 'logoutEverywhere')}
         </button>
         <p className="visually-hidden" role="status">{signals.announcement}</p>
