@@ -73,11 +73,10 @@ export class Members {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Every valid secret of `mchId`: the configured ones, the demo one (demo merchant, loopback), the stored ones. */
+  /** Every valid secret of `mchId`: the configured ones, the stored ones, then the demo one (demo merchant, loopback). */
   async secretsOf(mchId: string): Promise<string[]> {
     const { config, store, sealingKey } = this.deps;
     const secrets = config.merchantSecrets.filter((s) => s.mchId === mchId).map((s) => s.secret);
-    if (config.demoMerchantSecret && mchId === DEFAULT_AGENT_MERCHANT) secrets.push(DEMO_MERCHANT_SECRET);
     for (const stored of await store.members.merchantSecrets(mchId)) {
       try {
         secrets.push(unsealSecret(sealingKey, stored.sealed));
@@ -85,6 +84,7 @@ export class Members {
         // sealed under another key: `merchant secret list` shows it as unreadable
       }
     }
+    if (config.demoMerchantSecret && mchId === DEFAULT_AGENT_MERCHANT) secrets.push(DEMO_MERCHANT_SECRET);
     return secrets;
   }
 
