@@ -13,10 +13,11 @@ async function check(server: FakeServer): Promise<ConformanceReport> {
 }
 
 const failedIds = (report: ConformanceReport): string[] => report.results.filter((r) => r.status === 'failed').map((r) => r.id);
-const agentIds = CHECKS.filter((c) => c.needsAgent).map((c) => c.id);
+// the fake has no agents and implements no verified identity (protocol §3b): those checks are skipped
+const agentIds = CHECKS.filter((c) => c.needsAgent || c.needsMerchantSecret).map((c) => c.id);
 
 describe('the kit against a fake server without flaws', () => {
-  it('passes every check; the agent checks are skipped (the fake has no agents)', async () => {
+  it('passes every check; the agent and verified-identity checks are skipped (no agents, no --merchant-secret)', async () => {
     const server = await startFakeServer();
     try {
       const report = await check(server);
