@@ -68,7 +68,7 @@ describe('merchant secret add|list|remove and member token', () => {
 
       const ok = await connectWith(server, await signIdentityToken({ mchId: 'M1001', sub: 'alice', ttlS: 600 }, secret));
       expect(ok.code).toBe(0);
-      expect(String(ok.to)).toMatch(/^m-/);
+      expect(String(ok.to)).toMatch(/^vm-/);
       const minted = await admin(dataDir, ['member', 'token', 'M1001', 'alice', '--ttl', '300']);
       expect(minted.code).toBe(0);
       expect(await connectWith(server, minted.out[0] ?? '')).toEqual({ code: 0, to: ok.to });

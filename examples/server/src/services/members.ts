@@ -1,13 +1,13 @@
 /**
  * Verified identity (protocol §3b): a merchant vouches for its member with a signed token; the
- * member gets one stable visitor id (`m-<uuid>`), the same on every device; an anonymous visitor
+ * member gets one stable visitor id (`vm-<uuid>`), the same on every device; an anonymous visitor
  * that proves its id (§3a secret) and logs in is merged into the member and its id retired.
  * Merchant secrets come from the configuration (`MERCHANT_SECRETS`, the demo secret) and the
  * store (sealed, added with the admin command); several per merchant are all valid (rotation).
  *
  * Member ids are drawn at random (not derived from the member id), so nothing about `sub` can be
  * read from them, and a deleted member (`services/privacy.ts`) comes back with a new, empty one.
- * The prefix `m-` is reserved: an anonymous connect naming such an id is refused (4004).
+ * The prefix `vm-` is reserved (group aliases, `m-<16 hex>`, are another thing): an anonymous connect naming such an id is refused (4004).
  * @module
  */
 
@@ -28,7 +28,7 @@ import type { Member, MergedRows } from '../store/member-types.js';
 import type { Store } from '../store/types.js';
 
 /** The prefix of every member visitor id. */
-export const MEMBER_ID_PREFIX = 'm-';
+export const MEMBER_ID_PREFIX = 'vm-';
 
 /** The close reason of an anonymous visitor's other sockets after a merge (4004: the id is retired). */
 export const MERGED_REASON = 'merged';
