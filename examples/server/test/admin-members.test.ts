@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/admin.js';
 import { loadConfig } from '../src/config.js';
 import { signIdentityToken } from '../src/identity/identity-token.js';
+import { DEMO_MERCHANT_SECRET } from '../src/identity/merchant-secrets.js';
 import { createServer, type RunningServer } from '../src/server.js';
 import { connectUrl, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
 import { removeDir, tempDir } from './helpers/start.js';
@@ -96,6 +97,22 @@ describe('merchant secret add|list|remove and member token', () => {
       expect(await connectWith(again, await signIdentityToken({ mchId: 'M1001', sub: 'bob', ttlS: 600 }, given))).toEqual({ code: 4006, reason: 'merchant' });
     } finally {
       await again.close();
+    }
+  });
+
+  it('a secret added for the demo merchant replaces the public demo secret (loopback, no MERCHANT_SECRETS)', async () => {
+    const dataDir = tempDir();
+    dirs.push(dataDir);
+    const server = await createServer(loadConfig({}, { port: 0, host: '127.0.0.1', dataDir, appDir: join(dataDir, 'none') }), { onError: () => undefined });
+    try {
+      const demoToken = await signIdentityToken({ mchId: 'M1001', sub: 'demo-user', ttlS: 600 }, DEMO_MERCHANT_SECRET);
+      expect(await server.members.demoSecretActive()).toBe(true);
+      expect((await connectWith(server, demoToken)).code).toBe(0);
+      expect((await admin(dataDir, ['merchant', 'secret', 'add', 'M1001'])).code).toBe(0);
+      expect(await server.members.demoSecretActive()).toBe(false);
+      expect(await connectWith(server, demoToken)).toEqual({ code: 4006, reason: 'invalid' });
+    } finally {
+      await server.close();
     }
   });
 });

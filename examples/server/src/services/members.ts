@@ -73,19 +73,29 @@ export class Members {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Every valid secret of `mchId`: the configured ones, the stored ones, then the demo one (demo merchant, loopback). */
+  /**
+   * Every valid secret of `mchId`: the configured ones, the stored ones, then the public demo one
+   * (the demo merchant, on loopback, without `MERCHANT_SECRETS` and without stored secrets).
+   */
   async secretsOf(mchId: string): Promise<string[]> {
     const { config, store, sealingKey } = this.deps;
     const secrets = config.merchantSecrets.filter((s) => s.mchId === mchId).map((s) => s.secret);
-    for (const stored of await store.members.merchantSecrets(mchId)) {
+    const storedSecrets = await store.members.merchantSecrets(mchId);
+    for (const stored of storedSecrets) {
       try {
         secrets.push(unsealSecret(sealingKey, stored.sealed));
       } catch {
         // sealed under another key: `merchant secret list` shows it as unreadable
       }
     }
-    if (config.demoMerchantSecret && mchId === DEFAULT_AGENT_MERCHANT) secrets.push(DEMO_MERCHANT_SECRET);
+    // secrets added with the admin command replace the public demo secret (like stored agents the demo agent)
+    if (config.demoMerchantSecret && mchId === DEFAULT_AGENT_MERCHANT && storedSecrets.length === 0) secrets.push(DEMO_MERCHANT_SECRET);
     return secrets;
+  }
+
+  /** Whether the public demo secret is valid now (the start-up output prints it and the demo link then). */
+  async demoSecretActive(): Promise<boolean> {
+    return this.deps.config.demoMerchantSecret && (await this.deps.store.members.merchantSecrets(DEFAULT_AGENT_MERCHANT)).length === 0;
   }
 
   /** Verifies a connect's identity token for merchant `mchId` ({@link verifyIdentityToken}). */
