@@ -60,6 +60,8 @@ export interface MembersDeps {
   sealingKey: Buffer;
   /** Closes a user's sockets in the whole cluster (the retired id's other tabs). */
   disconnect?(userId: string, code: number, reason: string): unknown;
+  /** Told after a merge (agents' queue snapshots are sent again: a queued visitor may have a new id). */
+  changed?(): void;
   /** The wall clock. */
   now?: () => number;
 }
@@ -125,6 +127,7 @@ export class Members {
   async merge(from: string, into: string, keepSaltKey: string): Promise<MergedRows> {
     const moved = await this.deps.store.members.mergeVisitor(from, into, keepSaltKey, { idHash: hashSecret(from), at: this.now() });
     await this.deps.disconnect?.(from, 4004, MERGED_REASON);
+    this.deps.changed?.();
     return moved;
   }
 

@@ -100,6 +100,14 @@ export const MERGE_STEPS: readonly MergeStep[] = [
     table: undefined,
     sql: 'UPDATE key_sessions SET bound_to = $into WHERE salt_key = $keep AND (bound_to IS NULL OR bound_to = $from OR bound_to = $into)',
   },
+  // a banned or blacklisted visitor stays so after logging in
+  {
+    table: undefined,
+    sql: `UPDATE visitors SET
+            banned = (banned OR EXISTS (SELECT 1 FROM visitors f WHERE f.client_id = $from AND f.banned)),
+            blacklisted = (blacklisted OR EXISTS (SELECT 1 FROM visitors f WHERE f.client_id = $from AND f.blacklisted))
+          WHERE client_id = $into`,
+  },
   { table: 'visitors', sql: 'DELETE FROM visitors WHERE client_id = $from' },
 ];
 
