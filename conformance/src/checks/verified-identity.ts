@@ -108,6 +108,7 @@ export const verifiedIdentityChecks: Check[] = [
     needsMerchantSecret: true,
     async run(ctx) {
       const { welcome } = await member(ctx);
+      ensure(content(welcome)['verified'] === true, `no verified member to forge: its welcome's dataContent is ${show(welcome.dataContent)}`);
       const spare = await ctx.session('spare');
       expectRefusal(await ctx.refused(spare, String(welcome.to), ctx.visitorData()), 4004);
     },
