@@ -236,6 +236,7 @@ function suite(kind: 'sqlite' | 'postgres'): void {
       expect(await server.store.members.member(A.mchId, sub)).toBeUndefined();
       expect(await server.store.members.memberByClientId(memberId)).toBeUndefined();
       expect(await server.store.chat.visitor(memberId)).toBeUndefined();
+      expect(await server.store.privacy.visitorRecords(memberId)).toMatchObject({ visitor: undefined, member: undefined, sessions: [], messages: [], keySessions: 0 });
       const back = await connect(randomUUID(), { ...A, identityToken: await token(sub) });
       expect(back.welcome?.to).not.toBe(memberId);
       expect(await history(back.session, String(back.welcome?.to))).toEqual([]);
