@@ -41,6 +41,8 @@ import { registerDirectoryRoutes } from './http/permit-directory.js';
 import { registerTranslateRoute } from './http/translate-route.js';
 import { registerUploadRoutes } from './http/upload-routes.js';
 import { socketKeyOf, type ServerKeys } from './keys.js';
+import { sealingKeyOf } from './identity/merchant-secrets.js';
+import type { Members } from './services/members.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
 import { createServices } from './services/index.js';
 import type { Retention } from './services/retention.js';
@@ -76,6 +78,8 @@ export interface RunningServer {
    * scripts and tests may check a period at once with `runOnce`.
    */
   retention: Retention;
+  /** Verified identity (protocol §3b): whether the demo secret is in force, merchant secrets. */
+  members: Members;
   /**
    * Drains and stops: `/readyz` answers 503, no new socket is accepted, every socket is closed
    * with 1012 (clients reconnect at once, through a balancer to another node), in-flight requests
@@ -149,7 +153,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   // agents serving visitors but online nowhere (a dead node, a restart): their grace period runs here
   const absences = new AbsenceSweep({ store, hub, presence: agentPresence, claim: (key, ttlMs) => node.claim(key, ttlMs), graceMs: config.agentSessions.graceMs, onError });
   void absences.sweep();
-  const services = createServices(ctx, sessions, files);
+  const services = createServices(ctx, sessions, files, Date.now, sealingKeyOf(config.identity.sealingKey, keys.privateKeyPem));
   const desk = new DeskControls(ctx, sessions);
   const routing = new RoutingPolicy({
     store,
@@ -250,6 +254,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     entryPath,
     connections: () => sockets.size,
     retention: services.retention,
+    members: services.members,
     close: () => {
       closing ??= (async () => {
         draining = true; // /readyz says 503 from now on
