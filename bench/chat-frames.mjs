@@ -7,13 +7,21 @@
 // cost is negligible and the figure is the receiving side's: ws parsing + (AES-ECB) + decode +
 // routing + the message store + events. A store subscriber reads `getSnapshot()` on every change,
 // as React's `useSyncExternalStore` does, so a per-change copy of the list would show here.
-// The page is hidden in the main rows (read receipts wait in the hidden-time queue); the last two
-// rows show a visible page, where every text is answered at once with its read receipt.
+// The page is hidden in the first rows (read receipts wait in the hidden-time queue); the
+// "visible" rows show a visible page, where every text is answered at once with its read receipt
+// (issue 24's target: plain >= 0.5x bare, AES-ECB >= 20,000/s).
+//
+// Every row is printed beside the bare client of the same run (frames/s and the ratio). With
+// BASE=<another build's dist directory> the same rounds also run that build (e.g. main's, built
+// apart), interleaved, so that a change is compared side by side on a machine whose load swings.
 //
 //   FRAMES=20000 ROUNDS=7 node bench/chat-frames.mjs
+//   ONLY=visible node bench/chat-frames.mjs          # the receipt rows only (profiling: node --cpu-prof)
+//   BASE=/tmp/main/dist node bench/chat-frames.mjs   # this build against another, same run
 import { generateKeyPairSync } from 'node:crypto';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
-import { ImClient, memoryStorage } from '../dist/index.js';
 import { ascii, benchKeys, ecb, fakeFetch } from './fake-key-exchange.mjs';
 
 const FRAMES = Number(process.env.FRAMES ?? 20_000);
@@ -80,7 +88,10 @@ async function startServer() {
 /** A page in the background: read receipts wait for it to be shown (the hidden-time queue). */
 const hiddenDocument = { visibilityState: 'hidden', hidden: true, addEventListener() {}, removeEventListener() {} };
 
-async function sdkRun(server, nth, aesSwitch, frames, visible) {
+const builds = [{ name: 'this build', sdk: await import('../dist/index.js') }];
+if (process.env.BASE) builds.push({ name: 'BASE', sdk: await import(pathToFileURL(resolve(process.env.BASE, 'index.js')).href) });
+
+async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frames, visible) {
   const client = new ImClient({
     baseUrl: 'http://bench.local',
     socketUrl: server.url,
@@ -142,36 +153,43 @@ async function bareRun(server, nth, frames) {
   return (FRAMES / ms) * 1000;
 }
 
-const fmt = (n) => Math.round(n).toLocaleString('en-US').padStart(10);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The rows: which page, AES switch, the issue's target. */
+const ONLY = process.env.ONLY;
+const rows = [
+  { label: 'hidden page, plain', visible: false, aes: false, skip: ONLY === 'visible' },
+  { label: 'hidden page, AES-ECB', visible: false, aes: true, skip: ONLY === 'visible' || ONLY === 'plain' },
+  { label: 'visible + read receipts, plain', visible: true, aes: false, skip: ONLY === 'plain', target: '>= 0.5x bare' },
+  { label: 'visible + read receipts, AES-ECB', visible: true, aes: true, skip: ONLY === 'plain', target: '>= 20,000/s' },
+].filter((row) => !row.skip);
 
 const server = await startServer();
 let nth = 0;
 const bare = [];
-const plain = [];
-const aes = [];
-const plainVisible = [];
-const aesVisible = [];
+const rates = new Map(); // `${build}|${row}` -> frames/s per round
 for (let round = 0; round < ROUNDS; round++) {
   const frames = chatFrames(round);
   bare.push(await bareRun(server, ++nth, frames));
-  plain.push((await sdkRun(server, ++nth, false, frames, false)).rate);
-  if (process.env.ONLY === 'plain') continue;
-  aes.push((await sdkRun(server, ++nth, true, frames, false)).rate);
-  plainVisible.push((await sdkRun(server, ++nth, false, frames, true)).rate);
-  aesVisible.push((await sdkRun(server, ++nth, true, frames, true)).rate);
+  for (const row of rows) {
+    for (const build of builds) {
+      const key = `${build.name}|${row.label}`;
+      if (!rates.has(key)) rates.set(key, []);
+      rates.get(key).push((await sdkRun(build.sdk, server, ++nth, row.aes, frames, row.visible)).rate);
+    }
+  }
 }
 await server.close();
 const b = median(bare);
-const p = median(plain);
-const a = median(aes);
-console.log(`${FRAMES} chat frames (type 100, ~70 chars of text) over loopback ws, median of ${ROUNDS}, Node ${process.version}`);
-console.log(`bare ws client, JSON.parse             ${fmt(b)} frames/s`);
-console.log(`ImClient -> message store, plain       ${fmt(p)} frames/s  (${(p / b).toFixed(2)}x bare; target >= 0.5x)`);
-console.log(`ImClient -> message store, AES-ECB     ${fmt(a)} frames/s  (${(a / b).toFixed(2)}x bare; target >= 20,000/s)`);
-if (process.env.ONLY === 'plain') process.exit(0);
-const pv = median(plainVisible);
-const av = median(aesVisible);
-console.log('page visible: each text is also answered with its read receipt (encoded, encrypted, sent):');
-console.log(`ImClient, plain, + receipts            ${fmt(pv)} frames/s  (${(pv / b).toFixed(2)}x bare)`);
-console.log(`ImClient, AES-ECB, + receipts          ${fmt(av)} frames/s  (${(av / b).toFixed(2)}x bare)`);
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const table = [['row', 'build', 'frames/s', 'x bare', 'target']];
+table.push(['bare ws client, JSON.parse only', '', fmt(b), '1.00', '']);
+for (const row of rows) {
+  for (const build of builds) {
+    const r = median(rates.get(`${build.name}|${row.label}`));
+    table.push([`ImClient, ${row.label}`, builds.length > 1 ? build.name : '', fmt(r), (r / b).toFixed(2), row.target ?? '']);
+  }
+}
+const widths = table[0].map((_, c) => Math.max(...table.map((line) => line[c].length)));
+console.log(`${FRAMES} agent texts (type 100, ~70 chars) over loopback ws, median of ${ROUNDS} interleaved rounds, Node ${process.version}`);
+for (const line of table) console.log(line.map((cell, c) => (c >= 2 && c <= 3 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd());

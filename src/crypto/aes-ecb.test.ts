@@ -127,3 +127,19 @@ describe('keys are checked once and cached (a few keys at a time)', () => {
     expect(aesEcbDecrypt(key, aesEcbEncrypt(key, 'still fine'))).toBe('still fine');
   });
 });
+
+describe('frames of any size, one after another under one key, match node:crypto', () => {
+  it('a long text (larger than the reusable buffer), then short ones, then multi-byte ones', () => {
+    const sequence = ['x'.repeat(5000), 'a', '{"type":104}', '你'.repeat(30_000), 'b'.repeat(15), 'c'.repeat(16), '😀'.repeat(700)];
+    for (const text of sequence) {
+      const ct = aesEcbEncrypt(KEY, text);
+      expect(ct).toBe(nodeEncrypt(KEY, text));
+      expect(aesEcbDecrypt(KEY, ct)).toBe(text);
+    }
+  });
+  it('decrypts a ciphertext whose bytes sit at an offset of a larger buffer when decoded', () => {
+    const ct = nodeEncrypt(KEY, 'y'.repeat(100));
+    expect(aesEcbDecrypt(KEY, ct)).toBe('y'.repeat(100));
+    expect(aesEcbDecrypt(KEY, ct.replace(/=+$/, ''))).toBe('y'.repeat(100));
+  });
+});
