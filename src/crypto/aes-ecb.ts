@@ -65,11 +65,27 @@ function plaintextBuffer(room: number): Uint8Array {
   return buffer;
 }
 
-/** Runs the AES block function over `words` (4 words a block) in place. */
-function cryptBlocks(words: Uint32Array, xk: Uint32Array, block: typeof unsafe.encrypt): void {
+/** noble's AES block functions (the round loop of its `ecb()`), called directly: inlined by the JIT. */
+const { encrypt: encryptBlock, decrypt: decryptBlock } = unsafe;
+
+/** Encrypts `words` (4 words a block, little-endian lanes) in place. */
+function encryptBlocks(words: Uint32Array, xk: Uint32Array): void {
   swap32IfBE(words);
   for (let i = 0; i + 4 <= words.length; i += 4) {
-    const r = block(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
+    const r = encryptBlock(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
+    words[i] = r.s0;
+    words[i + 1] = r.s1;
+    words[i + 2] = r.s2;
+    words[i + 3] = r.s3;
+  }
+  swap32IfBE(words);
+}
+
+/** Decrypts `words` in place (a copy of {@link encryptBlocks}: one call site per block function). */
+function decryptBlocks(words: Uint32Array, xk: Uint32Array): void {
+  swap32IfBE(words);
+  for (let i = 0; i + 4 <= words.length; i += 4) {
+    const r = decryptBlock(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
     words[i] = r.s0;
     words[i + 1] = r.s1;
     words[i + 2] = r.s2;
@@ -95,7 +111,7 @@ export function aesEcbEncrypt(key: string, plaintext: string): string {
   const pad = 16 - (written % 16);
   const blocks = buffer.subarray(0, written + pad);
   blocks.fill(pad, written);
-  cryptBlocks(new Uint32Array(buffer.buffer, 0, blocks.length / 4), xk, unsafe.encrypt);
+  encryptBlocks(new Uint32Array(buffer.buffer, 0, blocks.length / 4), xk);
   const base64 = bytesToBase64(blocks);
   blocks.fill(0);
   return base64;
@@ -124,7 +140,7 @@ export function aesEcbDecrypt(key: string, base64: string): string {
   if (plain.length === 0 || plain.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
   const xk = (schedule.dec ??= unsafe.expandKeyDecLE(schedule.bytes));
   // a fresh buffer of its own (offset 0): decrypted in place, through an aligned word view
-  cryptBlocks(new Uint32Array(plain.buffer, plain.byteOffset, plain.length / 4), xk, unsafe.decrypt);
+  decryptBlocks(new Uint32Array(plain.buffer, plain.byteOffset, plain.length / 4), xk);
   // The padding is checked here, so that every failure is DECRYPT_ERROR.
   const pad = plain[plain.length - 1] ?? 0;
   if (pad < 1 || pad > 16 || pad > plain.length) throw new Error(DECRYPT_ERROR);
