@@ -9,7 +9,7 @@
  */
 import { unsafe } from '@noble/ciphers/aes.js';
 import { swap32IfBE } from '@noble/ciphers/utils.js';
-import { base64ToBytes, bytesToBase64, utf8Decode } from './encoding.js';
+import { base64ToBytes, utf8Decode } from './encoding.js';
 
 import { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
@@ -94,6 +94,26 @@ function decryptBlocks(words: Uint32Array, xk: Uint32Array): void {
   swap32IfBE(words);
 }
 
+/** The base64 alphabet's character codes, by 6-bit value. */
+const BASE64_CODES = Uint8Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', (c) => c.charCodeAt(0));
+
+/**
+ * Standard base64 (with padding) of a ciphertext: the characters are written as bytes and decoded
+ * once. For a frame this is ~3x faster than building the text a few characters at a time, and
+ * many times faster than Node's `btoa` (the start-up code's `bytesToBase64`, kept short there).
+ */
+function ciphertextToBase64(b: Uint8Array): string {
+  const out = new Uint8Array(Math.ceil(b.length / 3) * 4).fill(61); // '=' where nothing is written
+  for (let i = 0, o = 0; i < b.length; i += 3, o += 4) {
+    const n = ((b[i] ?? 0) << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
+    out[o] = BASE64_CODES[n >> 18] as number;
+    out[o + 1] = BASE64_CODES[(n >> 12) & 63] as number;
+    if (i + 1 < b.length) out[o + 2] = BASE64_CODES[(n >> 6) & 63] as number;
+    if (i + 2 < b.length) out[o + 3] = BASE64_CODES[n & 63] as number;
+  }
+  return utf8Decode(out);
+}
+
 /**
  * Encrypts text with AES-256-ECB and PKCS#7 padding.
  * @param key - the key: a string whose UTF-8 bytes are exactly 32 (e.g. the user token)
@@ -112,7 +132,7 @@ export function aesEcbEncrypt(key: string, plaintext: string): string {
   const blocks = buffer.subarray(0, written + pad);
   blocks.fill(pad, written);
   encryptBlocks(new Uint32Array(buffer.buffer, 0, blocks.length / 4), xk);
-  const base64 = bytesToBase64(blocks);
+  const base64 = ciphertextToBase64(blocks);
   blocks.fill(0);
   return base64;
 }
