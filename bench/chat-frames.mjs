@@ -18,6 +18,7 @@
 //   FRAMES=20000 ROUNDS=7 node bench/chat-frames.mjs
 //   ONLY=visible node bench/chat-frames.mjs          # the receipt rows only (profiling: node --cpu-prof)
 //   BASE=/tmp/main/dist node bench/chat-frames.mjs   # this build against another, same run
+//   BASE=main=/tmp/main/dist,step1=/tmp/s1/dist ...  # against several, named
 import { generateKeyPairSync } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -89,7 +90,11 @@ async function startServer() {
 const hiddenDocument = { visibilityState: 'hidden', hidden: true, addEventListener() {}, removeEventListener() {} };
 
 const builds = [{ name: 'this build', sdk: await import('../dist/index.js') }];
-if (process.env.BASE) builds.push({ name: 'BASE', sdk: await import(pathToFileURL(resolve(process.env.BASE, 'index.js')).href) });
+// BASE=dir or BASE=name=dir,name=dir: other builds' dist directories, run in the same rounds
+for (const entry of (process.env.BASE ?? '').split(',').filter(Boolean)) {
+  const [name, dir] = entry.includes('=') ? entry.split('=') : ['BASE', entry];
+  builds.push({ name, sdk: await import(pathToFileURL(resolve(dir, 'index.js')).href) });
+}
 
 async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frames, visible) {
   const client = new ImClient({
@@ -133,7 +138,11 @@ async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frame
   return { rate: (FRAMES / ms) * 1000, reads };
 }
 
-async function bareRun(server, nth, frames) {
+/**
+ * A bare `ws` client: JSON.parse of each frame; with `reply`, also one small JSON frame sent back
+ * per text (what a read receipt costs at the least: a stringify and a socket write).
+ */
+async function bareRun(server, nth, frames, reply = false) {
   const ws = new WebSocket(server.url);
   await new Promise((r, j) => ws.once('open', r).once('error', j));
   const sws = await server.socket(nth);
@@ -143,7 +152,9 @@ async function bareRun(server, nth, frames) {
     const list = [];
     ws.on('message', (data) => {
       if (seen++ === 0) t0 = performance.now();
-      list.push(JSON.parse(data.toString()));
+      const message = JSON.parse(data.toString());
+      list.push(message);
+      if (reply) ws.send(JSON.stringify({ type: 104, dataContent: message.fp, fp: `receipt-${seen}`, from: message.to, to: message.from, cm: message.createTime }));
       if (seen === FRAMES) resolve(performance.now() - t0);
     });
   });
@@ -167,10 +178,12 @@ const rows = [
 const server = await startServer();
 let nth = 0;
 const bare = [];
+const bareReply = [];
 const rates = new Map(); // `${build}|${row}` -> frames/s per round
 for (let round = 0; round < ROUNDS; round++) {
   const frames = chatFrames(round);
   bare.push(await bareRun(server, ++nth, frames));
+  if (rows.some((row) => row.visible)) bareReply.push(await bareRun(server, ++nth, frames, true));
   for (const row of rows) {
     for (const build of builds) {
       const key = `${build.name}|${row.label}`;
@@ -184,6 +197,10 @@ const b = median(bare);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 const table = [['row', 'build', 'frames/s', 'x bare', 'target']];
 table.push(['bare ws client, JSON.parse only', '', fmt(b), '1.00', '']);
+if (bareReply.length) {
+  const r = median(bareReply);
+  table.push(['bare ws client, JSON.parse + one JSON frame sent back per text', '', fmt(r), (r / b).toFixed(2), '(the floor with receipts)']);
+}
 for (const row of rows) {
   for (const build of builds) {
     const r = median(rates.get(`${build.name}|${row.label}`));

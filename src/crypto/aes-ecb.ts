@@ -114,6 +114,37 @@ function ciphertextToBase64(b: Uint8Array): string {
   return utf8Decode(out);
 }
 
+/** Each base64 character's 6-bit value by character code (-1: not in the alphabet). */
+const BASE64_VALUES = new Int8Array(128).fill(-1);
+BASE64_CODES.forEach((code, value) => (BASE64_VALUES[code] = value));
+
+/**
+ * The bytes of a ciphertext frame's base64: the usual padded text is decoded four characters at a
+ * time; anything else (missing padding, a character outside the alphabet) goes to the strict
+ * `base64ToBytes`, which decodes it or throws exactly as before.
+ */
+function base64ToCiphertext(text: string): Uint8Array {
+  const length = text.length;
+  const pad = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  if (length === 0 || length % 4 !== 0) return base64ToBytes(text);
+  const out = new Uint8Array((length / 4) * 3 - pad);
+  const body = length - (pad ? 4 : 0); // the last group, when padded, goes the strict way below
+  let o = 0;
+  for (let i = 0; i < body; i += 4) {
+    const a = BASE64_VALUES[text.charCodeAt(i)] ?? -1;
+    const b = BASE64_VALUES[text.charCodeAt(i + 1)] ?? -1;
+    const c = BASE64_VALUES[text.charCodeAt(i + 2)] ?? -1;
+    const d = BASE64_VALUES[text.charCodeAt(i + 3)] ?? -1;
+    if ((a | b | c | d) < 0) return base64ToBytes(text);
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = n >> 16;
+    out[o++] = (n >> 8) & 255;
+    out[o++] = n & 255;
+  }
+  if (pad) out.set(base64ToBytes(text.slice(body)), o);
+  return out;
+}
+
 /**
  * Encrypts text with AES-256-ECB and PKCS#7 padding.
  * @param key - the key: a string whose UTF-8 bytes are exactly 32 (e.g. the user token)
@@ -153,7 +184,7 @@ export function aesEcbDecrypt(key: string, base64: string): string {
   const schedule = scheduleOf(key);
   let plain: Uint8Array;
   try {
-    plain = base64ToBytes(base64);
+    plain = base64ToCiphertext(base64);
   } catch {
     throw new Error(DECRYPT_ERROR);
   }
