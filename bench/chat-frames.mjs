@@ -185,7 +185,8 @@ for (let round = 0; round < ROUNDS; round++) {
   bare.push(await bareRun(server, ++nth, frames));
   if (rows.some((row) => row.visible)) bareReply.push(await bareRun(server, ++nth, frames, true));
   for (const row of rows) {
-    for (const build of builds) {
+    // each round starts with another build: none always runs first (or right after the bare client)
+    for (const build of builds.map((_, i) => builds[(i + round) % builds.length])) {
       const key = `${build.name}|${row.label}`;
       if (!rates.has(key)) rates.set(key, []);
       rates.get(key).push((await sdkRun(build.sdk, server, ++nth, row.aes, frames, row.visible)).rate);
