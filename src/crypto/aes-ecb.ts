@@ -3,7 +3,7 @@
  *
  * Uses the AES block functions of `@noble/ciphers` (audited; only its AES module is bundled, in the
  * lazy AES chunk) with the key schedules cached per key: frames are encrypted and decrypted one
- * by one under the same user key, and expanding it per frame cost as much as the blocks. ECB and
+ * by one under the same user key, which noble's `ecb()` expanded (and wiped) again per call. ECB and
  * PKCS#7 padding are done here, so that every failure (a wrong key included) gives the same error.
  * The block functions and key expansion come from noble's `unsafe` export, which it says may change
  * in any release: the dependency is pinned exactly, and the tests compare every result with
