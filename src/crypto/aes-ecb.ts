@@ -29,7 +29,7 @@ interface KeySchedule {
   enc?: Uint32Array;
   /** Round keys for decryption. */
   dec?: Uint32Array;
-  /** The key's 32 UTF-8 bytes, until both schedules are made. */
+  /** The key's 32 UTF-8 bytes, which the schedules are expanded from. */
   bytes: Uint8Array;
 }
 

@@ -18,7 +18,7 @@ const DECODE_TABLE: Int16Array = (() => {
 /**
  * Encodes bytes as RFC 4648 standard base64 with padding, through the platform's `btoa`
  * (browsers, workers, Node 16+): the shortest code for start-up. Encrypted frames, many a second,
- * take the faster encoder of `aes-ecb.ts` (Node's `btoa` is slow).
+ * take the faster encoder of `frame-base64.ts` (Node's `btoa` is slow).
  * @param b - the bytes to encode
  * @returns the base64 text (empty for no bytes)
  */
