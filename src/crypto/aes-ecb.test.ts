@@ -127,3 +127,40 @@ describe('keys are checked once and cached (a few keys at a time)', () => {
     expect(aesEcbDecrypt(key, aesEcbEncrypt(key, 'still fine'))).toBe('still fine');
   });
 });
+
+describe('frames of any size, one after another under one key, match node:crypto', () => {
+  it('a long text (larger than the reusable buffer), then short ones, then multi-byte ones', () => {
+    const sequence = ['x'.repeat(5000), 'z'.repeat(47), 'a', '{"type":104}', '你'.repeat(30_000), 'b'.repeat(15), 'c'.repeat(16), '😀'.repeat(700)];
+    for (const text of sequence) {
+      const ct = aesEcbEncrypt(KEY, text);
+      expect(ct).toBe(nodeEncrypt(KEY, text));
+      expect(aesEcbDecrypt(KEY, ct)).toBe(text);
+    }
+  });
+  it('decrypts a ciphertext whose bytes sit at an offset of a larger buffer when decoded', () => {
+    const ct = nodeEncrypt(KEY, 'y'.repeat(100));
+    expect(aesEcbDecrypt(KEY, ct)).toBe('y'.repeat(100));
+    expect(aesEcbDecrypt(KEY, ct.replace(/=+$/, ''))).toBe('y'.repeat(100));
+  });
+});
+
+describe('the ciphertext base64 is read as strictly as before', () => {
+  const valid = nodeEncrypt(KEY, 'strict base64, please');
+  it.each([
+    ['a space inside', `${valid.slice(0, 8)} ${valid.slice(9)}`],
+    ['a line break inside', `${valid.slice(0, 8)}\n${valid.slice(8, -1)}`],
+    ['padding in the middle', `${valid.slice(0, 6)}==${valid.slice(8)}`],
+    ['a character outside the alphabet', `${valid.slice(0, 4)}-${valid.slice(5)}`],
+    ['a non-ASCII character', `${valid.slice(0, 4)}é${valid.slice(5)}`],
+    ['three padding characters', `${valid.slice(0, -3)}===`],
+    ['only padding', '===='],
+  ])('rejects %s', (_name, input) => {
+    expect(() => aesEcbDecrypt(KEY, input)).toThrow(DECRYPT_ERROR);
+  });
+  it('rejects a ciphertext that is not a string', () => {
+    expect(() => aesEcbDecrypt(KEY, 42 as unknown as string)).toThrow(DECRYPT_ERROR);
+  });
+  it('accepts padding left out, as base64ToBytes does', () => {
+    expect(aesEcbDecrypt(KEY, valid.replace(/=+$/, ''))).toBe('strict base64, please');
+  });
+});

@@ -1,35 +1,101 @@
 /**
  * AES-256-ECB with PKCS#7 padding, base64 output (protocol conventions `AES-ECB(k, s)`).
  *
- * Uses `@noble/ciphers` (audited, tree-shakeable; only its AES module is bundled). Padding is
- * removed and checked here, so that every failure (a wrong key included) gives the same error.
+ * Uses the AES block functions of `@noble/ciphers` (audited; only its AES module is bundled, in the
+ * lazy AES chunk) with the key schedules cached per key: frames are encrypted and decrypted one
+ * by one under the same user key, which noble's `ecb()` expanded (and wiped) again per call. ECB and
+ * PKCS#7 padding are done here, so that every failure (a wrong key included) gives the same error.
+ * The block functions and key expansion come from noble's `unsafe` export, which it says may change
+ * in any release: the dependency is pinned exactly, and the tests compare every result with
+ * node:crypto's aes-256-ecb.
  * @module
  */
-import { ecb } from '@noble/ciphers/aes.js';
-import { base64ToBytes, bytesToBase64, utf8Decode, utf8Encode } from './encoding.js';
+import { unsafe } from '@noble/ciphers/aes.js';
+import { swap32IfBE } from '@noble/ciphers/utils.js';
+import { utf8Decode } from './encoding.js';
+import { base64ToCiphertext, ciphertextToBase64 } from './frame-base64.js';
 
 import { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
 export { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
 
 /**
- * The key bytes of the last few keys used (a client uses one user key; a server a few), checked
- * once. A noble cipher object is single-use for encryption, so one is made per call (cheap: AES's
- * key schedule is computed per call either way).
+ * A key checked once, with its AES key schedules expanded on first use. A client uses one user
+ * key for every frame it sends and receives, so each frame costs the blocks only, not a key
+ * expansion and its buffers (noble's `ecb()` expands the key on every call).
  */
-const keyCache = new Map<string, Uint8Array>();
+interface KeySchedule {
+  /** Round keys for encryption (noble's little-endian word layout). */
+  enc?: Uint32Array;
+  /** Round keys for decryption. */
+  dec?: Uint32Array;
+  /** The key's 32 UTF-8 bytes, which the schedules are expanded from. */
+  bytes: Uint8Array;
+}
+
+/** The schedules of the last few keys used (a client uses one user key; a server a few). */
+const keyCache = new Map<string, KeySchedule>();
 const KEY_CACHE_SIZE = 8;
 
-/** The key's UTF-8 bytes; throws {@link INVALID_KEY_LENGTH} unless 32 bytes. */
-function keyBytes(key: string): Uint8Array {
+/** One UTF-8 encoder for keys and plaintexts. */
+const encoder = new TextEncoder();
+
+/** The key's schedules; throws {@link INVALID_KEY_LENGTH} unless its UTF-8 is 32 bytes. */
+function scheduleOf(key: string): KeySchedule {
   const cached = keyCache.get(key);
   if (cached) return cached;
   if (typeof key !== 'string') throw new Error(INVALID_KEY_LENGTH);
-  const bytes = utf8Encode(key);
+  const bytes = encoder.encode(key);
   if (bytes.length !== 32) throw new Error(INVALID_KEY_LENGTH);
   if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value as string);
-  keyCache.set(key, bytes);
-  return bytes;
+  const schedule: KeySchedule = { bytes };
+  keyCache.set(key, schedule);
+  return schedule;
+}
+
+/**
+ * A reusable buffer for the padded plaintext being encrypted (encryption is synchronous, so one
+ * suffices); grown up to {@link SCRATCH_MAX} bytes, wiped after each use.
+ */
+let scratch = new Uint8Array(1024);
+/** Larger plaintexts (rare: frames are small) get a buffer of their own. */
+const SCRATCH_MAX = 65_536;
+
+/** A buffer of at least `room` bytes for a plaintext and its padding. */
+function plaintextBuffer(room: number): Uint8Array {
+  if (scratch.length >= room) return scratch;
+  const buffer = new Uint8Array((room + 15) & ~15);
+  if (room <= SCRATCH_MAX) scratch = buffer;
+  return buffer;
+}
+
+/** noble's AES block functions (the round loop of its `ecb()`), called directly: inlined by the JIT. */
+const { encrypt: encryptBlock, decrypt: decryptBlock } = unsafe;
+
+/** Encrypts `words` (4 words a block, little-endian lanes) in place. */
+function encryptBlocks(words: Uint32Array, xk: Uint32Array): void {
+  swap32IfBE(words);
+  for (let i = 0; i + 4 <= words.length; i += 4) {
+    const r = encryptBlock(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
+    words[i] = r.s0;
+    words[i + 1] = r.s1;
+    words[i + 2] = r.s2;
+    words[i + 3] = r.s3;
+  }
+  swap32IfBE(words);
+}
+
+/** Decrypts `words` in place (a copy of {@link encryptBlocks}: one call site per block function). */
+function decryptBlocks(words: Uint32Array, xk: Uint32Array): void {
+  swap32IfBE(words);
+  for (let i = 0; i + 4 <= words.length; i += 4) {
+    const r = decryptBlock(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
+    words[i] = r.s0;
+    words[i + 1] = r.s1;
+    words[i + 2] = r.s2;
+    words[i + 3] = r.s3;
+  }
+  swap32IfBE(words);
 }
 
 /**
@@ -40,9 +106,19 @@ function keyBytes(key: string): Uint8Array {
  * @throws Error {@link INVALID_KEY_LENGTH} when the key is not 32 bytes
  */
 export function aesEcbEncrypt(key: string, plaintext: string): string {
-  const k = keyBytes(key);
+  const schedule = scheduleOf(key);
   if (typeof plaintext !== 'string') throw new TypeError('aesEcbEncrypt: plaintext must be a string.');
-  return bytesToBase64(ecb(k).encrypt(utf8Encode(plaintext)));
+  const xk = (schedule.enc ??= unsafe.expandKeyLE(schedule.bytes));
+  // UTF-8 takes at most 3 bytes per UTF-16 unit; room for that plus a block of padding
+  const buffer = plaintextBuffer(plaintext.length * 3 + 16);
+  const written = encoder.encodeInto(plaintext, buffer).written;
+  const pad = 16 - (written % 16);
+  const blocks = buffer.subarray(0, written + pad);
+  blocks.fill(pad, written);
+  encryptBlocks(new Uint32Array(buffer.buffer, 0, blocks.length / 4), xk);
+  const base64 = ciphertextToBase64(blocks);
+  blocks.fill(0);
+  return base64;
 }
 
 /**
@@ -58,16 +134,18 @@ export function aesEcbEncrypt(key: string, plaintext: string): string {
  * @throws Error {@link DECRYPT_ERROR} when decryption fails
  */
 export function aesEcbDecrypt(key: string, base64: string): string {
-  const k = keyBytes(key);
-  let bytes: Uint8Array;
+  const schedule = scheduleOf(key);
+  let plain: Uint8Array;
   try {
-    bytes = base64ToBytes(base64);
+    plain = base64ToCiphertext(base64);
   } catch {
     throw new Error(DECRYPT_ERROR);
   }
-  if (bytes.length === 0 || bytes.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
-  // No padding removal by the cipher: it is checked here, so that every failure is DECRYPT_ERROR.
-  const plain = ecb(k, { disablePadding: true }).decrypt(bytes);
+  if (plain.length === 0 || plain.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
+  const xk = (schedule.dec ??= unsafe.expandKeyDecLE(schedule.bytes));
+  // a fresh buffer of its own (offset 0): decrypted in place, through an aligned word view
+  decryptBlocks(new Uint32Array(plain.buffer, plain.byteOffset, plain.length / 4), xk);
+  // The padding is checked here, so that every failure is DECRYPT_ERROR.
   const pad = plain[plain.length - 1] ?? 0;
   if (pad < 1 || pad > 16 || pad > plain.length) throw new Error(DECRYPT_ERROR);
   for (let i = plain.length - pad; i < plain.length; i++) {
@@ -99,7 +177,7 @@ export interface PrefixedEcb {
  * @throws Error when `prefix` alone is longer than 32 bytes (no suffix could make a valid key)
  */
 export function createPrefixedEcb(prefix: string): PrefixedEcb {
-  if (typeof prefix !== 'string' || utf8Encode(prefix).length > 32) throw new Error(INVALID_KEY_LENGTH);
+  if (typeof prefix !== 'string' || encoder.encode(prefix).length > 32) throw new Error(INVALID_KEY_LENGTH);
   return {
     encrypt: (suffix, text) => aesEcbEncrypt(prefix + String(suffix), text),
     decrypt: (suffix, b64) => aesEcbDecrypt(prefix + String(suffix), b64),

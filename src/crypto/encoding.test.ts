@@ -16,6 +16,10 @@ describe('base64 is RFC 4648 standard base64 with padding', () => {
   it('encodes exactly like Node Buffer for every remainder length', () => {
     for (const s of samples) expect(bytesToBase64(s)).toBe(Buffer.from(s).toString('base64'));
   });
+  it('encodes more bytes than one slice of the encoder (10,000 bytes) exactly like Buffer', () => {
+    const big = new Uint8Array(Array.from({ length: 10_000 }, (_, i) => (i * 131 + 7) & 0xff));
+    expect(bytesToBase64(big)).toBe(Buffer.from(big).toString('base64'));
+  });
   it('decodes what Buffer encodes (round trip)', () => {
     for (const s of samples) expect([...base64ToBytes(Buffer.from(s).toString('base64'))]).toEqual([...s]);
   });

@@ -55,3 +55,16 @@ describe('randomUuid is an RFC 4122 version 4 UUID', () => {
     expect(randomUuid()).toBe('ffffffff-ffff-4fff-bfff-ffffffffffff');
   });
 });
+
+describe('randomUuid takes the platform randomUUID when there is one', () => {
+  it('returns what crypto.randomUUID returns, without drawing bytes itself', () => {
+    const getRandomValues = vi.fn((a: Uint8Array) => a.fill(1));
+    vi.stubGlobal('crypto', { getRandomValues, randomUUID: () => '01234567-89ab-4def-8123-456789abcdef' });
+    expect(randomUuid()).toBe('01234567-89ab-4def-8123-456789abcdef');
+    expect(getRandomValues).not.toHaveBeenCalled();
+  });
+  it('falls back to getRandomValues with the v4 layout when randomUUID is missing', () => {
+    vi.stubGlobal('crypto', { getRandomValues: (a: Uint8Array) => a.set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]) });
+    expect(randomUuid()).toBe('00010203-0405-4607-8809-0a0b0c0d0e0f');
+  });
+});

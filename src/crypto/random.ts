@@ -42,13 +42,17 @@ export function randomHex(byteCount: number): string {
 }
 
 /**
- * A random RFC 4122 version 4 UUID (lowercase, `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`).
+ * A random RFC 4122 version 4 UUID (lowercase, `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`): the
+ * platform's `crypto.randomUUID` where there is one (Node, secure browser contexts: one per read
+ * receipt, so it must be cheap), else built from {@link randomBytes}.
  * @returns the UUID
+ * @throws Error {@link NO_RANDOM_ERROR} when there is no secure random source
  */
 export function randomUuid(): string {
+  const source = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (typeof source?.randomUUID === 'function') return source.randomUUID();
   const b = randomBytes(16);
   b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
   b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const h = bytesToHex(b);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return bytesToHex(b).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
 }

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../messages/types.js';
 import { defaultTimers } from '../timers.js';
-import { ReceiptManager, SOCKET_REQUIRED_ERROR } from './receipt-manager.js';
+import { RECEIPTED_MEMORY, ReceiptManager, SOCKET_REQUIRED_ERROR } from './receipt-manager.js';
 import type { ReceiptManagerOptions, ReceiptSocket } from './receipt-manager.js';
 import { VisibilityTracker } from './visibility.js';
 
@@ -108,6 +108,22 @@ describe('a message arriving while visible gets a read receipt at once', () => {
     h.manager.handleIncoming(m);
     expect(h.manager.handleIncoming({ ...m })).toBe('ignored');
     expect(h.sent).toHaveLength(1);
+  });
+  it('remembers the last RECEIPTED_MEMORY acknowledged fps: those are not acknowledged again, older ones are', () => {
+    const { manager, sent } = setup();
+    const first = msg();
+    expect(manager.handleIncoming(first)).toBe('sent');
+    const rest = Array.from({ length: RECEIPTED_MEMORY }, () => msg());
+    for (const m of rest) expect(manager.handleIncoming(m)).toBe('sent');
+    // the 1000 latest are remembered, in any order of arrival
+    for (const m of [rest[0]!, rest[RECEIPTED_MEMORY - 1]!, rest[500]!]) expect(manager.handleIncoming({ ...m })).toBe('ignored');
+    // the first was forgotten when the 1001st was acknowledged
+    expect(manager.handleIncoming({ ...first })).toBe('sent');
+    // which made room by forgetting the oldest remembered one, rest[0]; and so on, one by one
+    expect(manager.handleIncoming({ ...rest[0]! })).toBe('sent');
+    expect(manager.handleIncoming({ ...rest[1]! })).toBe('sent');
+    expect(manager.handleIncoming({ ...rest[3]! })).toBe('ignored');
+    expect(sent).toHaveLength(RECEIPTED_MEMORY + 4);
   });
   it('ignores heartbeats, receipts, session events, suggestions, refusals, robot, group, read and own messages', () => {
     const h = setup();

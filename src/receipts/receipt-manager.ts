@@ -148,6 +148,12 @@ export class ReceiptManager extends Subscribable {
   private readonly disposables: Disposables;
   private readonly receipted = new Set<string>();
   /**
+   * The fps of `receipted` in the order acknowledged, a ring of {@link RECEIPTED_MEMORY}: the
+   * oldest is forgotten in O(1) (a Set's first value costs a walk over its deleted slots).
+   */
+  private readonly receiptedRing: string[] = [];
+  private ringAt = 0;
+  /**
    * Hidden-time messages, each with its time read once (`-Infinity` when it has none), oldest
    * first; equal times in the order they were queued.
    */
@@ -396,11 +402,12 @@ export class ReceiptManager extends Subscribable {
     return 'sent';
   }
 
+  /** Remembers an acknowledged fp, forgetting the oldest beyond {@link RECEIPTED_MEMORY}. */
   private remember(fp: string): void {
+    const forgotten = this.receiptedRing[this.ringAt];
+    if (forgotten !== undefined) this.receipted.delete(forgotten);
+    this.receiptedRing[this.ringAt] = fp;
+    this.ringAt = (this.ringAt + 1) % RECEIPTED_MEMORY;
     this.receipted.add(fp);
-    if (this.receipted.size > RECEIPTED_MEMORY) {
-      const first = this.receipted.values().next();
-      if (!first.done) this.receipted.delete(first.value);
-    }
   }
 }
