@@ -83,7 +83,9 @@ describe('desk: agent status and transfer', () => {
     expect(await seriousViolations(bob, axeSource())).toEqual([]);
     // demo keeps it, read-only, as transferred to Bob (not ended)
     await demo.getByText(ZH_APP_TEXTS.deskTransferredTo.replace('{name}', BOB.name)).waitFor();
-    expect(await demo.locator('.agent-chat-ended').getByText(ZH_APP_TEXTS.deskConversationEnded).count()).toBe(0);
+    await demo.screenshot({ path: '/tmp/routing-desk-transferred-pre.png' });
+    console.log('ENDED-TEXT', await demo.getByText(ZH_APP_TEXTS.deskConversationEnded).evaluateAll((els) => els.map((e) => e.outerHTML + ' <- ' + (e.parentElement?.outerHTML.slice(0, 300) ?? ''))));
+    expect(await demo.getByText(ZH_APP_TEXTS.deskConversationEnded).count()).toBe(0);
     expect(await demo.getByLabel(zh.inputPlaceholder).count()).toBe(0);
     await demo.screenshot({ path: '/tmp/routing-desk-transferred.png' });
     expect(await seriousViolations(demo, axeSource())).toEqual([]);
