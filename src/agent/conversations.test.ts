@@ -187,7 +187,8 @@ describe('a conversation transferred to another agent stays, read-only, as trans
       expect.objectContaining({ sessionId: 's3', status: 'active' }),
     ]);
     expect(conversations.store.getState().list[0]).not.toHaveProperty('endedBy');
-    await vi.waitFor(() => expect(client.api.findMsgForCus).toHaveBeenCalledWith(expect.objectContaining({ clientId: 'v1' })));
+    await flush();
+    expect(client.api.findMsgForCus).not.toHaveBeenCalledWith(expect.objectContaining({ clientId: 'v1' })); // access went with the transfer (4003)
     expect(conversations.window('s1')).toEqual({ until: 2000 });
     expect(await conversations.close('s1')).toBe(true);
     client.frame(snapshotFrame([{ sessionId: 's3', clientId: 'v3', since: 300 }], [], [], [movedV1]));

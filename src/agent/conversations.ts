@@ -282,14 +282,14 @@ export class DeskConversations {
    * A snapshot's `transferred` list: what this agent handed to another agent and has not closed.
    * One the desk shows open stays open (the snapshot lists it as this agent's); one the desk took
    * for ended (the snapshot came before the `transferred-away` event) is transferred; one it does
-   * not show yet (a reload) joins, transferred, in the order of when it started, its history loaded.
+   * not show yet (a reload) joins, transferred, in the order of when it started. Its history is
+   * not fetched: the agent lost access with the transfer (the history call answers 4003).
    */
   private restoreTransferred(entries: readonly RestoredTransfer[] | undefined): void {
     if (!entries || this.destroyed) return;
-    const fresh: RestoredTransfer[] = [];
     this.store.setState(({ list }) => {
-      const next = [...list];
       let changed = false;
+      const next = [...list];
       for (const e of entries) {
         if (this.closed.has(e.sessionId)) continue;
         const i = next.findIndex((c) => c.sessionId === e.sessionId);
@@ -305,14 +305,10 @@ export class DeskConversations {
         const { transferredAt: _at, to: _to, ...conversation } = e;
         const at = next.findIndex((c) => c.since > e.since);
         next.splice(at < 0 ? next.length : at, 0, { ...conversation, ...moved });
-        fresh.push(e);
+        changed = true;
       }
-      return fresh.length === 0 && !changed ? null : { list: next };
+      return changed ? { list: next } : null;
     });
-    for (const e of fresh) {
-      if (this.threads.has(e.clientId)) continue; // the visitor's open conversation already loads its thread
-      this.syncThread({ sessionId: e.sessionId, clientId: e.clientId, name: e.name, since: e.since, ...(e.mchId ? { mchId: e.mchId } : {}), ...(e.platformId ? { platformId: e.platformId } : {}) });
-    }
   }
 
   /** `ended`, `rated` and `transferred-away` (type 300) of a conversation on the desk. */
