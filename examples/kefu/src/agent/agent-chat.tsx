@@ -143,7 +143,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
               </>
             )}
           </div>
-          <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} />
+          <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} load={conversation.status !== 'transferred'} />
         </div>
         {confirmEnd && <EndConfirm onEnd={() => desk.end(visitor)} onClose={() => setConfirmEnd(false)} />}
         {preview && (
