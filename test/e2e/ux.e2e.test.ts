@@ -369,6 +369,83 @@ describe('issue 23: the list stays where the reader was', () => {
   }, E2E_TIMEOUT);
 });
 
+describe('issue 23: the list stays where the reader was, at the bottom and when short', () => {
+  /** How far the list is from its bottom (px), whether "no more messages" is in view, and whether the pill shows. */
+  const where = (page: Page) =>
+    page.evaluate(() => {
+      const list = document.querySelector<HTMLElement>('.vlist');
+      if (!list) throw new Error('no list');
+      const start = list.querySelector('.history-start');
+      const box = list.getBoundingClientRect();
+      const startInView = start !== null && start.getBoundingClientRect().bottom > box.top && start.getBoundingClientRect().top < box.bottom;
+      return { distance: Math.round(list.scrollHeight - list.scrollTop - list.clientHeight), startInView, pill: document.querySelector('.new-msgs') !== null, scrollable: list.scrollHeight > list.clientHeight + 2 };
+    });
+
+  /** Asks for a human (queued, busy), ends the conversation and dismisses the rating prompt, in English. */
+  async function endInEnglish(page: Page): Promise<void> {
+    await page.getByRole('button', { name: enTexts.transferToHuman }).click();
+    await page.getByRole('dialog', { name: enTexts.transferToHuman }).getByRole('button', { name: enTexts.confirm }).click();
+    await page.locator('.session-bar').getByText(enTexts.serviceBusy).waitFor();
+    await page.getByRole('button', { name: APP_TEXT_TRANSLATIONS.en.more, exact: true }).click();
+    await page.getByRole('menuitem', { name: enTexts.endConversation }).click();
+    await page.getByRole('dialog', { name: enTexts.endConversation }).getByRole('button', { name: enTexts.endConversation }).click();
+    await page.locator('.session-ended').getByText(APP_TEXT_TRANSLATIONS.en.conversationEndedNext).waitFor();
+  }
+
+  it('at the very bottom of two pages: a language switch and the end keep the bottom in view, without the pill', async () => {
+    const clientId = `e2e-bottom-${randomUUID()}`;
+    await seedHistory(clientId, 45);
+    const context = await phoneContext(browser);
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.waitForTimeout(800);
+    expect(await where(page)).toMatchObject({ startInView: false, pill: false });
+    expect((await where(page)).distance).toBeLessThanOrEqual(2);
+    await switchLanguage(page, 'zh', 'English');
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await page.waitForTimeout(800);
+    expect(await where(page)).toMatchObject({ startInView: false, pill: false });
+    expect((await where(page)).distance).toBeLessThanOrEqual(2);
+    await endInEnglish(page);
+    const rating = page.getByRole('dialog', { name: enTexts.rateTitle });
+    await rating.waitFor();
+    expect(await where(page)).toMatchObject({ startInView: false, pill: false });
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
+    await page.waitForTimeout(800);
+    const after = await where(page);
+    expect(after).toMatchObject({ startInView: false, pill: false });
+    expect(after.distance).toBeLessThanOrEqual(2);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('a list shorter than one screen: the switch and the end show no pill', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    await send(page, '你好');
+    await page.locator('.msg.mine').filter({ hasText: '你好' }).waitFor();
+    await page.waitForTimeout(800);
+    expect((await where(page)).scrollable).toBe(false);
+    await switchLanguage(page, 'zh', 'English');
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await page.waitForTimeout(800);
+    expect((await where(page)).pill).toBe(false);
+    await endInEnglish(page);
+    const rating = page.getByRole('dialog', { name: enTexts.rateTitle });
+    await rating.waitFor();
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
+    await page.waitForTimeout(800);
+    const after = await where(page);
+    expect(after.pill).toBe(false);
+    expect(after.distance).toBeLessThanOrEqual(2);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
 describe('rows: read marks for robot-answered texts, "You" for screen readers, "no more messages" in the list', () => {
   it('marks typed and asked texts alike as read by the robot; names the sender; the end of history scrolls with the rows', async () => {
     const context = await phoneContext(browser);
