@@ -421,6 +421,27 @@ describe('issue 23: the list stays where the reader was, at the bottom and when 
     await context.close();
   }, E2E_TIMEOUT);
 
+  it('a switch through the entry link (a reload in English) while reading two pages up opens at the newest, without the pill', async () => {
+    const clientId = `e2e-relink-${randomUUID()}`;
+    await seedHistory(clientId, 45);
+    const context = await phoneContext(browser);
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.locator('.vlist').evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 2.5)));
+    await page.waitForTimeout(1_000);
+    expect((await where(page)).distance).toBeGreaterThan(400);
+    await page.goto(`${server.url}${entryPath('en')}`);
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.waitForTimeout(1_000);
+    const after = await where(page);
+    expect(after).toMatchObject({ startInView: false, pill: false });
+    expect(after.distance).toBeLessThanOrEqual(2);
+    await context.close();
+  }, E2E_TIMEOUT);
+
   it('a list shorter than one screen: the switch and the end show no pill', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
