@@ -429,9 +429,11 @@ describe('issue 23: the list stays where the reader was, at the bottom and when 
     const page = await context.newPage();
     await openChat(page);
     await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.waitForTimeout(1_500); // the bottom rule's retries (1 s) are over: the reader scrolls up
     await page.locator('.vlist').evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 2.5)));
     await page.waitForTimeout(1_000);
-    expect((await where(page)).distance).toBeGreaterThan(400);
+    const reading = await where(page);
+    expect(reading.distance, JSON.stringify(reading)).toBeGreaterThan(400);
     await page.goto(`${server.url}${entryPath('en')}`);
     await page.getByLabel(enTexts.inputPlaceholder).waitFor();
     await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
