@@ -119,4 +119,39 @@ describe('desk: agent status and transfer', () => {
     expect(await visitor.getByText('VIP').count()).toBe(0);
     expect([...bobErrors, ...demoErrors]).toEqual([]);
   }, E2E_TIMEOUT);
+
+  it('a refused transfer (at capacity) says only why, in the transfer form, and no generic send failure', async () => {
+    const bob = await (await desktopContext(browser)).newPage();
+    const demo = await (await desktopContext(browser)).newPage();
+    const visitor = await (await phoneContext(browser)).newPage();
+    await server.store.chat.setAgentCapacity('agent:bob', 0); // bob takes nobody more
+    await login(bob, BOB.account, BOB.password);
+    await login(demo, DEMO.agent, DEMO.password);
+    await demo.getByText(`${zh.online} 2`).waitFor();
+    await visitor.goto(`${server.url}${entryPath('zh')}`);
+    await visitor.getByLabel(zh.inputPlaceholder).fill('退款 RF-1');
+    await visitor.getByLabel(zh.inputPlaceholder).press('Enter');
+    await visitor.locator('.msg.mine').filter({ hasText: 'RF-1' }).waitFor();
+    await visitor.getByRole('button', { name: zh.transferToHuman }).click();
+    await visitor.getByRole('dialog', { name: zh.transferToHuman }).getByRole('button', { name: zh.confirm }).click();
+    await demo.locator('.msg.theirs').filter({ hasText: 'RF-1' }).waitFor();
+
+    const transfer = demo.getByRole('button', { name: '转接', exact: true });
+    await transfer.focus();
+    await demo.keyboard.press('Enter');
+    await demo.getByLabel('转接给').waitFor();
+    await demo.keyboard.press('Tab'); // the target select
+    await demo.keyboard.press('Tab'); // the note
+    await demo.keyboard.press('Tab');
+    await demo.keyboard.press('Enter');
+    await demo.getByRole('alert').filter({ hasText: ZH_APP_TEXTS.deskTransferAtCapacity }).waitFor();
+    await demo.waitForTimeout(500);
+    expect(await demo.getByText(zh.sendFailed).count()).toBe(0);
+    expect(await demo.locator('.toasts .toast').count()).toBe(0);
+    // still demo's: open, with its composer
+    await demo.getByLabel(zh.inputPlaceholder).waitFor();
+    await demo.screenshot({ path: '/tmp/routing-desk-refused.png' });
+    expect(await seriousViolations(demo, axeSource())).toEqual([]);
+    await server.store.chat.setAgentCapacity('agent:bob', null);
+  }, E2E_TIMEOUT);
 });
