@@ -85,8 +85,12 @@ export function routeInbound(message: ChatMessage, ctx: InboundContext, caughtUp
     }
     case MessageType.Refusal: {
       const refusal = parseRefusal(message.dataContent) ?? { reason: 'unknown' };
+      // A frame the client keeps no message of (sent now or not at all: an agent's accept, status
+      // or transfer) has nothing to fail: its sender tells about it (the `refusal` event, e.g. a
+      // transfer's typed reason), never a generic notice.
+      const ours = !refusal.fp || ctx.outbox.has(refusal.fp) || ctx.messages.has(refusal.fp);
       // a resent message that met the rate limit stays pending (sent again later): no notice
-      if (!refusal.fp || ctx.markFailed(refusal.fp, refusal.reason) !== false) ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
+      if (ours && (!refusal.fp || ctx.markFailed(refusal.fp, refusal.reason) !== false)) ctx.notify(REFUSAL_NOTICES[refusal.reason] ?? 'sendFailed', 'error');
       ctx.events.emit('refusal', { reason: refusal.reason, ...(refusal.fp ? { fp: refusal.fp } : {}), message });
       return;
     }

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fixedDelayPolicy, ImClient, ImError, memoryStorage, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
+import { fixedDelayPolicy, ImClient, ImError, memoryStorage, MessageType, type ChatMessage, type ImClientOptions, type Notice } from '../src/index.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, ecbDecrypt, ecbEncrypt, fakeClientOptions, gcmDecryptNode, makeSocketKey, type FakePermitOptions } from './helpers/fake-permit.js';
 import { createHmac } from 'node:crypto';
@@ -230,6 +230,24 @@ describe('sending: pending until acknowledged, then sent; failed on refusal', ()
     const again = client.retry(msg.fp!);
     expect(again.sendState).toBe('pending');
     expect((JSON.parse(ws.sent[1]!) as ChatMessage).fp).toBe(msg.fp);
+    client.destroy();
+  });
+
+  it('a refused frame the client keeps no message of (a transfer, 314) tells only its sender (the refusal event), no sendFailed notice', async () => {
+    const { client, ws, notices } = await connected();
+    const refusals: string[] = [];
+    client.on('refusal', ({ reason }) => refusals.push(reason));
+    const transfer = client.send({ type: MessageType.AgentTransfer, dataContent: JSON.stringify({ clientId: 'v1', to: 'agent:bob' }) });
+    ws.receive(JSON.stringify({ type: 500, dataContent: JSON.stringify({ reason: 'at-capacity', fp: transfer.fp }) }));
+    expect(refusals).toEqual(['at-capacity']);
+    expect(notices).toEqual([]);
+    // a refused message still says so: a text, and a control message kept in the outbox (302)
+    const text = client.sendText('refused');
+    ws.receive(JSON.stringify({ type: 500, dataContent: JSON.stringify({ reason: 'not-allowed', fp: text.fp }) }));
+    const end = client.endConversation();
+    ws.receive(JSON.stringify({ type: 500, dataContent: JSON.stringify({ reason: 'not-allowed', fp: end.fp }) }));
+    ws.receive(JSON.stringify({ type: 500, dataContent: JSON.stringify({ reason: 'not-allowed' }) }));
+    expect(notices.map((n) => n.key)).toEqual(['sendFailed', 'sendFailed', 'sendFailed']);
     client.destroy();
   });
 

@@ -174,8 +174,32 @@ describe('a conversation transferred to another agent stays, read-only, as trans
     expect(conversations.store.getState().list[0]).toEqual(expect.objectContaining({ sessionId: 's1', status: 'transferred', transferredTo: { id: 'agent:bob', name: 'Bob' }, endedAt: 6000 }));
     expect(conversations.store.getState().list[0]).not.toHaveProperty('endedBy');
     expect(await conversations.close('s1')).toBe(true);
-    expect(client.closedOnServer).toEqual([]); // nothing to tell: the server moved it already
+    expect(client.closedOnServer).toEqual(['s1']); // the server lists it no more after a reload
     expect(conversations.store.getState().list.map((c) => c.sessionId)).toEqual(['s2']);
+  });
+
+  it('comes back after a reload as transferred (snapshot `transferred`), not ended; malformed entries are left out; a closed one stays closed', async () => {
+    const { client, conversations } = setup();
+    const movedV1 = { sessionId: 's1', clientId: 'v1', since: 100, transferredAt: 2000, to: { id: 'agent:bob', name: 'Bob' } };
+    client.frame(snapshotFrame([{ sessionId: 's3', clientId: 'v3', since: 300 }], [], [], [movedV1, { sessionId: 'bad', clientId: 'v4' }, { sessionId: 's5', clientId: 'v5', transferredAt: 1, to: {} }]));
+    expect(conversations.store.getState().list).toEqual([
+      expect.objectContaining({ sessionId: 's1', clientId: 'v1', status: 'transferred', transferredTo: { id: 'agent:bob', name: 'Bob' }, endedAt: 2000 }),
+      expect.objectContaining({ sessionId: 's3', status: 'active' }),
+    ]);
+    expect(conversations.store.getState().list[0]).not.toHaveProperty('endedBy');
+    await flush();
+    expect(client.api.findMsgForCus).not.toHaveBeenCalledWith(expect.objectContaining({ clientId: 'v1' })); // access went with the transfer (4003)
+    expect(conversations.window('s1')).toEqual({ until: 2000 });
+    expect(await conversations.close('s1')).toBe(true);
+    client.frame(snapshotFrame([{ sessionId: 's3', clientId: 'v3', since: 300 }], [], [], [movedV1]));
+    expect(conversations.store.getState().list.map((c) => c.sessionId)).toEqual(['s3']);
+  });
+
+  it('a snapshot that lists it transferred turns the desk’s own guess (ended, with no one who ended it) into transferred', () => {
+    const { client, conversations } = setup();
+    client.frame(snapshotFrame([{ sessionId: 's1', clientId: 'v1' }]));
+    client.frame(snapshotFrame([], [], [], [{ sessionId: 's1', clientId: 'v1', transferredAt: 2000, to: { id: 'agent:bob', name: 'Bob' } }]));
+    expect(conversations.store.getState().list).toEqual([expect.objectContaining({ sessionId: 's1', status: 'transferred', transferredTo: { id: 'agent:bob', name: 'Bob' }, endedAt: 2000 })]);
   });
 
   it('a snapshot that came first (another node) marks it ended; the event then makes it transferred; transferred back it is open again', () => {

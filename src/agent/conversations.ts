@@ -15,7 +15,7 @@ import { MessageType, type AgentSession, type ChatMessage } from '../messages/ty
 import { createStore, type Store } from '../state/store.js';
 import type { Disposables, TimerProvider } from '../timers.js';
 import { listen, type DeskCallsHolder, type DeskClient } from './desk-client.js';
-import { parseRestored, type RestoredConversation } from './ended.js';
+import { parseRestored, parseTransferred, type RestoredConversation, type RestoredTransfer } from './ended.js';
 import { transferredAway } from './transfer.js';
 import { FRESH_HISTORY, VisitorThread, type ConversationHistory } from './visitor-thread.js';
 
@@ -127,7 +127,10 @@ export class DeskConversations {
     });
     listen(disposables, client, 'socket message', ({ message }) => {
       if (message.type === MessageType.SessionEvent) this.onSessionEvent(message);
-      else if (message.type === MessageType.AgentQueue) this.restore(parseRestored(message.dataContent));
+      else if (message.type === MessageType.AgentQueue) {
+        this.restore(parseRestored(message.dataContent));
+        this.restoreTransferred(parseTransferred(message.dataContent));
+      }
     });
     disposables.add(() => {
       this.destroyed = true;
@@ -165,7 +168,7 @@ export class DeskConversations {
 
   /**
    * Takes an ended or transferred conversation off the desk at once (an open one stays) and tells
-   * the server, which then lists it no more after a reload.
+   * the server, which then lists it no more after a reload (neither in `ended` nor in `transferred`).
    * @returns whether the server kept it closed (false: it could not be told; closed on this desk only)
    */
   async close(sessionId: string): Promise<boolean> {
@@ -173,7 +176,7 @@ export class DeskConversations {
     if (!conversation || conversation.status === 'active') return false;
     this.closed.add(sessionId);
     this.store.setState(({ list }) => ({ list: list.filter((c) => c.sessionId !== sessionId) }));
-    if (conversation.status !== 'ended' || !this.deps.calls) return conversation.status === 'transferred';
+    if (!this.deps.calls) return false;
     try {
       await this.deps.calls.api.agentCloseConversation({ sessionId });
       return true;
@@ -273,6 +276,39 @@ export class DeskConversations {
       if (this.threads.has(e.clientId)) continue; // the visitor's open conversation already loads its thread
       this.syncThread({ sessionId: e.sessionId, clientId: e.clientId, name: e.name, since: e.since, ...(e.mchId ? { mchId: e.mchId } : {}), ...(e.platformId ? { platformId: e.platformId } : {}) });
     }
+  }
+
+  /**
+   * A snapshot's `transferred` list: what this agent handed to another agent and has not closed.
+   * One the desk shows open stays open (the snapshot lists it as this agent's); one the desk took
+   * for ended (the snapshot came before the `transferred-away` event) is transferred; one it does
+   * not show yet (a reload) joins, transferred, in the order of when it started. Its history is
+   * not fetched: the agent lost access with the transfer (the history call answers 4003).
+   */
+  private restoreTransferred(entries: readonly RestoredTransfer[] | undefined): void {
+    if (!entries || this.destroyed) return;
+    this.store.setState(({ list }) => {
+      let changed = false;
+      const next = [...list];
+      for (const e of entries) {
+        if (this.closed.has(e.sessionId)) continue;
+        const i = next.findIndex((c) => c.sessionId === e.sessionId);
+        const held = next[i];
+        const moved = { status: 'transferred' as const, transferredTo: { id: e.to.id, name: e.to.name }, endedAt: e.transferredAt };
+        if (held) {
+          if (held.status === 'active' || (held.status === 'transferred' && held.transferredTo?.id === e.to.id)) continue;
+          const { endedBy: _guess, ...rest } = held; // the desk's guess of an end: it was a transfer
+          next[i] = { ...rest, ...moved };
+          changed = true;
+          continue;
+        }
+        const { transferredAt: _at, to: _to, ...conversation } = e;
+        const at = next.findIndex((c) => c.since > e.since);
+        next.splice(at < 0 ? next.length : at, 0, { ...conversation, ...moved });
+        changed = true;
+      }
+      return changed ? { list: next } : null;
+    });
   }
 
   /** `ended`, `rated` and `transferred-away` (type 300) of a conversation on the desk. */

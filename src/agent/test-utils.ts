@@ -139,6 +139,7 @@ export function snapshotFrame(
   sessions: { sessionId: string; clientId: string; name?: string; since?: number }[],
   queue: { clientId: string; name?: string }[] = [],
   ended?: Record<string, unknown>[],
+  transferred?: Record<string, unknown>[],
 ): ChatMessage {
   return {
     type: 310,
@@ -147,6 +148,7 @@ export function snapshotFrame(
       sessions: sessions.map((s) => ({ name: s.clientId, since: 1, mchId: 'M1', platformId: 'P1', ...s })),
       online: 1,
       ...(ended === undefined ? {} : { ended: ended.map((e) => ({ name: e['clientId'], since: 1, mchId: 'M1', platformId: 'P1', ...e })) }),
+      ...(transferred === undefined ? {} : { transferred: transferred.map((e) => ({ name: e['clientId'], since: 1, mchId: 'M1', platformId: 'P1', ...e })) }),
     }),
   };
 }

@@ -176,6 +176,13 @@ describe('desk: canned replies and past conversations', () => {
     const side = agent.getByRole('complementary', { name: zh.queue });
     await side.getByText(zh.noVisitorsWaiting).waitFor(); // nobody queueing ...
     await side.getByText('暂无进行中的会话').waitFor(); // ... and no open conversation: two different things
+    // with nobody queueing and no conversation, the canned replies offer the agent's merchants (from the server)
+    const cannedTool = agent.getByRole('button', { name: '快捷回复' });
+    await cannedTool.click();
+    const emptyDeskManager = agent.getByRole('region', { name: '快捷回复' });
+    await expect.poll(() => emptyDeskManager.getByLabel('商户号').inputValue()).toBe(DEMO.mchId);
+    expect(await emptyDeskManager.locator('datalist option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual([DEMO.mchId]);
+    await cannedTool.click(); // back to the chat view
 
     // a visitor arrives with an order number and the host page's data, writes, asks for a human
     await queuedVisitorPage(visitor, '请帮我查一下订单 ORD202400001', `?cpay=${DEMO.orderNo}&json=${encodeURIComponent('{"account":"u-889","note":"<img src=x onerror=window.__xss=1>"}')}`);

@@ -81,15 +81,77 @@ describe('desk: agent status and transfer', () => {
     await bob.getByRole('note').filter({ hasText: 'VIP，想退款' }).waitFor();
     await expect.poll(() => demo.getByText('0/3 个会话').count()).toBeGreaterThan(0);
     expect(await seriousViolations(bob, axeSource())).toEqual([]);
-    // demo keeps it, read-only, as transferred to Bob (not ended)
-    await demo.getByText(ZH_APP_TEXTS.deskTransferredTo.replace('{name}', BOB.name)).waitFor();
-    expect(await demo.locator('.agent-chat-ended').getByText(ZH_APP_TEXTS.deskConversationEnded).count()).toBe(0);
+    // demo keeps it, read-only, as transferred to Bob (not ended): nothing on the whole page says ended
+    const transferredNote = ZH_APP_TEXTS.deskTransferredTo.replace('{name}', BOB.name);
+    const demoSide = demo.getByRole('complementary', { name: zh.queue });
+    await demo.getByText(transferredNote).waitFor();
+    await demoSide.getByRole('heading', { name: '已转接的会话 (1)' }).waitFor();
+    expect(await demo.getByText(ZH_APP_TEXTS.deskConversationEnded).count()).toBe(0);
+    expect(await demo.getByText(ZH_APP_TEXTS.deskEndedConversations).count()).toBe(0);
     expect(await demo.getByLabel(zh.inputPlaceholder).count()).toBe(0);
     await demo.screenshot({ path: '/tmp/routing-desk-transferred.png' });
     expect(await seriousViolations(demo, axeSource())).toEqual([]);
+    // the same after a reload (the server keeps the transfer until demo closes it)
+    await demo.reload();
+    await demoSide.getByRole('heading', { name: '已转接的会话 (1)' }).waitFor();
+    await demoSide.getByRole('button', { name: /^访客/ }).click();
+    await demo.getByText(transferredNote).waitFor();
+    await demo.waitForTimeout(1_000);
+    await demo.screenshot({ path: '/tmp/routing-desk-transferred-reloaded.png' });
+    // its history is Bob's now (4003): not asked for, so no error; nothing more to load
+    expect(await demo.getByText(/Forbidden/).count()).toBe(0);
+    expect(await demo.locator('.list-top').count()).toBe(0);
+    expect(await seriousViolations(demo, axeSource())).toEqual([]);
+    expect(await demo.getByText(ZH_APP_TEXTS.deskConversationEnded).count()).toBe(0);
+    expect(await demo.getByText(ZH_APP_TEXTS.deskEndedConversations).count()).toBe(0);
+    expect(await demo.getByLabel(zh.inputPlaceholder).count()).toBe(0);
+    // closed by keyboard: gone, and still gone after a reload
+    const close = demo.getByRole('button', { name: ZH_APP_TEXTS.deskClose, exact: true });
+    await close.focus();
+    await demo.keyboard.press('Enter');
+    await expect.poll(() => demoSide.getByRole('heading', { name: /^已转接的会话/ }).count()).toBe(0);
+    await demo.reload();
+    await demo.getByText(`${zh.online} 2`).waitFor();
+    await demoSide.getByText('暂无进行中的会话').waitFor();
+    expect(await demoSide.getByRole('heading', { name: /^已转接的会话/ }).count()).toBe(0);
     // the visitor hears who serves it now, and never sees the note
     await visitor.getByText(zh.agentJoined.replace('{name}', BOB.name)).first().waitFor();
     expect(await visitor.getByText('VIP').count()).toBe(0);
     expect([...bobErrors, ...demoErrors]).toEqual([]);
+  }, E2E_TIMEOUT);
+
+  it('a refused transfer (at capacity) says only why, in the transfer form, and no generic send failure', async () => {
+    const bob = await (await desktopContext(browser)).newPage();
+    const demo = await (await desktopContext(browser)).newPage();
+    const visitor = await (await phoneContext(browser)).newPage();
+    await server.store.chat.setAgentCapacity('agent:bob', 0); // bob takes nobody more
+    await login(bob, BOB.account, BOB.password);
+    await login(demo, DEMO.agent, DEMO.password);
+    await demo.getByText(`${zh.online} 2`).waitFor();
+    await visitor.goto(`${server.url}${entryPath('zh')}`);
+    await visitor.getByLabel(zh.inputPlaceholder).fill('退款 RF-1');
+    await visitor.getByLabel(zh.inputPlaceholder).press('Enter');
+    await visitor.locator('.msg.mine').filter({ hasText: 'RF-1' }).waitFor();
+    await visitor.getByRole('button', { name: zh.transferToHuman }).click();
+    await visitor.getByRole('dialog', { name: zh.transferToHuman }).getByRole('button', { name: zh.confirm }).click();
+    await demo.locator('.msg.theirs').filter({ hasText: 'RF-1' }).waitFor();
+
+    const transfer = demo.getByRole('button', { name: '转接', exact: true });
+    await transfer.focus();
+    await demo.keyboard.press('Enter');
+    await demo.getByLabel('转接给').waitFor();
+    await demo.keyboard.press('Tab'); // the target select
+    await demo.keyboard.press('Tab'); // the note
+    await demo.keyboard.press('Tab');
+    await demo.keyboard.press('Enter');
+    await demo.getByRole('alert').filter({ hasText: ZH_APP_TEXTS.deskTransferAtCapacity }).waitFor();
+    await demo.waitForTimeout(500);
+    expect(await demo.getByText(zh.sendFailed).count()).toBe(0);
+    expect(await demo.locator('.toasts .toast').count()).toBe(0);
+    // still demo's: open, with its composer
+    await demo.getByLabel(zh.inputPlaceholder).waitFor();
+    await demo.screenshot({ path: '/tmp/routing-desk-refused.png' });
+    expect(await seriousViolations(demo, axeSource())).toEqual([]);
+    await server.store.chat.setAgentCapacity('agent:bob', null);
   }, E2E_TIMEOUT);
 });

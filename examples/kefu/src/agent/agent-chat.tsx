@@ -75,6 +75,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
   const userId = useConnection((c) => c.userId);
   const visitor = conversation.clientId;
   const ended = conversation.status !== 'active'; // ended or transferred: read-only
+  // (a transferred one shows what the desk held: its older pages are the other agent's now, 4003)
   const history = useAgentHistory(desk, visitor);
   const { hasMore, loading, loadOlder } = history;
   const messages = useMemo(() => history.messages.filter((m) => inWindow(m, window)), [history.messages, window]);
@@ -132,7 +133,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
         {!ended && <TransferredNote desk={desk} clientId={visitor} />}
         <div className="agent-chat-body">
           <div className="agent-chat-thread">
-            <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
+            <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined && conversation.status !== 'transferred'} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
             {ended ? (
               <EndedNote conversation={conversation} />
             ) : (
@@ -142,7 +143,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
               </>
             )}
           </div>
-          <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} />
+          <ContextPanel desk={desk} clientId={visitor} mchId={conversation.mchId ?? ''} platformId={conversation.platformId ?? ''} load={conversation.status !== 'transferred'} />
         </div>
         {confirmEnd && <EndConfirm onEnd={() => desk.end(visitor)} onClose={() => setConfirmEnd(false)} />}
         {preview && (

@@ -1,7 +1,7 @@
 /**
  * The agent's workspace: the queue (type 310 snapshots) with preview (read what a waiting visitor
- * wrote) and accept (type 311), the agent's open conversations, the ended ones (read-only until
- * closed), and the main view: the chosen conversation with the same message components as the
+ * wrote) and accept (type 311), the agent's open conversations, those it transferred and the
+ * ended ones (each read-only until closed), and the main view: the chosen conversation with the same message components as the
  * visitor's chat, a queued visitor's preview, the past conversations or the canned replies.
  * @module
  */
@@ -80,14 +80,26 @@ function ConversationButton({ conversation, current, onPick }: { conversation: D
   );
 }
 
+/** A list of read-only conversations (transferred, or ended) under its heading with the count; nothing when empty. */
+function ReadOnlySection(props: { heading: string; conversations: readonly DeskConversation[]; isCurrent: (c: DeskConversation) => boolean; onPick: (c: DeskConversation) => void }): ReactElement | null {
+  const { heading, conversations, isCurrent, onPick } = props;
+  if (conversations.length === 0) return null;
+  return (
+    <>
+      <h2>
+        {heading} ({conversations.length})
+      </h2>
+      <ul className="sessions">
+        {conversations.map((c) => (
+          <ConversationButton key={c.sessionId} conversation={c} current={isCurrent(c)} onPick={() => onPick(c)} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** What the main part of the desk shows besides the chosen conversation. */
 type DeskView = 'chat' | 'past' | 'canned';
-
-/** The merchants the desk knows of: its queue's and its conversations', in that order, each once. */
-export function knownMerchants(queue: readonly QueueEntry[], list: readonly DeskConversation[]): string[] {
-  const all = [...queue.map((q) => q.mchId), ...list.map((c) => c.mchId)];
-  return [...new Set(all.filter((m): m is string => typeof m === 'string' && m !== ''))];
-}
 
 /** Puts focus on the preview button of a visitor still waiting (after its preview closed). */
 function focusPreviewButton(clientId: string): void {
@@ -119,7 +131,8 @@ export function AgentWorkspace({ account, desk, onLogout, onLogoutEverywhere }: 
   const signals = useDeskSignals(desk, account, (clientId) => setSelected({ clientId }));
 
   const open = list.filter((c) => c.status === 'active');
-  const ended = list.filter((c) => c.status !== 'active'); // ended or transferred
+  const transferred = list.filter((c) => c.status === 'transferred');
+  const ended = list.filter((c) => c.status === 'ended');
   const current = pickConversation(list, selected);
   // the window depends on the list (the end of the visitor's earlier conversation): recomputed with it
   const window = useMemo(() => (current && list ? desk.conversations.window(current.sessionId) : {}), [desk, current, list]);
@@ -150,6 +163,7 @@ export function AgentWorkspace({ account, desk, onLogout, onLogoutEverywhere }: 
     desk.preview.close();
     setSelected({ clientId: c.clientId, sessionId: c.sessionId });
   };
+  const isCurrent = (c: DeskConversation): boolean => view === 'chat' && !previewed && c === current;
   const toggle = (next: DeskView): void => {
     desk.preview.close();
     setView((v) => (v === next ? 'chat' : next));
@@ -186,22 +200,12 @@ export function AgentWorkspace({ account, desk, onLogout, onLogoutEverywhere }: 
         ) : (
           <ul className="sessions">
             {open.map((c) => (
-              <ConversationButton key={c.sessionId} conversation={c} current={view === 'chat' && !previewed && c === current} onPick={() => pick(c)} />
+              <ConversationButton key={c.sessionId} conversation={c} current={isCurrent(c)} onPick={() => pick(c)} />
             ))}
           </ul>
         )}
-        {ended.length > 0 && (
-          <>
-            <h2>
-              {appText(language, 'deskEndedConversations')} ({ended.length})
-            </h2>
-            <ul className="sessions">
-              {ended.map((c) => (
-                <ConversationButton key={c.sessionId} conversation={c} current={view === 'chat' && !previewed && c === current} onPick={() => pick(c)} />
-              ))}
-            </ul>
-          </>
-        )}
+        <ReadOnlySection heading={deskText(language, 'transferredConversations')} conversations={transferred} isCurrent={isCurrent} onPick={pick} />
+        <ReadOnlySection heading={appText(language, 'deskEndedConversations')} conversations={ended} isCurrent={isCurrent} onPick={pick} />
         <div className="desk-tools">
           <button type="button" className="btn btn-small" aria-pressed={view === 'past'} onClick={() => toggle('past')}>
             {deskText(language, 'pastConversations')}
@@ -216,7 +220,7 @@ export function AgentWorkspace({ account, desk, onLogout, onLogoutEverywhere }: 
         {view === 'past' ? (
           <PastConversations desk={desk} />
         ) : view === 'canned' ? (
-          <CannedManager desk={desk} merchants={knownMerchants(snapshot.queue, list)} />
+          <CannedManager desk={desk} />
         ) : previewed ? (
           <QueuedPreview desk={desk} onAccept={(clientId) => accept(clientId, true)} onClose={closePreview} />
         ) : current ? (

@@ -10,6 +10,7 @@
 import { cannedReplyProblem, MAX_CANNED_TEXT, MAX_CANNED_TITLE, type AgentDesk, type CannedProblem, type CannedReply } from '@kefu-im/sdk/agent';
 import { useI18n } from '@kefu-im/react';
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type ReactElement } from 'react';
+import { useDeskStatus } from './desk-routing.js';
 import { deskText, type DeskTextKey } from './desk-texts.js';
 
 const PROBLEM_TEXT: Readonly<Record<CannedProblem, DeskTextKey>> = {
@@ -191,18 +192,26 @@ function CannedRow({ desk, reply, onSaved, onRemoved }: { desk: AgentDesk; reply
 
 /** Props of {@link CannedManager}. */
 export interface CannedManagerProps {
-  /** The agent's desk. */
+  /** The agent's desk: its merchants (`desk.status`, from the server) are offered in the merchant field. */
   desk: AgentDesk;
-  /** The merchants the desk knows of (its conversations and queue), offered in the merchant field. */
-  merchants: readonly string[];
 }
 
 /** The canned replies of one merchant, managed. */
-export function CannedManager({ desk, merchants }: CannedManagerProps): ReactElement {
+export function CannedManager({ desk }: CannedManagerProps): ReactElement {
   const { language } = useI18n();
   const state = useSyncExternalStore(desk.canned.store.subscribe, desk.canned.store.getSnapshot);
+  const { merchants } = useDeskStatus(desk); // the agent's merchants as the server says (AGENT_MERCHANTS)
   const [typed, setTyped] = useState(merchants[0] ?? '');
   const [mchId, setMchId] = useState(merchants[0] ?? '');
+  const first = merchants[0] ?? '';
+  const prefilled = useRef(first !== '');
+  useEffect(() => {
+    // the server's word came after the manager opened: its first merchant, once
+    if (prefilled.current || first === '') return;
+    prefilled.current = true;
+    setTyped((t) => (t === '' ? first : t));
+    setMchId((m) => (m === '' ? first : m));
+  }, [first]);
   const [announcement, setAnnouncement] = useState('');
   const ids = { title: useId(), merchant: useId(), list: useId() };
   const heading = useRef<HTMLHeadingElement>(null);

@@ -26,6 +26,8 @@ export interface ContextPanelProps {
   mchId: string;
   /** The conversation's platform. */
   platformId: string;
+  /** Whether to ask the server (default true); false shows only what the desk holds (a conversation transferred away: 4003). */
+  load?: boolean;
 }
 
 /** A language code with its name, when it is one of the app's. */
@@ -100,15 +102,15 @@ function ContextBody({ context, id, hidden }: { context: VisitorContext; id: str
 }
 
 /** The context of one visitor. */
-export function ContextPanel({ desk, clientId, mchId, platformId }: ContextPanelProps): ReactElement | null {
+export function ContextPanel({ desk, clientId, mchId, platformId, load = true }: ContextPanelProps): ReactElement | null {
   const { language } = useI18n();
   const ids = { title: useId(), body: useId() };
   const wide = useWideDesk();
   const [opened, setOpened] = useState(false);
   const state = useSyncExternalStore(desk.context.store.subscribe, desk.context.store.getSnapshot);
   useEffect(() => {
-    if (mchId !== '') desk.context.load({ clientId, mchId, platformId }).catch(() => undefined); // the error is in the store
-  }, [desk, clientId, mchId, platformId]);
+    if (load && mchId !== '') desk.context.load({ clientId, mchId, platformId }).catch(() => undefined); // the error is in the store
+  }, [desk, clientId, mchId, platformId, load]);
   const context = state.byVisitor[clientId];
   if (!context) return null;
   const title = `${deskText(language, 'visitorContext')}: ${context.name}`;

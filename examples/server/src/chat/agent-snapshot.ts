@@ -1,14 +1,14 @@
 /**
  * The agents' type 310 snapshot (docs/protocol.md §6), all of the agent's own merchants: their
- * queue (positions per merchant), the agent's open conversations, its ended ones it has not closed
- * yet (a reloaded desk shows them again), and the online agents of those merchants with their
+ * queue (positions per merchant), the agent's open conversations, its ended ones and those it
+ * transferred to another agent that it has not closed yet (a reloaded desk shows them again), and the online agents of those merchants with their
  * status and load (how many, and who may take a transfer).
  * @module
  */
 
 import { randomUUID } from 'node:crypto';
 import type { ServiceSession } from '../store/types.js';
-import { agentMerchants, type ChatContext } from './context.js';
+import { agentByUserId, agentMerchants, type ChatContext } from './context.js';
 import { T, type WireMessage } from './wire.js';
 
 /** One queue entry of a 310 snapshot (docs/protocol.md `QueueEntry`). */
@@ -21,7 +21,7 @@ export interface QueueRow {
   position: number;
 }
 
-/** The most ended conversations a snapshot lists (the newest; older ones drop off the desk). */
+/** The most ended (and the most transferred) conversations a snapshot lists (the newest; older ones drop off the desk). */
 export const MAX_DESK_ENDED = 50;
 
 /** An online agent of the snapshot's `agents` (docs/protocol.md `AgentEntry`): listed to the agents of its merchants. */
@@ -64,7 +64,8 @@ export async function agentSnapshot(ctx: ChatContext, agentId: string, shared: S
   const ours = (s: { mchId: string }): boolean => merchants.includes(s.mchId);
   const active = (await ctx.store.chat.activeSessions(agentId)).filter(ours);
   const unclosed = (await ctx.store.desk.deskEnded(agentId, MAX_DESK_ENDED)).filter(ours);
-  const names = await visitorNames(ctx, [...active, ...unclosed].map((s) => s.clientId));
+  const handedOn = (await ctx.store.desk.deskTransferred(agentId, MAX_DESK_ENDED)).filter((t) => ours(t.session));
+  const names = await visitorNames(ctx, [...active, ...unclosed, ...handedOn.map((t) => t.session)].map((s) => s.clientId));
   const entry = (s: ServiceSession) => ({
     sessionId: s.sessionId,
     clientId: s.clientId,
@@ -75,8 +76,11 @@ export async function agentSnapshot(ctx: ChatContext, agentId: string, shared: S
   });
   const sessions = active.map(entry);
   const ended = unclosed.map((s) => ({ ...entry(s), endedAt: s.endedAt ?? s.createdAt, endedBy: s.endedBy ?? null, score: s.score, remark: s.remark }));
+  const transferred = await Promise.all(
+    handedOn.map(async (t) => ({ ...entry(t.session), transferredAt: t.transferredAt, to: { id: t.toAgentId, name: (await agentByUserId(ctx, t.toAgentId))?.name ?? t.toAgentId } })),
+  );
   const queue = shared.queue.filter(ours);
   const agents = shared.agents.filter((a) => a.merchants.some((m) => merchants.includes(m)));
-  const content = { queue, sessions, ended, online: agents.length, agents, merchants };
+  const content = { queue, sessions, ended, transferred, online: agents.length, agents, merchants };
   return { type: T.AgentQueue, from: 'system', to: agentId, fp: randomUUID(), createTime: Date.now(), dataContent: JSON.stringify(content) };
 }

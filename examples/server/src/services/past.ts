@@ -81,14 +81,16 @@ export class Past {
   }
 
   /**
-   * The agent closed an ended conversation of its desk: snapshots list it no more (closing it
-   * again is fine).
-   * @throws ApiError 4003 unless it is an ended conversation this agent served.
+   * The agent closed an ended conversation of its desk, or one it transferred to another agent:
+   * snapshots list it no more (closing it again is fine).
+   * @throws ApiError 4003 unless it is an ended conversation this agent served or one it transferred.
    */
   async close(identity: string, sessionId: string, merchants: readonly string[]): Promise<true> {
     requireAgent(identity);
     const session = await this.store.chat.session(sessionId);
-    const own = session?.state === 'ended' && session.agentId === identity && merchants.includes(session.mchId);
+    if (session === undefined || !merchants.includes(session.mchId)) throw forbidden('Forbidden: not an ended conversation of this agent');
+    if (session.agentId !== identity && (await this.store.desk.closeTransferred(sessionId, identity, this.now()))) return true;
+    const own = session.state === 'ended' && session.agentId === identity;
     if (!own || !(await this.store.desk.closeEnded(sessionId, identity, this.now()))) {
       throw forbidden('Forbidden: not an ended conversation of this agent');
     }

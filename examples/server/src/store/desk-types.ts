@@ -96,6 +96,28 @@ export interface DeskRepo {
    * @returns false when it is not an ended session of that agent
    */
   closeEnded(sessionId: string, agentId: string, now: number): boolean;
+  /**
+   * The sessions an agent transferred to another agent (recorded by `reassign`) that it has not
+   * closed on its desk and that are not its own again (transferred back), newest transfer first
+   * (then by session id, descending), at most `limit`.
+   */
+  deskTransferred(agentId: string, limit: number): DeskTransferRecord[];
+  /**
+   * The agent closed a conversation it had transferred (it is listed by
+   * {@link DeskRepo.deskTransferred} no more); closing it again is fine.
+   * @returns false when that agent never transferred that session
+   */
+  closeTransferred(sessionId: string, agentId: string, now: number): boolean;
+}
+
+/** A conversation an agent transferred to another agent, as its desk lists it until closed. */
+export interface DeskTransferRecord {
+  /** The session (now another agent's, or ended). */
+  session: ServiceSession;
+  /** The agent it went to (`agent:<account>`). */
+  toAgentId: string;
+  /** When it was transferred (ms). */
+  transferredAt: number;
 }
 
 /** `text` with LIKE's wildcards and the escape character (`\`) escaped, wrapped in `%`. */

@@ -354,6 +354,19 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (mch_id, secret_id)
   );
   `,
+  // 16: a conversation an agent transferred to another: the old agent's desk shows it as
+  // transferred (read-only) until that agent closes it, also after a reload
+  `
+  CREATE TABLE session_transfers (
+    session_id TEXT NOT NULL,
+    from_agent TEXT NOT NULL,
+    to_agent TEXT NOT NULL,
+    transferred_at INTEGER NOT NULL,
+    closed_at INTEGER,
+    PRIMARY KEY (session_id, from_agent)
+  );
+  CREATE INDEX session_transfers_desk ON session_transfers (from_agent, transferred_at) WHERE closed_at IS NULL;
+  `,
 ];
 
 /**

@@ -1,6 +1,6 @@
 /**
- * {@link DeskRepo} on PostgreSQL: canned replies, past conversations, visitors' arrivals and the ended conversations
- * on an agent's desk, with the same answers
+ * {@link DeskRepo} on PostgreSQL: canned replies, past conversations, visitors' arrivals and the ended and transferred
+ * conversations on an agent's desk, with the same answers
  * as `sqlite-desk.ts` (`ILIKE` matches ASCII case-insensitively as SQLite's `LIKE` does).
  * @module
  */
@@ -96,5 +96,18 @@ export function pgDeskRepo(db: Queryable): Async<DeskRepo> {
       ).map(toSession),
     closeEnded: async (sessionId, agentId, now) =>
       (await changedRows(db, "UPDATE sessions SET closed_at = COALESCE(closed_at, $1) WHERE session_id = $2 AND agent_id = $3 AND state = 'ended'", [now, sessionId, agentId])) === 1,
+    deskTransferred: async (agentId, limit) =>
+      (
+        await allRows<rows.TransferredRow>(
+          db,
+          `SELECT s.*, t.to_agent AS transfer_to, t.transferred_at AS transfer_at
+       FROM session_transfers t JOIN sessions s ON s.session_id = t.session_id
+       WHERE t.from_agent = $1 AND t.closed_at IS NULL AND (s.agent_id IS NULL OR s.agent_id <> t.from_agent)
+       ORDER BY t.transferred_at DESC, t.session_id COLLATE "C" DESC LIMIT $2`,
+          [agentId, Math.max(0, Math.trunc(limit))],
+        )
+      ).map(rows.toTransferred),
+    closeTransferred: async (sessionId, agentId, now) =>
+      (await changedRows(db, 'UPDATE session_transfers SET closed_at = COALESCE(closed_at, $1) WHERE session_id = $2 AND from_agent = $3', [now, sessionId, agentId])) === 1,
   };
 }

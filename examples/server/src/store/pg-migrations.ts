@@ -347,6 +347,19 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (mch_id, secret_id)
   );
   `,
+  // 12 (SQLite's migration 16): a conversation an agent transferred to another: the old agent's
+  // desk shows it as transferred (read-only) until that agent closes it, also after a reload
+  `
+  CREATE TABLE session_transfers (
+    session_id TEXT NOT NULL,
+    from_agent TEXT NOT NULL,
+    to_agent TEXT NOT NULL,
+    transferred_at BIGINT NOT NULL,
+    closed_at BIGINT,
+    PRIMARY KEY (session_id, from_agent)
+  );
+  CREATE INDEX session_transfers_desk ON session_transfers (from_agent, transferred_at) WHERE closed_at IS NULL;
+  `,
 ];
 
 /**

@@ -82,6 +82,7 @@ async function deleteVisitor(q: Queryable, id: string, tombstone: Tombstone): Pr
   await run('messages', 'DELETE FROM messages WHERE client_id = $1');
   await run('messages', 'DELETE FROM messages WHERE is_group = 1 AND from_id = $1');
   await run('conversation_seq', 'DELETE FROM conversation_seq WHERE conv = ANY($1::text[])', rows.visitorConversationKeys(id, places));
+  await run('session_transfers', 'DELETE FROM session_transfers WHERE session_id IN (SELECT session_id FROM sessions WHERE client_id = $1)');
   await run('sessions', 'DELETE FROM sessions WHERE client_id = $1');
   await run('complaints', 'DELETE FROM complaints WHERE client_id = $1');
   await run('leave_messages', 'DELETE FROM leave_messages WHERE client_id = $1');

@@ -81,17 +81,22 @@ export function pgRoutingMethods(db: Queryable): Async<RoutingMethods> {
       // the agent's routing lock, as for a claim: a transfer and a claim at once cannot both see room
       db.atomic(async (tx) => {
         await tx.query("SELECT pg_advisory_xact_lock(hashtext('kefu-route:' || $1))", [toAgentId]);
-        return mapRow(
-          await firstRow<rows.SessionRow>(
-            tx,
-            `UPDATE sessions SET agent_id = $1, accepted_at = $2
-             WHERE session_id = $3 AND state = 'active' AND agent_id = $4
-               AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = $1) < $5
-             RETURNING *`,
-            [toAgentId, now, sessionId, fromAgentId, capacity],
-          ),
-          rows.toSession,
+        const moved = await firstRow<rows.SessionRow>(
+          tx,
+          `UPDATE sessions SET agent_id = $1, accepted_at = $2
+           WHERE session_id = $3 AND state = 'active' AND agent_id = $4
+             AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = $1) < $5
+           RETURNING *`,
+          [toAgentId, now, sessionId, fromAgentId, capacity],
         );
+        if (moved) {
+          await tx.query(
+            `INSERT INTO session_transfers (session_id, from_agent, to_agent, transferred_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (session_id, from_agent) DO UPDATE SET to_agent = EXCLUDED.to_agent, transferred_at = EXCLUDED.transferred_at, closed_at = NULL`,
+            [sessionId, fromAgentId, toAgentId, now],
+          );
+        }
+        return mapRow(moved, rows.toSession);
       }),
   };
 }

@@ -1,12 +1,12 @@
 /**
- * The rows of canned replies and listed past conversations, written once for both stores (see
+ * The rows of canned replies, listed past conversations and transfers on a desk, written once for both stores (see
  * `rows.ts` for the conventions).
  * @module
  */
 
 import type { ColumnsOf } from './rows.js';
 import { toSession, type SessionRow } from './rows-chat.js';
-import { containsPattern, type Arrival, type CannedReply, type PastConversation, type PastQuery } from './desk-types.js';
+import { containsPattern, type Arrival, type CannedReply, type DeskTransferRecord, type PastConversation, type PastQuery } from './desk-types.js';
 
 /** A row of `canned_replies`. */
 export interface CannedReplyRow {
@@ -103,3 +103,12 @@ export function toArrival(r: ArrivalRow): Arrival {
   }
   return { clientId: r.client_id, mchId: r.mch_id, platformId: r.platform_id, params, arrivedAt: r.arrived_at };
 }
+
+/** A row of the desk's transferred listing: the session, and whom it went to when. */
+export interface TransferredRow extends SessionRow {
+  transfer_to: string;
+  transfer_at: number;
+}
+
+/** A transfer record of the desk from its row. */
+export const toTransferred = (row: TransferredRow): DeskTransferRecord => ({ session: toSession(row), toAgentId: row.transfer_to, transferredAt: Number(row.transfer_at) });

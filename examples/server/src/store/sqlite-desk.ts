@@ -1,6 +1,6 @@
 /**
  * {@link DeskRepo} on better-sqlite3: canned replies, past conversations, visitors' arrivals and the ended
- * conversations on an agent's desk.
+ * and transferred conversations on an agent's desk.
  * @module
  */
 
@@ -58,6 +58,13 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
     closeEnded: db.prepare<[number, string, string]>(
       "UPDATE sessions SET closed_at = COALESCE(closed_at, ?) WHERE session_id = ? AND agent_id = ? AND state = 'ended'",
     ),
+    deskTransferred: db.prepare<[string, number], rows.TransferredRow>(
+      `SELECT s.*, t.to_agent AS transfer_to, t.transferred_at AS transfer_at
+       FROM session_transfers t JOIN sessions s ON s.session_id = t.session_id
+       WHERE t.from_agent = ? AND t.closed_at IS NULL AND (s.agent_id IS NULL OR s.agent_id <> t.from_agent)
+       ORDER BY t.transferred_at DESC, t.session_id DESC LIMIT ?`,
+    ),
+    closeTransferred: db.prepare<[number, string, string]>('UPDATE session_transfers SET closed_at = COALESCE(closed_at, ?) WHERE session_id = ? AND from_agent = ?'),
   };
   // one synchronous transaction: nothing runs between the shortcut check and the update
   const updateCanned = db.transaction((row: rows.CannedReplyRow): CannedUpdate => {
@@ -83,5 +90,7 @@ export function sqliteDeskRepo(db: Database.Database): DeskRepo {
     },
     deskEnded: (agentId, limit) => q.deskEnded.all(agentId, Math.max(0, Math.trunc(limit))).map(toSession),
     closeEnded: (sessionId, agentId, now) => q.closeEnded.run(now, sessionId, agentId).changes === 1,
+    deskTransferred: (agentId, limit) => q.deskTransferred.all(agentId, Math.max(0, Math.trunc(limit))).map(rows.toTransferred),
+    closeTransferred: (sessionId, agentId, now) => q.closeTransferred.run(now, sessionId, agentId).changes === 1,
   };
 }

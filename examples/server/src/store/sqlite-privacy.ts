@@ -51,6 +51,7 @@ function visitorStatements(db: Database.Database) {
       messages: db.prepare<[string]>('DELETE FROM messages WHERE client_id = ?'),
       groupMessages: db.prepare<[string]>('DELETE FROM messages WHERE is_group = 1 AND from_id = ?'),
       counter: db.prepare<[string]>('DELETE FROM conversation_seq WHERE conv = ?'),
+      transfers: db.prepare<[string]>('DELETE FROM session_transfers WHERE session_id IN (SELECT session_id FROM sessions WHERE client_id = ?)'),
       sessions: db.prepare<[string]>('DELETE FROM sessions WHERE client_id = ?'),
       complaints: db.prepare<[string]>('DELETE FROM complaints WHERE client_id = ?'),
       leaves: db.prepare<[string]>('DELETE FROM leave_messages WHERE client_id = ?'),
@@ -144,6 +145,7 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
     count('group_reads', d.ownReads.run(clientId).changes + d.readsOfSent.run(clientId).changes);
     count('messages', d.messages.run(clientId).changes + d.groupMessages.run(clientId).changes);
     for (const conv of counters) count('conversation_seq', d.counter.run(conv).changes);
+    count('session_transfers', d.transfers.run(clientId).changes);
     count('sessions', d.sessions.run(clientId).changes);
     count('complaints', d.complaints.run(clientId).changes);
     count('leave_messages', d.leaves.run(clientId).changes);

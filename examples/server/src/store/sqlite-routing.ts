@@ -65,6 +65,10 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
          AND (SELECT COUNT(*) FROM sessions WHERE state = 'active' AND agent_id = ?) < ?
        RETURNING *`,
     ),
+    recordTransfer: db.prepare<[string, string, string, number]>(
+      `INSERT INTO session_transfers (session_id, from_agent, to_agent, transferred_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (session_id, from_agent) DO UPDATE SET to_agent = excluded.to_agent, transferred_at = excluded.transferred_at, closed_at = NULL`,
+    ),
   };
   return {
     claimHeadFor: db.transaction((agentId: string, capacity: number, now: number, mchIds: readonly string[]) => {
@@ -88,7 +92,10 @@ export function sqliteRoutingMethods(db: Database.Database): RoutingMethods {
     setAgentCapacity: (agentId, capacity) => {
       q.setCapacity.run(agentId, capacity);
     },
-    reassign: (sessionId, fromAgentId, toAgentId, now, capacity) =>
-      mapRow(q.reassign.get(toAgentId, now, sessionId, fromAgentId, toAgentId, capacity), rows.toSession),
+    reassign: db.transaction((sessionId: string, fromAgentId: string, toAgentId: string, now: number, capacity: number) => {
+      const moved = q.reassign.get(toAgentId, now, sessionId, fromAgentId, toAgentId, capacity);
+      if (moved) q.recordTransfer.run(sessionId, fromAgentId, toAgentId, now);
+      return mapRow(moved, rows.toSession);
+    }),
   };
 }

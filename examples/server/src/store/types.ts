@@ -394,7 +394,8 @@ export interface ChatRepo {
   /**
    * Moves an active session from one agent to another (a transfer), atomically: only while
    * `toAgentId` serves fewer than `capacity` conversations (of transfers and routing claims at
-   * once, on any node, none puts the agent over its capacity).
+   * once, on any node, none puts the agent over its capacity), and records the transfer for
+   * `fromAgentId`'s desk ({@link DeskRepo.deskTransferred}) in the same transaction.
    * @returns the session, or undefined when it is not active with `fromAgentId` (any more) or the
    * other agent is at capacity
    */

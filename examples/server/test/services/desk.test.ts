@@ -86,6 +86,23 @@ describe('past conversations', () => {
     expect(await fx.store.desk.deskEnded('agent:alice', 10)).toEqual([]);
   });
 
+  it('the agent who transferred a conversation closes it off its desk; nobody else, and not across merchants (4003)', async () => {
+    const active = { sessionId: 's-moved', clientId: F.plain, mchId: F.mchId, platformId: F.platformId, state: 'active' as const, agentId: 'agent:alice', createdAt: 1, queuedAt: 2, acceptedAt: 3, endedAt: null, score: null, remark: null };
+    await fx.store.chat.createSession(active);
+    await fx.store.chat.reassign('s-moved', 'agent:alice', 'agent:bob', 10, 3);
+    expect(await fx.store.desk.deskTransferred('agent:alice', 10)).toHaveLength(1);
+    // the agent it went to serves it: nothing to close; another agent never had it; another merchant's agent neither
+    expect(await refusalOf(fx.services.past.close('agent:bob', 's-moved', [F.mchId]))).toMatchObject({ code: Code.Forbidden });
+    expect(await refusalOf(fx.services.past.close('agent:mallory', 's-moved', [F.mchId]))).toMatchObject({ code: Code.Forbidden });
+    expect(await refusalOf(fx.services.past.close('agent:alice', 's-moved', [F.otherMchId]))).toMatchObject({ code: Code.Forbidden });
+    expect(await refusalOf(fx.services.past.close('agent:alice', 'nope', [F.mchId]))).toMatchObject({ code: Code.Forbidden });
+    expect(await fx.store.desk.deskTransferred('agent:alice', 10)).toHaveLength(1);
+    expect(await fx.services.past.close('agent:alice', 's-moved', [F.mchId])).toBe(true);
+    expect(await fx.services.past.close('agent:alice', 's-moved', [F.mchId])).toBe(true);
+    expect(await fx.store.desk.deskTransferred('agent:alice', 10)).toEqual([]);
+    expect(await fx.store.chat.session('s-moved')).toMatchObject({ state: 'active', agentId: 'agent:bob' });
+  });
+
   it('a queued visitor’s transcript is readable by agents until it is no longer queued', async () => {
     const queued = { sessionId: 's-q', clientId: F.plain, mchId: F.mchId, platformId: F.platformId, state: 'queued' as const, agentId: null, createdAt: 1, queuedAt: 2, acceptedAt: null, endedAt: null, score: null, remark: null };
     await fx.store.chat.createSession(queued);

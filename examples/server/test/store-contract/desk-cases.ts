@@ -155,6 +155,38 @@ export function deskCases(current: () => Store): void {
       expect((await store.desk.deskEnded('agent:bob', 10)).map((s) => s.sessionId)).toEqual(['s3']);
     });
 
+    it('lists what an agent transferred until it closes it, not what came back to it; a transfer again opens it again', async () => {
+      const store = current();
+      await store.chat.createSession(session('s1', 'v1', { state: 'active', agentId: 'agent:alice' }));
+      await store.chat.createSession(session('s2', 'v2', { state: 'active', agentId: 'agent:alice' }));
+      expect(await store.desk.deskTransferred('agent:alice', 10)).toEqual([]);
+      await store.chat.reassign('s1', 'agent:alice', 'agent:bob', T0 + 10, 3);
+      await store.chat.reassign('s2', 'agent:alice', 'agent:bob', T0 + 20, 3);
+      expect(await store.chat.reassign('s2', 'agent:alice', 'agent:carol', T0 + 30, 3)).toBeUndefined(); // not alice's now: no record
+      const listed = await store.desk.deskTransferred('agent:alice', 10);
+      expect(listed.map((t) => [t.session.sessionId, t.toAgentId, t.transferredAt])).toEqual([['s2', 'agent:bob', T0 + 20], ['s1', 'agent:bob', T0 + 10]]);
+      expect(listed[0]?.session).toMatchObject({ clientId: 'v2', state: 'active', agentId: 'agent:bob' });
+      expect((await store.desk.deskTransferred('agent:alice', 1)).map((t) => t.session.sessionId)).toEqual(['s2']);
+      expect(await store.desk.deskTransferred('agent:bob', 10)).toEqual([]);
+      // still listed after the session ended with bob
+      const s1 = await store.chat.session('s1');
+      await store.chat.updateSession({ ...s1!, state: 'ended', endedAt: T0 + 40, endedBy: 'visitor' });
+      expect((await store.desk.deskTransferred('agent:alice', 10)).map((t) => t.session.sessionId)).toEqual(['s2', 's1']);
+      expect(await store.desk.deskEnded('agent:alice', 10)).toEqual([]);
+
+      expect(await store.desk.closeTransferred('s1', 'agent:bob', T0 + 50)).toBe(false);
+      expect(await store.desk.closeTransferred('s1', 'agent:alice', T0 + 50)).toBe(true);
+      expect(await store.desk.closeTransferred('s1', 'agent:alice', T0 + 60)).toBe(true);
+      expect((await store.desk.deskTransferred('agent:alice', 10)).map((t) => t.session.sessionId)).toEqual(['s2']);
+      // back to alice: hers again, not listed; then away again: listed anew
+      await store.chat.reassign('s2', 'agent:bob', 'agent:alice', T0 + 70, 3);
+      expect(await store.desk.deskTransferred('agent:alice', 10)).toEqual([]);
+      expect((await store.desk.deskTransferred('agent:bob', 10)).map((t) => t.session.sessionId)).toEqual(['s2']);
+      await store.desk.closeTransferred('s2', 'agent:alice', T0 + 75);
+      await store.chat.reassign('s2', 'agent:alice', 'agent:carol', T0 + 80, 3);
+      expect((await store.desk.deskTransferred('agent:alice', 10)).map((t) => [t.session.sessionId, t.toAgentId])).toEqual([['s2', 'agent:carol']]);
+    });
+
     it('keeps who ended a session through updateSession', async () => {
       const store = current();
       await store.chat.createSession(session('s1', 'v1', { state: 'active', agentId: 'agent:alice' }));

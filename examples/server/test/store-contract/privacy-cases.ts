@@ -75,6 +75,12 @@ export function privacyCases(current: () => Store): void {
       const store = current();
       await everything(store, 'v1');
       await everything(store, 'v2');
+      for (const id of ['v1', 'v2']) {
+        // a conversation an agent transferred: the old agent's desk record goes with the visitor
+        await store.chat.createSession(session(`t-${id}`, id, { state: 'active', agentId: 'agent:a', createdAt: T0 }));
+        await store.chat.reassign(`t-${id}`, 'agent:a', 'agent:b', T0 + 1, 10);
+      }
+      expect((await store.desk.deskTransferred('agent:a', 10)).map((t) => t.session.sessionId).sort()).toEqual(['t-v1', 't-v2']);
       const before = await store.privacy.visitorRecords('v2');
       expect(await store.privacy.isDeleted('hash-of-v1')).toBe(false);
       const done = await store.privacy.deleteVisitor('v1', { idHash: 'hash-of-v1', at: T0 + 50 });
@@ -82,7 +88,8 @@ export function privacyCases(current: () => Store): void {
         group_reads: 2, // its own read, and another's read of its group message
         messages: 4,
         conversation_seq: 1,
-        sessions: 1,
+        session_transfers: 1,
+        sessions: 2,
         complaints: 1,
         leave_messages: 1,
         uploads: 1,
@@ -103,6 +110,7 @@ export function privacyCases(current: () => Store): void {
       expect(await store.keys.bySaltKey('salt-v1')).toBeUndefined();
       expect(await store.identity.secretHash('v1')).toBeUndefined();
       expect(await store.privacy.visitorRecords('v2')).toEqual(before);
+      expect((await store.desk.deskTransferred('agent:a', 10)).map((t) => t.session.sessionId)).toEqual(['t-v2']);
       // the tombstone (a hash, never the id) is kept until forgotten; a second deletion finds nothing and moves it on
       expect(await store.privacy.isDeleted('hash-of-v1')).toBe(true);
       expect((await store.privacy.deleteVisitor('v1', { idHash: 'hash-of-v1', at: T0 + 100 })).rows).toEqual({});

@@ -1,0 +1,151 @@
+/**
+ * Issue 23, "the list jumps to the oldest messages when the language is switched and when the
+ * conversation ends": the cases the guard in `ux.e2e.test.ts` (reading in the middle) does not
+ * cover. The list at the very bottom of two pages, a list shorter than one screen, and a switch
+ * through the entry link (a reload in English) while reading up: the view stays at the newest
+ * message, "no more messages" is not in view, and no "new messages" pill shows, through the
+ * switch, the end and the rating prompt. None of them reproduced the report (they guard it).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogue } from '../../src/i18n/i18n.js';
+import { zh } from '../../src/i18n/index.js';
+import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
+import { ZH_APP_TEXTS } from '../../examples/kefu/src/env/app-texts.js';
+import { DEMO, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
+
+let server: TestServer;
+let browser: Browser;
+useE2eEnvironment((env) => ({ server, browser } = env), { rate: { httpMax: 1_000, httpWindowMs: 60_000, socketMax: 100, socketWindowMs: 2_000 } });
+
+const enTexts = await loadCatalogue('en');
+
+async function openChat(page: Page, path = entryPath('zh')): Promise<void> {
+  await page.goto(`${server.url}${path}`);
+  await page.getByRole('navigation').getByRole('button').first().waitFor();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  const input = page.getByLabel(zh.inputPlaceholder);
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** Stores `count` robot texts ("历史消息 1" oldest ... ) in a visitor's conversation, one minute apart. */
+async function seedHistory(clientId: string, count: number): Promise<void> {
+  const start = Date.now() - count * 60_000;
+  for (let i = 1; i <= count; i++) {
+    await server.store.chat.insertMessage({
+      fp: randomUUID(), type: 200, from: 'robot', to: clientId, fn: '', tn: '', fa: '', ta: '', mchId: DEMO.mchId, platformId: DEMO.platformId,
+      clientId, groupId: null, sessionId: null, dataContent: `历史消息 ${i}`, isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
+    });
+  }
+}
+
+/** Switches the interface language from zh to `to` through the menu. */
+async function switchLanguage(page: Page, to: string): Promise<void> {
+  await page.getByRole('button', { name: ZH_APP_TEXTS.more, exact: true }).click();
+  await page.getByRole('menuitem', { name: ZH_APP_TEXTS.language }).click();
+  await page.getByRole('dialog', { name: ZH_APP_TEXTS.language }).getByRole('button', { name: to }).click();
+}
+
+describe('issue 23: the list stays where the reader was, at the bottom, when short, and after an entry-link switch', () => {
+  /** How far the list is from its bottom (px), whether "no more messages" is in view, and whether the pill shows. */
+  const where = (page: Page) =>
+    page.evaluate(() => {
+      const list = document.querySelector<HTMLElement>('.vlist');
+      if (!list) throw new Error('no list');
+      const start = list.querySelector('.history-start');
+      const box = list.getBoundingClientRect();
+      const startInView = start !== null && start.getBoundingClientRect().bottom > box.top && start.getBoundingClientRect().top < box.bottom;
+      return { distance: Math.round(list.scrollHeight - list.scrollTop - list.clientHeight), startInView, pill: document.querySelector('.new-msgs') !== null, scrollable: list.scrollHeight > list.clientHeight + 2 };
+    });
+
+  /** Asks for a human (queued, busy), ends the conversation and dismisses the rating prompt, in English. */
+  async function endInEnglish(page: Page): Promise<void> {
+    await page.getByRole('button', { name: enTexts.transferToHuman }).click();
+    await page.getByRole('dialog', { name: enTexts.transferToHuman }).getByRole('button', { name: enTexts.confirm }).click();
+    await page.locator('.session-bar').getByText(enTexts.serviceBusy).waitFor();
+    await page.getByRole('button', { name: APP_TEXT_TRANSLATIONS.en.more, exact: true }).click();
+    await page.getByRole('menuitem', { name: enTexts.endConversation }).click();
+    await page.getByRole('dialog', { name: enTexts.endConversation }).getByRole('button', { name: enTexts.endConversation }).click();
+    await page.locator('.session-ended').getByText(APP_TEXT_TRANSLATIONS.en.conversationEndedNext).waitFor();
+  }
+
+  it('at the very bottom of two pages: a language switch and the end keep the bottom in view, without the pill', async () => {
+    const clientId = `e2e-bottom-${randomUUID()}`;
+    await seedHistory(clientId, 45);
+    const context = await phoneContext(browser);
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.waitForTimeout(800);
+    expect(await where(page)).toMatchObject({ startInView: false, pill: false });
+    expect((await where(page)).distance).toBeLessThanOrEqual(2);
+    await switchLanguage(page, 'English');
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await page.waitForTimeout(800);
+    expect(await where(page)).toMatchObject({ startInView: false, pill: false });
+    expect((await where(page)).distance).toBeLessThanOrEqual(2);
+    await endInEnglish(page);
+    const rating = page.getByRole('dialog', { name: enTexts.rateTitle });
+    await rating.waitFor();
+    expect(await where(page)).toMatchObject({ startInView: false, pill: false });
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
+    await page.waitForTimeout(800);
+    const after = await where(page);
+    expect(after).toMatchObject({ startInView: false, pill: false });
+    expect(after.distance).toBeLessThanOrEqual(2);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('a switch through the entry link (a reload in English) while reading two pages up opens at the newest, without the pill', async () => {
+    const clientId = `e2e-relink-${randomUUID()}`;
+    await seedHistory(clientId, 45);
+    const context = await phoneContext(browser);
+    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+    const page = await context.newPage();
+    await openChat(page);
+    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.waitForTimeout(1_500); // the bottom rule's retries (1 s) are over: the reader scrolls up
+    await page.locator('.vlist').evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 2.5)));
+    await page.waitForTimeout(1_000);
+    const reading = await where(page);
+    expect(reading.distance, JSON.stringify(reading)).toBeGreaterThan(400);
+    await page.goto(`${server.url}${entryPath('en')}`);
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    await page.waitForTimeout(1_000);
+    const after = await where(page);
+    expect(after).toMatchObject({ startInView: false, pill: false });
+    expect(after.distance).toBeLessThanOrEqual(2);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('a list shorter than one screen: the switch and the end show no pill', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await openChat(page);
+    await send(page, '你好');
+    await page.locator('.msg.mine').filter({ hasText: '你好' }).waitFor();
+    await page.waitForTimeout(800);
+    expect((await where(page)).scrollable).toBe(false);
+    await switchLanguage(page, 'English');
+    await page.getByLabel(enTexts.inputPlaceholder).waitFor();
+    await page.waitForTimeout(800);
+    expect((await where(page)).pill).toBe(false);
+    await endInEnglish(page);
+    const rating = page.getByRole('dialog', { name: enTexts.rateTitle });
+    await rating.waitFor();
+    await page.keyboard.press('Escape');
+    await rating.waitFor({ state: 'detached' });
+    await page.waitForTimeout(800);
+    const after = await where(page);
+    expect(after.pill).toBe(false);
+    expect(after.distance).toBeLessThanOrEqual(2);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
