@@ -13,6 +13,7 @@ import { hashPassword, isPasswordHash } from './agents/password.js';
 import { DEFAULT_AGENT_MERCHANT, parseAgentMerchants, type AgentMerchantsConfig } from './agents/merchants.js';
 import { parseHoursByMerchant, type BusinessHours } from './services/business-hours.js';
 import { parsePrivacyConfig, type PrivacyConfig } from './privacy-config.js';
+import { parseIdentityConfig, type IdentityConfig } from './identity-config.js';
 
 /** One human agent account. */
 export interface AgentAccount {
@@ -174,6 +175,8 @@ export interface ServerConfig {
   merchantHours: Readonly<Record<string, BusinessHours>>;
   /** The admin API (`ADMIN_TOKEN`, off without it) and retention (`RETENTION_DAYS`), see `privacy-config.ts`. */
   privacy: PrivacyConfig;
+  /** Verified identity (`MERCHANT_SECRETS`, `MERCHANT_SECRETS_KEY`, the demo secret), see `identity-config.ts`. */
+  identity: IdentityConfig;
 }
 
 /** Agent desk sessions. */
@@ -212,6 +215,14 @@ export class ConfigError extends Error {
 function privacyConfig(env: EnvLike): PrivacyConfig {
   try {
     return parsePrivacyConfig(env);
+  } catch (error) {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function identityConfig(env: EnvLike, host: string): IdentityConfig {
+  try {
+    return parseIdentityConfig(env, isLoopbackHost(host));
   } catch (error) {
     throw new ConfigError(error instanceof Error ? error.message : String(error));
   }
@@ -484,6 +495,10 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     sneakPeekMerchants: parseSneakPeekMerchants(env['SNEAK_PEEK_MERCHANTS'] ?? ''),
     merchantHours: merchantHoursOf(env),
     privacy: privacyConfig(env),
+    identity: identityConfig(env, env['HOST']?.trim() || '127.0.0.1'),
   };
-  return { ...config, ...overrides };
+  const merged = { ...config, ...overrides };
+  // the public demo secret never works off loopback, whatever the overrides say
+  if (merged.identity.demoMerchantSecret && !isLoopbackHost(merged.host)) merged.identity = { ...merged.identity, demoMerchantSecret: false };
+  return merged;
 }

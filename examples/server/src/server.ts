@@ -41,6 +41,7 @@ import { registerDirectoryRoutes } from './http/permit-directory.js';
 import { registerTranslateRoute } from './http/translate-route.js';
 import { registerUploadRoutes } from './http/upload-routes.js';
 import { socketKeyOf, type ServerKeys } from './keys.js';
+import { sealingKeyOf } from './identity/merchant-secrets.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
 import { createServices } from './services/index.js';
 import type { Retention } from './services/retention.js';
@@ -149,7 +150,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
   // agents serving visitors but online nowhere (a dead node, a restart): their grace period runs here
   const absences = new AbsenceSweep({ store, hub, presence: agentPresence, claim: (key, ttlMs) => node.claim(key, ttlMs), graceMs: config.agentSessions.graceMs, onError });
   void absences.sweep();
-  const services = createServices(ctx, sessions, files);
+  const services = createServices(ctx, sessions, files, Date.now, sealingKeyOf(config.identity.sealingKey, keys.privateKeyPem));
   const desk = new DeskControls(ctx, sessions);
   const routing = new RoutingPolicy({
     store,

@@ -21,6 +21,7 @@ import { identityCases } from './store-contract/identity-cases.js';
 import { messageCases } from './store-contract/message-cases.js';
 import { pagingCases } from './store-contract/paging-cases.js';
 import { privacyCases } from './store-contract/privacy-cases.js';
+import { memberCases } from './store-contract/member-cases.js';
 import { routingCases } from './store-contract/routing-cases.js';
 import { transactionCases } from './store-contract/transaction-cases.js';
 
@@ -76,6 +77,7 @@ function contract(current: () => Store, kind: 'sqlite' | 'postgres'): void {
   routingCases(current);
   deskCases(current);
   privacyCases(current);
+  memberCases(current);
 }
 
 describe('store contract: SQLite', () => {

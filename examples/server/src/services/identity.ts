@@ -103,6 +103,11 @@ export class Identity {
     return secretMatches(secret, storedHash) ? 'matches' : 'mismatch';
   }
 
+  /** Whether visitor id `clientId` was deleted on request or retired by a merge (its tombstone is kept for a while). */
+  isDeletedId(clientId: string): Promise<boolean> {
+    return this.store.privacy.isDeleted(hashSecret(clientId));
+  }
+
   /**
    * Claims the unclaimed client id `clientId` with `secret` (only its hash is stored, before any
    * welcome carries the secret). Of two connects claiming one id at once, one wins.

@@ -13,7 +13,9 @@ import type { Availability } from './availability.js';
 import { Conversations } from './conversations.js';
 import { Groups } from './groups.js';
 import { Identity } from './identity.js';
+import { Members } from './members.js';
 import { Merchants } from './merchants.js';
+import { sealingKeyOf } from '../identity/merchant-secrets.js';
 import { Past } from './past.js';
 import { Privacy, type PrivacyDeps } from './privacy.js';
 import { Records } from './records.js';
@@ -52,6 +54,8 @@ export interface Services {
   readonly privacy: Privacy;
   /** Retention: what is older than the setting goes, once per period in the cluster. */
   readonly retention: Retention;
+  /** Verified identity (protocol §3b): tokens, members, the merge, merchant secrets. */
+  readonly members: Members;
 }
 
 /** The uploaded files on disk, as the services remove them (a `FileStore` has it). */
@@ -60,8 +64,16 @@ export type ServiceFiles = PrivacyDeps['files'] & RetentionDeps['files'];
 /**
  * Builds the services over the chat state, the session engine and the files on disk.
  * @param now - the wall clock
+ * @param sealingKey - the key that seals merchant secrets in the store (`identity/merchant-secrets.ts`);
+ *   by default `MERCHANT_SECRETS_KEY`, or a key derived from nothing (tests that store no secret)
  */
-export function createServices(ctx: ChatContext, sessions: Sessions, files: ServiceFiles, now: () => number = Date.now): Services {
+export function createServices(
+  ctx: ChatContext,
+  sessions: Sessions,
+  files: ServiceFiles,
+  now: () => number = Date.now,
+  sealingKey: Buffer = sealingKeyOf(ctx.config.identity.sealingKey, ''),
+): Services {
   const { store, config } = ctx;
   const visitors = new Visitors(store, now);
   const groups = new Groups(store, visitors, ctx.groupAlias, now);
@@ -86,6 +98,7 @@ export function createServices(ctx: ChatContext, sessions: Sessions, files: Serv
       changed: () => sessions.agentsChanged(),
       now,
     }),
+    members: new Members({ store, config: config.identity, sealingKey, disconnect: (userId, code, reason) => ctx.hub.disconnect(userId, code, reason), now }),
     retention: new Retention({ store, files, nodeId: config.nodeId, envDays: config.privacy.retentionDays, intervalMs: config.privacy.retentionIntervalMs, now }),
   };
 }

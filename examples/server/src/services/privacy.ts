@@ -10,6 +10,7 @@ import { CloseCode } from '@kefu-im/sdk/codes';
 import { ApiError, Code } from '../http/envelope.js';
 import { hashSecret } from '../identity/secrets.js';
 import type { DeletedRows, UploadedFile, VisitorRecords } from '../store/privacy-types.js';
+import type { Member } from '../store/member-types.js';
 import type { Complaint, GroupMember, LeaveMessage, MessageRecord, ServiceSession, Store, UploadRecord, Visitor } from '../store/types.js';
 
 /** The close code and reason a deleted visitor's sockets get: identity refused (the id is gone). */
@@ -85,6 +86,11 @@ export interface VisitorExport {
   uploadUsage: VisitorRecords['uploadUsage'];
   /** Key sessions bound to it (their keys are secrets: counted only). */
   keySessions: number;
+  /**
+   * The merchant's member this id belongs to (protocol §3b: merchant, member id, e-mail of its
+   * latest token, first and latest verified connect), or null for an anonymous visitor.
+   */
+  member: Member | null;
 }
 
 /** What a deletion removed. */
@@ -159,7 +165,7 @@ export class Privacy {
     const id = requireVisitorId(clientId);
     const r = await this.deps.store.privacy.visitorRecords(id);
     const nothing =
-      r.visitor === undefined &&
+      r.visitor === undefined && r.member === undefined &&
       [r.sessions, r.messages, r.complaints, r.leaveMessages, r.uploadedFiles, r.chunkedUploads, r.groupMemberships, r.groupReads].every((l) => l.length === 0);
     if (nothing) throw new ApiError(Code.NotFound, `Nothing is stored about visitor "${id}"`, 404);
     return {
@@ -178,6 +184,7 @@ export class Privacy {
       groupReads: r.groupReads,
       uploadUsage: r.uploadUsage,
       keySessions: r.keySessions,
+      member: r.member ?? null,
     };
   }
 

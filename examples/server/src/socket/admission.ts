@@ -20,6 +20,7 @@ import type { AgentTokens } from '../agents/session-tokens.js';
 import type { Arrivals } from '../services/arrivals.js';
 import type { Groups } from '../services/groups.js';
 import type { Identity } from '../services/identity.js';
+import type { Members } from '../services/members.js';
 import type { Visitors } from '../services/visitors.js';
 import { identityRefused, type ConnectIdentity } from './connect-check.js';
 
@@ -31,6 +32,8 @@ export interface AdmissionServices {
   readonly groups: Pick<Groups, 'joinOpenGroup'>;
   /** Key-session binding and claims (protocol §3a). */
   readonly identity: Pick<Identity, 'bind' | 'claim'>;
+  /** The merge of an anonymous visitor into a verified member (protocol §3b.4; optional: admission tests may leave it out). */
+  readonly members?: Pick<Members, 'merge'>;
   /** What a visitor arrived with, kept for the desk (optional: admission tests may leave it out). */
   readonly arrivals?: Pick<Arrivals, 'record'>;
 }
@@ -82,6 +85,7 @@ export function welcomeOf(identity: ConnectIdentity, issuedToken: string | undef
       userId: identity.userId,
       name: identity.name,
       ...(identity.claimSecret === undefined ? {} : { clientSecret: identity.claimSecret }),
+      ...(identity.verified === undefined ? {} : { verified: true }),
       ...(issuedToken === undefined ? {} : { sessionToken: issuedToken }),
     }),
   };
@@ -93,7 +97,7 @@ export class Admission {
   constructor(private readonly deps: AdmissionDeps) {}
 
   /**
-   * Admits a checked connect: too many sockets, visitor save, key-session binding, ban, claim on
+   * Admits a checked connect: too many sockets, visitor save, a verified member's merge, key-session binding, ban, claim on
    * first use (the hash is stored before the welcome carries the secret; of two connects claiming
    * one unseen id at once, the conditional update lets one through), then an agent's token.
    * @throws ConnectRefused 4004 when the key session is bound to another identity or the claim was lost.
@@ -103,6 +107,9 @@ export class Admission {
     if (hub.connectionsOf(identity.userId) >= this.deps.socketsPerIdentity) return { kind: 'too-many' };
     const isVisitor = identity.role === 'visitor';
     if (isVisitor) await services.visitors.saveOnConnect({ clientId: identity.userId, name: identity.name, avatar: identity.avatar, language: identity.language });
+    // protocol §3b.4: the proven anonymous conversation joins the member's (this key session moves with it)
+    const mergeFrom = identity.verified?.mergeFrom;
+    if (mergeFrom !== undefined) await services.members?.merge(mergeFrom, identity.userId, identity.keySession.saltKey);
     if (!(await services.identity.bind(identity.keySession.saltKey, identity.userId))) throw identityRefused();
     // the identity checks passed, so its calls answer 2003 (banned), not 4003; nothing is claimed
     if (isVisitor && (await services.visitors.isBanned(identity.userId))) return { kind: 'banned' };

@@ -35,6 +35,11 @@ export const BANNED_CLOSE = CloseCode.Banned;
 /** A refused identity (protocol §3a): a claimed id without its secret, or a key session bound to another identity. */
 export const IDENTITY_REFUSED = CloseCode.IdentityRefused;
 /**
+ * A refused identity token (protocol §3b): bad, expired or for another merchant; the reason is
+ * `invalid`, `expired` or `merchant`. Nothing is bound or stored.
+ */
+export const IDENTITY_TOKEN_REFUSED_CLOSE = CloseCode.IdentityTokenRefused;
+/**
  * A connect refused because its identity already has `MAX_SOCKETS_PER_IDENTITY` sockets open: the
  * newest is refused (never welcomed), the open ones keep working.
  */

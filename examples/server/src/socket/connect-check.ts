@@ -13,30 +13,16 @@ import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '
 import { ApiError } from '../http/envelope.js';
 import { newClientSecret } from '../identity/secrets.js';
 import { parseArrival } from '../services/arrivals.js';
-import type { Identity } from '../services/identity.js';
+import type { ClaimCheck, Identity } from '../services/identity.js';
+import { isMemberId, type Members } from '../services/members.js';
+import { checkMember, type VerifiedConnect } from './member-check.js';
 import type { Merchants } from '../services/merchants.js';
 import type { Visitors } from '../services/visitors.js';
 import type { KeySession } from '../store/types.js';
-import { CONNECT_REFUSED, IDENTITY_REFUSED } from './close-codes.js';
+import { ConnectRefused, identityRefused } from './connect-refused.js';
 
 export { CONNECT_REFUSED, IDENTITY_REFUSED } from './close-codes.js';
-
-/** A refused connect: the socket is closed with {@link ConnectRefused.code} and this short reason. */
-export class ConnectRefused extends Error {
-  override name = 'ConnectRefused';
-  constructor(
-    message: string,
-    /** The close code. */
-    readonly code: number = CONNECT_REFUSED,
-  ) {
-    super(message);
-  }
-}
-
-/** A refused identity: closed with 4004 before any welcome. */
-export function identityRefused(): ConnectRefused {
-  return new ConnectRefused('identity refused', IDENTITY_REFUSED);
-}
+export { ConnectRefused, identityRefused } from './connect-refused.js';
 
 /** Who connected. */
 export interface ConnectIdentity {
@@ -66,16 +52,20 @@ export interface ConnectIdentity {
   arrival?: Record<string, string>;
   /** An agent's login: by `password` (a session token is then issued) or by session `token`. */
   agentLogin?: { by: 'password' } | { by: 'token'; token: string };
+  /** A verified member (protocol §3b): `userId` is its stable visitor id. */
+  verified?: VerifiedConnect;
 }
 
 /** The service calls the check makes (a `Services` of `createServices` fits). */
 export interface ConnectServices {
   /** Live key sessions and the claim check (protocol §3a). */
-  readonly identity: Pick<Identity, 'live' | 'checkClaim'>;
+  readonly identity: Pick<Identity, 'live' | 'checkClaim' | 'isDeletedId'>;
   /** The visitor's platform: the first one for a visitor that names none; enabled, of a known merchant. */
   readonly merchants: Pick<Merchants, 'firstPlatform' | 'requirePlatform'>;
   /** A returning visitor's stored name, avatar and language. */
   readonly visitors: Pick<Visitors, 'find'>;
+  /** Identity tokens and members (protocol §3b). */
+  readonly members: Pick<Members, 'verify' | 'memberFor'>;
 }
 
 /** What the check needs. */
@@ -145,6 +135,11 @@ export interface VisitorConnectData {
   clientSecret: string | undefined;
   /** `d.entry`: what the visitor arrived with (services/arrivals.ts), bounded; empty when absent. */
   arrival: Record<string, string>;
+  /**
+   * `d.identityToken` (protocol §3b): the token when a non-empty string, `null` when present but
+   * not one (refused 4006 `invalid`), undefined when absent, empty or null.
+   */
+  identityToken: string | null | undefined;
 }
 
 /** The decrypted connect payload's `d`, parsed and validated once. */
@@ -174,7 +169,13 @@ export function parseConnectData(d: Record<string, unknown>): ConnectData {
     groupId: text(d['groupId'], 64).replace(/^(null|0|data3)$/, ''),
     clientSecret: typeof clientSecret === 'string' ? clientSecret : undefined,
     arrival: parseArrival(d['entry']),
+    identityToken: identityTokenOf(d['identityToken']),
   };
+}
+
+function identityTokenOf(value: unknown): string | null | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return typeof value === 'string' ? value : null;
 }
 
 function decodePayload(params: string, deps: ConnectDeps): { d: Record<string, unknown>; u: string; t: string } {
@@ -236,10 +237,15 @@ async function checkAgent(d: AgentConnectData, u: string, keySession: KeySession
 
 async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySession, deps: ConnectDeps): Promise<ConnectIdentity> {
   if (!CLIENT_ID.test(u) || RESERVED.has(u)) throw new ConnectRefused('bad client id');
-  // protocol §3a: a key session speaks for one identity; a claimed id needs its secret
-  if (keySession.boundTo !== null && keySession.boundTo !== u) throw identityRefused();
-  const claim = await deps.services.identity.checkClaim(u, d.clientSecret);
-  if (claim === 'mismatch') throw identityRefused();
+  // a member id (protocol §3b) named without a valid token is forged; a deleted one is gone
+  if (isMemberId(u) && (d.identityToken === undefined || (await deps.services.identity.isDeletedId(u)))) throw identityRefused();
+  let claim: ClaimCheck | undefined;
+  if (d.identityToken === undefined) {
+    // protocol §3a: a key session speaks for one identity; a claimed id needs its secret
+    if (keySession.boundTo !== null && keySession.boundTo !== u) throw identityRefused();
+    claim = await deps.services.identity.checkClaim(u, d.clientSecret);
+    if (claim === 'mismatch') throw identityRefused();
+  }
 
   let { mchId, platformId } = d;
   if (mchId === '' && platformId === '') {
@@ -251,15 +257,17 @@ async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySes
     // 1003 on HTTP (unknown merchant or platform, or a disabled one) is a refused connect here
     throw error instanceof ApiError ? new ConnectRefused('unknown merchant') : error;
   });
+  const verified = d.identityToken === undefined ? undefined : await checkMember(d.identityToken, d.clientSecret, u, mchId, keySession, deps.services);
+  const userId = verified?.clientId ?? u;
 
-  const known = await deps.services.visitors.find(u);
+  const known = await deps.services.visitors.find(userId);
   const language = d.language || known?.language || 'zh';
-  const name = d.name || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${u.slice(0, 4)}`;
+  const name = verified?.name || d.name || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${userId.slice(0, 4)}`;
   return {
     role: 'visitor',
-    userId: u,
+    userId,
     name,
-    avatar: known?.avatar || DEFAULT_VISITOR_AVATAR,
+    avatar: verified?.avatar || known?.avatar || DEFAULT_VISITOR_AVATAR,
     mchId,
     platformId,
     language,
@@ -267,6 +275,7 @@ async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySes
     keySession,
     connectId: u,
     ...(claim === 'unclaimed' ? { claimSecret: newClientSecret() } : {}),
+    ...(verified === undefined ? {} : { verified }),
     arrival: d.arrival,
   };
 }

@@ -334,6 +334,26 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE agents ADD COLUMN merchants TEXT NOT NULL DEFAULT 'M1001';
   `,
+  // 15: verified identity (protocol §3b): a merchant's member (mch_id, sub) has one stable visitor
+  // id on every device; merchant secrets added with the admin command, sealed (AES-256-GCM) at rest
+  `
+  CREATE TABLE member_visitors (
+    mch_id TEXT NOT NULL,
+    sub TEXT NOT NULL,
+    client_id TEXT NOT NULL UNIQUE,
+    email TEXT,
+    created_at INTEGER NOT NULL,
+    verified_at INTEGER NOT NULL,
+    PRIMARY KEY (mch_id, sub)
+  );
+  CREATE TABLE merchant_secrets (
+    mch_id TEXT NOT NULL,
+    secret_id TEXT NOT NULL,
+    sealed TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (mch_id, secret_id)
+  );
+  `,
 ];
 
 /**

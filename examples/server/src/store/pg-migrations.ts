@@ -327,6 +327,26 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE agents ADD COLUMN merchants TEXT NOT NULL DEFAULT 'M1001';
   `,
+  // 11 (SQLite's migration 15): verified identity (protocol §3b): members' stable visitor ids,
+  // merchant secrets sealed at rest
+  `
+  CREATE TABLE member_visitors (
+    mch_id TEXT NOT NULL,
+    sub TEXT NOT NULL,
+    client_id TEXT NOT NULL UNIQUE,
+    email TEXT,
+    created_at BIGINT NOT NULL,
+    verified_at BIGINT NOT NULL,
+    PRIMARY KEY (mch_id, sub)
+  );
+  CREATE TABLE merchant_secrets (
+    mch_id TEXT NOT NULL,
+    secret_id TEXT NOT NULL,
+    sealed TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (mch_id, secret_id)
+  );
+  `,
 ];
 
 /**

@@ -7,7 +7,8 @@
 
 import { insertInto } from './pg-params.js';
 import { allRows, changedRows, firstRow, type Queryable } from './pg-queryable.js';
-import { rowValues } from './rows.js';
+import { mapRow, rowValues } from './rows.js';
+import { toMemberVisitor, type MemberVisitorRow } from './rows-members.js';
 import { toMessage, toSession, toVisitor, type MessageRow, type SessionRow, type VisitorRow } from './rows-chat.js';
 import { toArrival, type ArrivalRow } from './rows-desk.js';
 import { toMember, type MemberRow } from './rows-directory.js';
@@ -45,6 +46,7 @@ async function visitorRecords(db: Queryable, id: string): Promise<VisitorRecords
     keySessions: (await firstRow<{ n: number }>(db, 'SELECT COUNT(*) AS n FROM key_sessions WHERE bound_to = $1', [id]))?.n ?? 0,
     uploadUsage: await all<{ day: string; bytes: number }>('SELECT day, bytes FROM upload_usage WHERE identity = $1 ORDER BY day'),
     arrivals: (await all<ArrivalRow>('SELECT * FROM visitor_arrivals WHERE client_id = $1 ORDER BY arrived_at, mch_id, platform_id')).map(toArrival),
+    member: mapRow(await firstRow<MemberVisitorRow>(db, 'SELECT * FROM member_visitors WHERE client_id = $1', [id]), toMemberVisitor),
   };
 }
 
@@ -89,6 +91,7 @@ async function deleteVisitor(q: Queryable, id: string, tombstone: Tombstone): Pr
   await run('group_members', 'DELETE FROM group_members WHERE client_id = $1');
   await run('key_sessions', 'DELETE FROM key_sessions WHERE bound_to = $1');
   await run('visitor_arrivals', 'DELETE FROM visitor_arrivals WHERE client_id = $1');
+  await run('member_visitors', 'DELETE FROM member_visitors WHERE client_id = $1');
   await run('visitors', 'DELETE FROM visitors WHERE client_id = $1');
   return { rows: deleted, files: [...new Set(files)], uploadIds: uploads.map((u) => u.upload_id) };
 }

@@ -20,6 +20,8 @@ import { firstRow, inTransaction, numberTypes, PoolQueryable, TransactionQueryab
 import { pgRecordRepo } from './pg-records.js';
 import { pgDeskRepo } from './pg-desk.js';
 import { pgPrivacyRepo } from './pg-privacy.js';
+import { pgMemberRepo } from './pg-members.js';
+import type { MemberRepo } from './member-types.js';
 import type { DeskRepo } from './desk-types.js';
 import type { PrivacyRepo } from './privacy-types.js';
 import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
@@ -45,6 +47,7 @@ class PgView implements Store {
   readonly records: Async<RecordRepo>;
   readonly desk: Async<DeskRepo>;
   readonly privacy: Async<PrivacyRepo>;
+  readonly members: Async<MemberRepo>;
 
   /**
    * @param db - where the repositories run their SQL.
@@ -61,6 +64,7 @@ class PgView implements Store {
     this.records = pgRecordRepo(db);
     this.desk = pgDeskRepo(db);
     this.privacy = pgPrivacyRepo(db);
+    this.members = pgMemberRepo(db);
   }
 
   /** {@inheritDoc Store.meta} */

@@ -7,6 +7,7 @@
  */
 
 import type { Arrival } from './desk-types.js';
+import type { Member } from './member-types.js';
 import type { Complaint, GroupMember, LeaveMessage, MessageRecord, ServiceSession, UploadRecord, Visitor } from './types.js';
 
 /** A stored file (a single upload, or an assembled chunked one) and who uploaded it. */
@@ -69,6 +70,8 @@ export interface VisitorRecords {
   uploadUsage: UploadUsage[];
   /** What it arrived with at each platform (entry-link parameters, shown in the desk's context panel). */
   arrivals: Arrival[];
+  /** The merchant's member this id belongs to (protocol §3b), or undefined for an anonymous visitor. */
+  member: Member | undefined;
 }
 
 /** Rows deleted, by table name. */
@@ -129,7 +132,7 @@ export interface PrivacyRepo {
    * Deletes, atomically, every row that names `clientId`: its visitor row (and secret hash), key
    * sessions bound to it, sessions (ratings), messages of its conversations and group messages it
    * sent (with their reads), its group reads and memberships, complaints, left messages, uploads,
-   * uploaded-file rows, upload usage and conversation counters; and keeps `tombstone` (the id's
+   * uploaded-file rows, upload usage, conversation counters and its member row (protocol §3b); and keeps `tombstone` (the id's
    * hash, never the id) so that connects naming the id are refused for a while.
    */
   deleteVisitor(clientId: string, tombstone: Tombstone): VisitorDeletion;

@@ -12,6 +12,8 @@ import { toMember, type MemberRow } from './rows-directory.js';
 import { toComplaint, toLeaveMessage, toUpload, type ComplaintRow, type LeaveMessageRow, type UploadRow } from './rows-records.js';
 import * as rows from './rows-privacy.js';
 import { insertInto } from './sqlite-params.js';
+import { mapRow } from './rows.js';
+import { toMemberVisitor, type MemberVisitorRow } from './rows-members.js';
 import type { DeletedRows, PrivacyRepo, Tombstone } from './privacy-types.js';
 
 const FILE_TYPES = rows.FILE_MESSAGE_TYPES.join(', ');
@@ -35,6 +37,7 @@ function visitorStatements(db: Database.Database) {
     keySessions: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM key_sessions WHERE bound_to = ?'),
     usage: db.prepare<[string], { day: string; bytes: number }>('SELECT day, bytes FROM upload_usage WHERE identity = ? ORDER BY day'),
     arrivals: db.prepare<[string], ArrivalRow>('SELECT * FROM visitor_arrivals WHERE client_id = ? ORDER BY arrived_at, mch_id, platform_id'),
+    member: db.prepare<[string], MemberVisitorRow>('SELECT * FROM member_visitors WHERE client_id = ?'),
     fileMessages: db.prepare<[string, string], { type: number; data_content: string }>(
       `SELECT type, data_content FROM messages WHERE client_id = ? AND type IN (${FILE_TYPES})
        UNION ALL SELECT type, data_content FROM messages WHERE is_group = 1 AND from_id = ? AND type IN (${FILE_TYPES})`,
@@ -57,6 +60,7 @@ function visitorStatements(db: Database.Database) {
       members: db.prepare<[string]>('DELETE FROM group_members WHERE client_id = ?'),
       keySessions: db.prepare<[string]>('DELETE FROM key_sessions WHERE bound_to = ?'),
       arrivals: db.prepare<[string]>('DELETE FROM visitor_arrivals WHERE client_id = ?'),
+      member: db.prepare<[string]>('DELETE FROM member_visitors WHERE client_id = ?'),
       visitor: db.prepare<[string]>('DELETE FROM visitors WHERE client_id = ?'),
     },
   };
@@ -149,6 +153,7 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
     count('group_members', d.members.run(clientId).changes);
     count('key_sessions', d.keySessions.run(clientId).changes);
     count('visitor_arrivals', d.arrivals.run(clientId).changes);
+    count('member_visitors', d.member.run(clientId).changes);
     count('visitors', d.visitor.run(clientId).changes);
     return { rows: deleted, files: [...new Set(files)], uploadIds: uploads.map((u) => u.upload_id) };
   });
@@ -194,6 +199,7 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
         keySessions: v.keySessions.get(clientId)?.n ?? 0,
         uploadUsage: v.usage.all(clientId),
         arrivals: v.arrivals.all(clientId).map(toArrival),
+        member: mapRow(v.member.get(clientId), toMemberVisitor),
       };
     },
     deleteVisitor: (clientId, tombstone) => deleteVisitor(clientId, tombstone),

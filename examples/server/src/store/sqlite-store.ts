@@ -19,6 +19,8 @@ import { sqliteIdentityRepo } from './sqlite-identity.js';
 import { sqliteRecordRepo } from './sqlite-records.js';
 import { sqliteDeskRepo } from './sqlite-desk.js';
 import { sqlitePrivacyRepo } from './sqlite-privacy.js';
+import { sqliteMemberRepo } from './sqlite-members.js';
+import type { MemberRepo } from './member-types.js';
 import type { DeskRepo } from './desk-types.js';
 import type { PrivacyRepo } from './privacy-types.js';
 import type { Async, ChatRepo, DirectoryRepo, IdentityRepo, KeySessionRepo, RecordRepo, Store } from './types.js';
@@ -44,6 +46,7 @@ interface SyncRepos {
   records: RecordRepo;
   desk: DeskRepo;
   privacy: PrivacyRepo;
+  members: MemberRepo;
   meta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   metaOnce(key: string, value: string): string;
@@ -62,6 +65,7 @@ function openRepos(db: Database.Database): SyncRepos {
     records: sqliteRecordRepo(db),
     desk: sqliteDeskRepo(db),
     privacy: sqlitePrivacyRepo(db),
+    members: sqliteMemberRepo(db),
     identity: sqliteIdentityRepo(db),
     meta: (key) => getMeta.get(key)?.value,
     setMeta: (key, value) => {
@@ -84,6 +88,7 @@ class SqliteView implements Store {
   readonly records: Async<RecordRepo>;
   readonly desk: Async<DeskRepo>;
   readonly privacy: Async<PrivacyRepo>;
+  readonly members: Async<MemberRepo>;
 
   constructor(
     protected readonly repos: SyncRepos,
@@ -97,6 +102,7 @@ class SqliteView implements Store {
     this.records = asyncRepo(repos.records, run);
     this.desk = asyncRepo(repos.desk, run);
     this.privacy = asyncRepo(repos.privacy, run);
+    this.members = asyncRepo(repos.members, run);
   }
 
   /** {@inheritDoc Store.meta} */

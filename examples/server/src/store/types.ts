@@ -10,6 +10,7 @@
 
 import type { DeskRepo } from './desk-types.js';
 import type { PrivacyRepo } from './privacy-types.js';
+import type { MemberRepo } from './member-types.js';
 
 /** A repository shape whose every method answers with a promise of what the shape returns. */
 export type Async<R> = {
@@ -490,6 +491,8 @@ export interface Store {
   readonly desk: Async<DeskRepo>;
   /** A visitor's export and deletion, stored files, retention (`privacy-types.ts`). */
   readonly privacy: Async<PrivacyRepo>;
+  /** Verified members, the merge, sealed merchant secrets (`member-types.ts`, protocol §3b). */
+  readonly members: Async<MemberRepo>;
   /** A stored setting (`seeded`, ...). */
   meta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string): Promise<void>;

@@ -31,7 +31,7 @@ class FakeServices implements AdmissionServices {
   /** Stored groups. */
   readonly groupRows = new Map<string, Group>();
   /** Memberships made. */
-  readonly members: GroupMember[] = [];
+  readonly memberships: GroupMember[] = [];
 
   readonly visitors = {
     saveOnConnect: async (visitor: ConnectingVisitor): Promise<Visitor> => {
@@ -68,7 +68,7 @@ class FakeServices implements AdmissionServices {
       const group = this.groupRows.get(groupId);
       if (!group || !mayJoin(group)) return undefined;
       const member: GroupMember = { groupId, ...joiner, role: 'member', joinedAt: NOW };
-      this.members.push(member);
+      this.memberships.push(member);
       return member;
     },
   };
@@ -267,7 +267,7 @@ describe('admission: after the welcome', () => {
     services.groupRows.set('g-open', { groupId: 'g-open', mchId: 'M1', name: 'Open', kind: 'group', avatar: '', notice: '', open: true });
     services.groupRows.set('g-closed', { groupId: 'g-closed', mchId: 'M1', name: 'Closed', kind: 'group', avatar: '', notice: '', open: false });
     for (const groupId of ['g-open', 'g-closed', 'g-unknown']) await admission.started(fakePeer([]), visitorIdentity({ groupId }), false);
-    expect(services.members).toEqual([{ groupId: 'g-open', clientId: 'v1', name: 'Visitor v1', avatar: 'a.svg', role: 'member', joinedAt: NOW }]);
+    expect(services.memberships).toEqual([{ groupId: 'g-open', clientId: 'v1', name: 'Visitor v1', avatar: 'a.svg', role: 'member', joinedAt: NOW }]);
   });
 
   it('a visitor without a group asks to join none', async () => {
