@@ -40,8 +40,9 @@ async function leave(engine: Engine): Promise<{ wanted: boolean; stack: Awaited<
 /**
  * `client.identify()`: the member's token (or token source) is in force from the next connect; the
  * client connects again at once (if it was connecting) and loads the member's history, which holds
- * the anonymous conversation once the server merged it (protocol §3b.4). Pending messages are
- * restored from the durable outbox and go out after the welcome.
+ * the anonymous conversation once the server merged it (protocol §3b.4); the verified welcome makes
+ * the member's id the client id. Pending messages are restored from the durable outbox and go out
+ * after the welcome; drafts move to the member's id.
  * @param client - the client
  * @param engine - its engine
  * @param input - the token or a token source
@@ -52,13 +53,21 @@ export async function identify(client: ImClient, engine: Engine, input: Identity
   const { wanted, stack } = await leave(engine);
   stack.identityTokens.setSource(source);
   engine.restoredScope = null; // the next connect restores the pending messages kept on this device
+  // The drafts follow the visitor into the member's id (adopted at the verified welcome): held in
+  // memory meanwhile, none left under the anonymous id.
+  const drafts = Object.entries(client.drafts.getSnapshot());
+  for (const [key] of drafts) client.drafts.set(key, '');
+  const carryDrafts = (): void => {
+    for (const [key, text] of drafts) if (client.drafts.get(key) === '') client.drafts.set(key, text);
+  };
   client.emit('identity', { change: 'identify', clientId: client.clientId });
-  if (!wanted) return;
+  if (!wanted) return carryDrafts();
   engine.connect();
   await client.history.loadOlder().then(
     () => undefined,
     () => undefined, // the paging snapshot holds the error
   );
+  carryDrafts();
 }
 
 /**

@@ -227,6 +227,9 @@ describe('client.identify(): a running anonymous client becomes the member witho
     await done;
     expect(changes).toEqual(['identify']);
     expect(client.userId).toBe('m-7-member-1');
+    // the member's id is the client id from now on (no §3a secret for a member)
+    expect(client.clientId).toBe('m-7-member-1');
+    expect(client.state.getState().clientSecret).toBeNull();
     expect(client.connectionStore.getState().verified).toBe(true);
     client.destroy();
   });
@@ -247,14 +250,14 @@ describe('client.reset(): the member logs out; nothing of the member stays on th
     client.connect();
     const ws1 = await socketNumber(1);
     ws1.open();
-    ws1.receive(welcome('m-7-member-1', { verified: true, clientSecret: 'member-device-secret' }));
+    ws1.receive(welcome('m-7-member-1', { verified: true }));
     const oldId = client.clientId;
+    expect(oldId).toBe('m-7-member-1');
     client.drafts.set('service', 'my address is ...');
     client.disconnect(); // a message written while offline stays in the durable outbox
     client.sendText('pending while offline');
     const scope = `${oldId}|7|9|`;
     await vi.waitFor(async () => expect(await outboxStorage.load(scope)).toHaveLength(1), { timeout: 5_000, interval: 10 });
-    expect(storage.getItem('clientSecret')).toBe('member-device-secret');
 
     await client.reset();
     expect(client.clientId).not.toBe(oldId);
@@ -271,6 +274,23 @@ describe('client.reset(): the member logs out; nothing of the member stays on th
     const payload = connectPayload(ws2);
     expect(payload.u).toBe(client.clientId);
     expect(payload.d).toEqual({ mchId: 7, platformId: 9 }); // no token, no secret
+    client.destroy();
+  });
+
+  it('an anonymous visitor that resets forgets its §3a secret and its id', async () => {
+    vi.useRealTimers(); // fake-indexeddb schedules with the real timers
+    const { client, storage } = setup();
+    client.connect();
+    const ws1 = await socketNumber(1);
+    ws1.open();
+    const oldId = client.clientId;
+    ws1.receive(welcome(oldId, { clientSecret: 'anon-secret' }));
+    expect(storage.getItem('clientSecret')).toBe('anon-secret');
+    await client.reset();
+    expect(storage.getItem('clientSecret')).toBeNull();
+    expect(client.clientId).not.toBe(oldId);
+    const ws2 = await socketNumber(2);
+    expect(connectPayload(ws2)).toEqual(expect.objectContaining({ u: client.clientId, d: { mchId: 7, platformId: 9 } }));
     client.destroy();
   });
 });

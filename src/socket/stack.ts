@@ -114,7 +114,15 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     identity.onFrame(message); // the welcome's claim (protocol §3a)
     if (message.type !== MessageType.Welcome) return;
     tokens.onWelcome();
-    deps.store.setState({ verified: verifiedOfWelcome(message) });
+    const verified = verifiedOfWelcome(message);
+    deps.store.setState({ verified });
+    // A verified member is the same visitor id on every device (protocol §3b.2): it becomes the
+    // client id, so that calls naming the visitor name the member (the anonymous id is retired by
+    // the merge, and a member needs no §3a secret).
+    const memberId = message.to;
+    if (verified && typeof memberId === 'string' && memberId !== '' && memberId !== deps.state.getState().uuid) {
+      deps.state.setState({ uuid: memberId, clientSecret: null });
+    }
   };
   const link = new SocketLink({
     ...options,
