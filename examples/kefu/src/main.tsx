@@ -22,6 +22,19 @@ function storedLanguage(): string | undefined {
   }
 }
 
+/**
+ * The entry link's member identity token (`?identity=<jwt>`, protocol §3b): taken off the address
+ * bar at once (history.replaceState) and kept in memory only, never stored.
+ */
+function takeIdentityParam(): string | null {
+  const url = new URL(window.location.href);
+  const token = url.searchParams.get('identity');
+  if (token === null) return null;
+  url.searchParams.delete('identity');
+  window.history.replaceState(window.history.state, '', url);
+  return token;
+}
+
 function showFailure(root: HTMLElement): void {
   const main = document.createElement('main');
   main.className = 'status-page';
@@ -34,6 +47,7 @@ function showFailure(root: HTMLElement): void {
 }
 
 async function boot(): Promise<void> {
+  const identity = takeIdentityParam();
   applyLayout(window);
   const root = document.getElementById('root');
   if (!root) return;
@@ -47,6 +61,9 @@ async function boot(): Promise<void> {
     showFailure(root);
     return;
   }
+  runtime.identityToken = identity;
+  // the host page's log-in and log-out (postMessage), when framed: loaded only then
+  if (window.parent !== window) void import('./runtime/identity-bridge.js').then((m) => m.installIdentityBridge(runtime, window));
   // The language's texts (the SDK's and the app's own) before the first paint: no zh flash.
   await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
   const spec = conversationOfPath(window.location.pathname);

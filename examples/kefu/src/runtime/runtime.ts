@@ -61,6 +61,12 @@ export class AppRuntime {
   private readonly texts: AppTextCatalogue;
   private readonly entries = new Map<string, Entry>();
   private readonly fatalListeners = new Set<FatalListener>();
+  /**
+   * The member's identity token (protocol §3b) from the entry link or the host page
+   * (`identity-bridge.ts`); kept in memory only, never stored. Visitor clients ask it before each
+   * connect; null: an anonymous visitor.
+   */
+  identityToken: string | null = null;
 
   /**
    * @param config - the server's public configuration
@@ -108,9 +114,14 @@ export class AppRuntime {
   acquire(key: string): ImClient {
     const existing = this.entries.get(key);
     if (existing) return existing.client;
-    const client = this.create();
+    const client = this.create({ getIdentityToken: async () => this.identityToken });
     this.entries.set(key, { client, users: 0, timer: null });
     return client;
+  }
+
+  /** The conversation clients alive now (the identity bridge switches them on log-in and log-out). */
+  visitorClients(): ImClient[] {
+    return [...this.entries.values()].map((entry) => entry.client);
   }
 
   /**

@@ -1,0 +1,80 @@
+/**
+ * Where the reference app gets the member's identity token (protocol §3b), loaded only when the
+ * page is framed or its entry link carried a token:
+ *
+ * - the entry link's `?identity=<jwt>` (short-lived), taken off the address bar at once by
+ *   `takeIdentityParam` in `main.tsx` and kept in memory only;
+ * - the hosting page, over `postMessage`: `{ type: 'kefu:identity', token }` logs the member in
+ *   (or hands a fresh token before the old one expires), `{ type: 'kefu:logout' }` logs out. Only
+ *   messages from the embedding page's origin are heard (`listenForMessages`); that page may frame
+ *   the app at all only when the server's `FRAME_ANCESTORS` lists it (CSP `frame-ancestors`).
+ *
+ * Log in: every conversation client `identify()`s (the anonymous conversation is kept). Log out:
+ * every one `reset()`s, which forgets the member on this device and shows a fresh chat.
+ * @module
+ */
+import { embeddingOrigin, listenForMessages } from '@kefu-im/sdk/embed';
+import type { AppRuntime } from './runtime.js';
+
+/** Longest identity token accepted from the host page (the SDK's own limit too). */
+export const MAX_HOST_TOKEN_LENGTH = 4096;
+
+/** A message of the hosting page, once checked. */
+export type HostIdentityMessage = { type: 'kefu:identity'; token: string } | { type: 'kefu:logout' };
+
+/**
+ * Checks a message of the hosting page: a log-in with a token of sane size and JWT shape, or a
+ * log-out; anything else is null (ignored).
+ * @param data - the message's data
+ */
+export function hostIdentityMessage(data: unknown): HostIdentityMessage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, token } = data as { type?: unknown; token?: unknown };
+  if (type === 'kefu:logout') return { type };
+  if (type !== 'kefu:identity' || typeof token !== 'string') return null;
+  if (token.length > MAX_HOST_TOKEN_LENGTH || !/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) return null;
+  return { type, token };
+}
+
+/**
+ * Applies a host message to the runtime: log in (identify every conversation client not yet
+ * verified; a verified one just takes the fresh token for its next connect) or log out (reset
+ * every client). Failures are reported, never thrown.
+ * @param runtime - the app runtime
+ * @param message - a checked host message
+ */
+export async function applyHostIdentity(runtime: AppRuntime, message: HostIdentityMessage): Promise<void> {
+  const clients = runtime.visitorClients();
+  if (message.type === 'kefu:logout') {
+    if (runtime.identityToken === null && clients.every((c) => !c.connectionStore.getState().verified)) return;
+    runtime.identityToken = null;
+    await Promise.all(clients.map((c) => c.reset().catch((e: unknown) => console.warn('kefu: reset failed', e))));
+    return;
+  }
+  const wasIn = runtime.identityToken !== null;
+  runtime.identityToken = message.token;
+  const source = async (): Promise<string | null> => runtime.identityToken;
+  await Promise.all(
+    clients
+      .filter((c) => !(wasIn && c.connectionStore.getState().verified))
+      .map((c) => c.identify(source).catch((e: unknown) => console.warn('kefu: identify failed', e))),
+  );
+}
+
+/**
+ * Hears the hosting page's identity messages (from its origin only).
+ * @param runtime - the app runtime
+ * @param win - the window
+ * @returns a remover, or null when the page is not framed or the host's origin is unknown
+ */
+export function installIdentityBridge(runtime: AppRuntime, win: Window): (() => void) | null {
+  const host = win.parent !== win ? embeddingOrigin(win) : null;
+  if (host === null) return null;
+  return listenForMessages(win, {
+    allowedOrigins: [host],
+    onMessage: (data) => {
+      const message = hostIdentityMessage(data);
+      if (message) void applyHostIdentity(runtime, message);
+    },
+  });
+}
