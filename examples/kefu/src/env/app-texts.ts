@@ -45,9 +45,8 @@ export type AppTextKey =
   | 'sendsWhenBack'
   // the agent desk (issue 11)
   | 'sessionExpired'
-  // verified identity (protocol §3b): a refused identity token (4006) and a refused identity (4004)
+  // verified identity (protocol §3b): a refused identity token (4006 twice in a row)
   | 'identityTokenRefused'
-  | 'identityRefused'
   // the desk's ended conversations and the visitor's rating
   | 'deskVisitorEnded'
   | 'deskAgentEnded'
@@ -138,7 +137,6 @@ export const ZH_APP_TEXTS: AppTextTable = {
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   sessionExpired: '登录已失效，请重新登录',
   identityTokenRefused: '您的登录未能确认。请在商家网站上重新登录。',
-  identityRefused: '此对话无法在此设备上打开。',
   deskVisitorEnded: '访客已结束会话',
   deskAgentEnded: '您已结束会话',
   deskConversationEnded: '会话已结束',
