@@ -22,19 +22,6 @@ function storedLanguage(): string | undefined {
   }
 }
 
-/**
- * The entry link's member identity token (`?identity=<jwt>`, protocol §3b): taken off the address
- * bar at once (history.replaceState) and kept in memory only, never stored.
- */
-function takeIdentityParam(): string | null {
-  const url = new URL(window.location.href);
-  const token = url.searchParams.get('identity');
-  if (token === null) return null;
-  url.searchParams.delete('identity');
-  window.history.replaceState(window.history.state, '', url);
-  return token;
-}
-
 function showFailure(root: HTMLElement): void {
   const main = document.createElement('main');
   main.className = 'status-page';
@@ -46,8 +33,13 @@ function showFailure(root: HTMLElement): void {
   root.replaceChildren(main);
 }
 
+// The member's identity (protocol §3b) comes from the entry link's `?identity=` or the framing
+// page: its code loads only then, and the link's token leaves the address bar before anything else.
+const identityCode = window.parent !== window || window.location.search.includes('identity=') ? import('./runtime/identity-bridge.js') : null;
+
 async function boot(): Promise<void> {
-  const identity = takeIdentityParam();
+  const identity = await identityCode?.catch(() => null);
+  const token = identity?.takeIdentityParam(window) ?? null;
   applyLayout(window);
   const root = document.getElementById('root');
   if (!root) return;
@@ -61,9 +53,7 @@ async function boot(): Promise<void> {
     showFailure(root);
     return;
   }
-  runtime.identityToken = identity;
-  // the host page's log-in and log-out (postMessage), when framed: loaded only then
-  if (window.parent !== window) void import('./runtime/identity-bridge.js').then((m) => m.installIdentityBridge(runtime, window));
+  identity?.installIdentity(runtime, window, token);
   // The language's texts (the SDK's and the app's own) before the first paint: no zh flash.
   await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
   const spec = conversationOfPath(window.location.pathname);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { ImClient } from '@kefu-im/sdk';
-import { applyHostIdentity, hostIdentityMessage, installIdentityBridge } from './identity-bridge.js';
+import { applyHostIdentity, hostIdentityMessage, installIdentity, installIdentityBridge, takeIdentityParam, type IdentityHolder } from './identity-bridge.js';
 import type { AppRuntime } from './runtime.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2ln';
@@ -15,8 +15,10 @@ function fakeClient(verified = false) {
 }
 
 function fakeRuntime(clients: ReturnType<typeof fakeClient>[]): AppRuntime {
-  return { identityToken: null, visitorClients: () => clients as unknown as ImClient[] } as unknown as AppRuntime;
+  return { visitorOptions: {}, visitorClients: () => clients as unknown as ImClient[] } as unknown as AppRuntime;
 }
+
+const holder = (token: string | null = null): IdentityHolder => ({ token });
 
 describe('host messages: only a log-in with a JWT-shaped token of sane size, or a log-out', () => {
   it('accepts both kinds and ignores everything else', () => {
@@ -31,30 +33,28 @@ describe('host messages: only a log-in with a JWT-shaped token of sane size, or 
 describe('log-in and log-out switch every conversation client', () => {
   it('a log-in identifies each client with a source that reads the latest token; a refresh only updates the token', async () => {
     const a = fakeClient();
-    const runtime = fakeRuntime([a]);
-    await applyHostIdentity(runtime, { type: 'kefu:identity', token: TOKEN });
-    expect(runtime.identityToken).toBe(TOKEN);
+    const held = holder();
+    await applyHostIdentity(fakeRuntime([a]), held, { type: 'kefu:identity', token: TOKEN });
+    expect(held.token).toBe(TOKEN);
     expect(a.identify).toHaveBeenCalledTimes(1);
     const source = (a.identify.mock.calls[0] as unknown as [() => Promise<string | null>])[0];
     const verified = fakeClient(true);
-    const refreshed = fakeRuntime([verified]);
-    refreshed.identityToken = TOKEN;
-    await applyHostIdentity(refreshed, { type: 'kefu:identity', token: `${TOKEN}x` });
+    const refreshed = holder(TOKEN);
+    await applyHostIdentity(fakeRuntime([verified]), refreshed, { type: 'kefu:identity', token: `${TOKEN}x` });
     expect(verified.identify).not.toHaveBeenCalled();
-    expect(refreshed.identityToken).toBe(`${TOKEN}x`);
-    runtime.identityToken = 'a.b.c';
+    expect(refreshed.token).toBe(`${TOKEN}x`);
+    held.token = 'a.b.c';
     await expect(source()).resolves.toBe('a.b.c');
   });
 
   it('a log-out forgets the token and resets each client; a log-out of nobody does nothing', async () => {
     const a = fakeClient(true);
-    const runtime = fakeRuntime([a]);
-    runtime.identityToken = TOKEN;
-    await applyHostIdentity(runtime, { type: 'kefu:logout' });
-    expect(runtime.identityToken).toBeNull();
+    const held = holder(TOKEN);
+    await applyHostIdentity(fakeRuntime([a]), held, { type: 'kefu:logout' });
+    expect(held.token).toBeNull();
     expect(a.reset).toHaveBeenCalledTimes(1);
     const anonymous = fakeClient(false);
-    await applyHostIdentity(fakeRuntime([anonymous]), { type: 'kefu:logout' });
+    await applyHostIdentity(fakeRuntime([anonymous]), holder(), { type: 'kefu:logout' });
     expect(anonymous.reset).not.toHaveBeenCalled();
   });
 });
@@ -77,15 +77,29 @@ describe('the channel: the embedding origin only', () => {
     const a = fakeClient();
     const runtime = fakeRuntime([a]);
     const { win, post } = fakeWindow(true);
-    expect(installIdentityBridge(runtime, win)).toEqual(expect.any(Function));
+    const { holder: held, stop } = installIdentity(runtime, win, null);
+    expect(stop).toEqual(expect.any(Function));
+    await expect(runtime.visitorOptions.getIdentityToken?.()).resolves.toBeNull();
     post('https://evil.example', { type: 'kefu:identity', token: TOKEN });
     await Promise.resolve();
-    expect(runtime.identityToken).toBeNull();
+    expect(held.token).toBeNull();
     post('https://shop.example', { type: 'kefu:identity', token: TOKEN });
     await vi.waitFor(() => expect(a.identify).toHaveBeenCalledTimes(1));
   });
 
   it('a page that is not framed installs nothing', () => {
-    expect(installIdentityBridge(fakeRuntime([]), fakeWindow(false).win)).toBeNull();
+    expect(installIdentityBridge(fakeRuntime([]), holder(), fakeWindow(false).win)).toBeNull();
+  });
+});
+
+describe('the entry link: ?identity= leaves the address bar at once and is kept in memory only', () => {
+  it('returns the token and replaces the address without it, keeping the rest', () => {
+    const replaceState = vi.fn();
+    const win = { location: { href: `https://chat.example/kefu/abc?x=1&identity=${TOKEN}#top` }, history: { state: { n: 1 }, replaceState } } as unknown as Window;
+    expect(takeIdentityParam(win)).toBe(TOKEN);
+    expect(replaceState).toHaveBeenCalledWith({ n: 1 }, '', new URL('https://chat.example/kefu/abc?x=1#top'));
+    const plain = { location: { href: 'https://chat.example/kefu/abc' }, history: { state: null, replaceState } } as unknown as Window;
+    expect(takeIdentityParam(plain)).toBeNull();
+    expect(replaceState).toHaveBeenCalledTimes(1);
   });
 });

@@ -2,8 +2,8 @@
  * Where the reference app gets the member's identity token (protocol §3b), loaded only when the
  * page is framed or its entry link carried a token:
  *
- * - the entry link's `?identity=<jwt>` (short-lived), taken off the address bar at once by
- *   `takeIdentityParam` in `main.tsx` and kept in memory only;
+ * - the entry link's `?identity=<jwt>` (short-lived), taken off the address bar by
+ *   {@link takeIdentityParam} before the app makes any request, and kept in memory only;
  * - the hosting page, over `postMessage`: `{ type: 'kefu:identity', token }` logs the member in
  *   (or hands a fresh token before the old one expires), `{ type: 'kefu:logout' }` logs out. Only
  *   messages from the embedding page's origin are heard (`listenForMessages`); that page may frame
@@ -18,6 +18,26 @@ import type { AppRuntime } from './runtime.js';
 
 /** Longest identity token accepted from the host page (the SDK's own limit too). */
 export const MAX_HOST_TOKEN_LENGTH = 4096;
+
+/** The member's token in force (memory only); null: an anonymous visitor. */
+export interface IdentityHolder {
+  token: string | null;
+}
+
+/**
+ * The entry link's member identity token (`?identity=<jwt>`): taken off the address bar at once
+ * (history.replaceState, so no later request's Referer and no bookmark carries it), never stored.
+ * @param win - the window
+ * @returns the token, or null without one (or one of more than {@link MAX_HOST_TOKEN_LENGTH} characters)
+ */
+export function takeIdentityParam(win: Window): string | null {
+  const url = new URL(win.location.href);
+  const token = url.searchParams.get('identity');
+  if (token === null) return null;
+  url.searchParams.delete('identity');
+  win.history.replaceState(win.history.state, '', url);
+  return token !== '' && token.length <= MAX_HOST_TOKEN_LENGTH ? token : null;
+}
 
 /** A message of the hosting page, once checked. */
 export type HostIdentityMessage = { type: 'kefu:identity'; token: string } | { type: 'kefu:logout' };
@@ -41,19 +61,20 @@ export function hostIdentityMessage(data: unknown): HostIdentityMessage | null {
  * verified; a verified one just takes the fresh token for its next connect) or log out (reset
  * every client). Failures are reported, never thrown.
  * @param runtime - the app runtime
+ * @param holder - the token in force
  * @param message - a checked host message
  */
-export async function applyHostIdentity(runtime: AppRuntime, message: HostIdentityMessage): Promise<void> {
+export async function applyHostIdentity(runtime: AppRuntime, holder: IdentityHolder, message: HostIdentityMessage): Promise<void> {
   const clients = runtime.visitorClients();
   if (message.type === 'kefu:logout') {
-    if (runtime.identityToken === null && clients.every((c) => !c.connectionStore.getState().verified)) return;
-    runtime.identityToken = null;
+    if (holder.token === null && clients.every((c) => !c.connectionStore.getState().verified)) return;
+    holder.token = null;
     await Promise.all(clients.map((c) => c.reset().catch((e: unknown) => console.warn('kefu: reset failed', e))));
     return;
   }
-  const wasIn = runtime.identityToken !== null;
-  runtime.identityToken = message.token;
-  const source = async (): Promise<string | null> => runtime.identityToken;
+  const wasIn = holder.token !== null;
+  holder.token = message.token;
+  const source = async (): Promise<string | null> => holder.token;
   await Promise.all(
     clients
       .filter((c) => !(wasIn && c.connectionStore.getState().verified))
@@ -62,19 +83,34 @@ export async function applyHostIdentity(runtime: AppRuntime, message: HostIdenti
 }
 
 /**
+ * Conversation clients made from now on ask `holder`'s token before each connect; when framed, the
+ * hosting page's identity messages (from its origin only) change it.
+ * @param runtime - the app runtime
+ * @param win - the window
+ * @param token - the entry link's token, if any
+ * @returns the holder and a remover of the listener (null when not framed or the host's origin is unknown)
+ */
+export function installIdentity(runtime: AppRuntime, win: Window, token: string | null): { holder: IdentityHolder; stop: (() => void) | null } {
+  const holder: IdentityHolder = { token };
+  runtime.visitorOptions = { ...runtime.visitorOptions, getIdentityToken: async () => holder.token };
+  return { holder, stop: installIdentityBridge(runtime, holder, win) };
+}
+
+/**
  * Hears the hosting page's identity messages (from its origin only).
  * @param runtime - the app runtime
+ * @param holder - the token in force
  * @param win - the window
  * @returns a remover, or null when the page is not framed or the host's origin is unknown
  */
-export function installIdentityBridge(runtime: AppRuntime, win: Window): (() => void) | null {
+export function installIdentityBridge(runtime: AppRuntime, holder: IdentityHolder, win: Window): (() => void) | null {
   const host = win.parent !== win ? embeddingOrigin(win) : null;
   if (host === null) return null;
   return listenForMessages(win, {
     allowedOrigins: [host],
     onMessage: (data) => {
       const message = hostIdentityMessage(data);
-      if (message) void applyHostIdentity(runtime, message);
+      if (message) void applyHostIdentity(runtime, holder, message);
     },
   });
 }

@@ -61,12 +61,8 @@ export class AppRuntime {
   private readonly texts: AppTextCatalogue;
   private readonly entries = new Map<string, Entry>();
   private readonly fatalListeners = new Set<FatalListener>();
-  /**
-   * The member's identity token (protocol §3b) from the entry link or the host page
-   * (`identity-bridge.ts`); kept in memory only, never stored. Visitor clients ask it before each
-   * connect; null: an anonymous visitor.
-   */
-  identityToken: string | null = null;
+  /** Options of every conversation client besides the server's (`identity-bridge.ts` adds `getIdentityToken`). */
+  visitorOptions: Partial<ImClientOptions> = {};
 
   /**
    * @param config - the server's public configuration
@@ -114,7 +110,7 @@ export class AppRuntime {
   acquire(key: string): ImClient {
     const existing = this.entries.get(key);
     if (existing) return existing.client;
-    const client = this.create({ getIdentityToken: async () => this.identityToken });
+    const client = this.create(this.visitorOptions);
     this.entries.set(key, { client, users: 0, timer: null });
     return client;
   }
