@@ -44,9 +44,8 @@ export type AppTextKey =
   | 'nextAttemptIn'
   | 'sendsWhenBack'
   // the agent desk (issue 11)
+  // also the connection banner's text for a refused identity token (4006 twice, protocol §3b)
   | 'sessionExpired'
-  // verified identity (protocol §3b): a refused identity token (4006 twice in a row)
-  | 'identityTokenRefused'
   // the desk's ended conversations and the visitor's rating
   | 'deskVisitorEnded'
   | 'deskAgentEnded'
@@ -136,7 +135,6 @@ export const ZH_APP_TEXTS: AppTextTable = {
   moreSuggestions: '更多问题',
   leaveMessageHintServing: '请留下您的联系方式和留言，我们会尽快回复您',
   sessionExpired: '登录已失效，请重新登录',
-  identityTokenRefused: '您的登录未能确认。请在商家网站上重新登录。',
   deskVisitorEnded: '访客已结束会话',
   deskAgentEnded: '您已结束会话',
   deskConversationEnded: '会话已结束',

@@ -6,14 +6,17 @@
  *   {@link takeIdentityParam} before the app makes any request, and kept in memory only;
  * - the hosting page, over `postMessage`: `{ type: 'kefu:identity', token }` logs the member in
  *   (or hands a fresh token before the old one expires), `{ type: 'kefu:logout' }` logs out. Only
- *   messages from the embedding page's origin are heard (`listenForMessages`); that page may frame
+ *   messages from the embedding page's exact origin are heard; that page may frame
  *   the app at all only when the server's `FRAME_ANCESTORS` lists it (CSP `frame-ancestors`).
  *
  * Log in: every conversation client `identify()`s (the anonymous conversation is kept). Log out:
  * every one `reset()`s, which forgets the member on this device and shows a fresh chat.
  * @module
  */
-import { embeddingOrigin, listenForMessages } from '@kefu-im/sdk/embed';
+// `embeddingOrigin` is part of the start-up code already (the launch message); `listenForMessages`
+// is not, and importing it here would pull it into the start-up chunk: one exact origin is
+// compared here instead (the same rule: only the listed origin is heard).
+import { embeddingOrigin } from '@kefu-im/sdk/embed';
 import type { AppRuntime } from './runtime.js';
 
 /** Longest identity token accepted from the host page (the SDK's own limit too). */
@@ -105,12 +108,12 @@ export function installIdentity(runtime: AppRuntime, win: Window, token: string 
  */
 export function installIdentityBridge(runtime: AppRuntime, holder: IdentityHolder, win: Window): (() => void) | null {
   const host = win.parent !== win ? embeddingOrigin(win) : null;
-  if (host === null) return null;
-  return listenForMessages(win, {
-    allowedOrigins: [host],
-    onMessage: (data) => {
-      const message = hostIdentityMessage(data);
-      if (message) void applyHostIdentity(runtime, holder, message);
-    },
-  });
+  if (host === null || host === 'null') return null;
+  const listener = (event: MessageEvent): void => {
+    if (event.origin !== host) return;
+    const message = hostIdentityMessage(event.data);
+    if (message) void applyHostIdentity(runtime, holder, message);
+  };
+  win.addEventListener('message', listener);
+  return () => win.removeEventListener('message', listener);
 }
