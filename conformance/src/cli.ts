@@ -23,6 +23,7 @@ Options:
   --platform <id>           platform id (default ${DEFAULT_OPTIONS.platformId})
   --agent <account:password>  agent for the agent checks (default ${DEFAULT_OPTIONS.agent.account}:${DEFAULT_OPTIONS.agent.password})
   --no-agent                skip the agent checks
+  --merchant-secret <s>     the merchant's identity-token secret: runs the verified-identity checks (§3b)
   --timeout <ms>            wait for any one answer (default ${DEFAULT_OPTIONS.timeoutMs})
   --burst <n>               texts sent at once by the rate check (default ${DEFAULT_OPTIONS.burst})
   --max-frame <bytes>       the server's frame size limit (default ${DEFAULT_OPTIONS.maxFrameBytes})
@@ -51,6 +52,7 @@ function parse(argv: string[]): { options: ConformanceOptions; json: boolean } |
       platform: { type: 'string' },
       agent: { type: 'string' },
       'no-agent': { type: 'boolean' },
+      'merchant-secret': { type: 'string' },
       timeout: { type: 'string' },
       burst: { type: 'string' },
       'max-frame': { type: 'string' },
@@ -76,6 +78,7 @@ function parse(argv: string[]): { options: ConformanceOptions; json: boolean } |
     ...(values.mch === undefined ? {} : { mchId: values.mch }),
     ...(values.platform === undefined ? {} : { platformId: values.platform }),
     ...(agent === undefined ? {} : { agent }),
+    ...(values['merchant-secret'] === undefined ? {} : { merchantSecret: values['merchant-secret'] }),
   };
   const timeoutMs = integer('timeout', values.timeout);
   const burst = integer('burst', values.burst);

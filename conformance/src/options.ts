@@ -28,6 +28,11 @@ export interface ConformanceOptions {
   platformId?: string;
   /** Agent credentials for the agent checks (default `demo:demo`); `null` skips them. */
   agent?: AgentCredentials | null;
+  /**
+   * The merchant's identity-token secret (protocol §3b), for the verified-identity checks; without
+   * it they are skipped (the kit cannot sign a token for a foreign server).
+   */
+  merchantSecret?: string | null;
   /** How long to wait for any one answer or frame (ms, default 10 000). */
   timeoutMs?: number;
   /** How many texts the rate check sends at once (default 30; the server must refuse some). */
@@ -62,6 +67,8 @@ export interface ResolvedOptions {
   platformId: string;
   /** Agent credentials, or null. */
   agent: AgentCredentials | null;
+  /** The merchant's identity-token secret, or null (the verified-identity checks are skipped). */
+  merchantSecret: string | null;
   /** Wait per answer (ms). */
   timeoutMs: number;
   /** Texts of the rate check. */
@@ -96,6 +103,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     mchId: options.mchId ?? DEFAULT_OPTIONS.mchId,
     platformId: options.platformId ?? DEFAULT_OPTIONS.platformId,
     agent: options.agent === undefined ? { ...DEFAULT_OPTIONS.agent } : options.agent,
+    merchantSecret: options.merchantSecret ?? null,
     timeoutMs: positive('timeoutMs', options.timeoutMs, DEFAULT_OPTIONS.timeoutMs),
     burst: positive('burst', options.burst, DEFAULT_OPTIONS.burst),
     maxFrameBytes: positive('maxFrameBytes', options.maxFrameBytes, DEFAULT_OPTIONS.maxFrameBytes),

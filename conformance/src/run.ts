@@ -24,6 +24,7 @@ async function runOne(check: Check, ctx: CheckContext, limitMs: number): Promise
     durationMs: Math.round(performance.now() - started),
   });
   if (check.needsAgent && ctx.options.agent === null) return result('skipped', 'no agent credentials (--no-agent)');
+  if (check.needsMerchantSecret && ctx.options.merchantSecret === null) return result('skipped', 'no merchant secret (--merchant-secret)');
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([

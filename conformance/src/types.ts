@@ -18,6 +18,8 @@ export interface Check {
   readonly title: string;
   /** Whether the check needs agent credentials (skipped without them). */
   readonly needsAgent?: boolean;
+  /** Whether the check needs the merchant's identity-token secret (skipped without `--merchant-secret`). */
+  readonly needsMerchantSecret?: boolean;
   /**
    * Tries the rule: resolves when the server follows it, throws a
    * {@link CheckFailure} (or any error) saying what it did instead, or a {@link CheckSkipped}.

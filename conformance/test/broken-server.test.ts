@@ -13,10 +13,23 @@ async function check(server: FakeServer): Promise<ConformanceReport> {
 }
 
 const failedIds = (report: ConformanceReport): string[] => report.results.filter((r) => r.status === 'failed').map((r) => r.id);
-const agentIds = CHECKS.filter((c) => c.needsAgent).map((c) => c.id);
+// the fake has no agents and implements no verified identity (protocol §3b): those checks are skipped
+const agentIds = CHECKS.filter((c) => c.needsAgent || c.needsMerchantSecret).map((c) => c.id);
+
+describe('the verified-identity checks can fail', () => {
+  it('with --merchant-secret against a server without protocol §3b (it ignores identityToken), exactly the verified checks fail', async () => {
+    const server = await startFakeServer();
+    try {
+      const report = await runConformance({ baseUrl: server.url, agent: null, timeoutMs: 3000, merchantSecret: 'a-secret-the-fake-never-checks-0123456789' });
+      expect(failedIds(report)).toEqual(CHECKS.filter((c) => c.needsMerchantSecret).map((c) => c.id));
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
 
 describe('the kit against a fake server without flaws', () => {
-  it('passes every check; the agent checks are skipped (the fake has no agents)', async () => {
+  it('passes every check; the agent and verified-identity checks are skipped (no agents, no --merchant-secret)', async () => {
     const server = await startFakeServer();
     try {
       const report = await check(server);

@@ -11,6 +11,7 @@ import { identityChecks } from './identity.js';
 import { limitChecks } from './limits.js';
 import { permitChecks } from './permit.js';
 import { startupChecks } from './startup.js';
+import { verifiedIdentityChecks } from './verified-identity.js';
 
 /** The kit's checks, in run order. */
 export const CHECKS: readonly Check[] = Object.freeze([
@@ -18,6 +19,7 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...permitChecks,
   ...connectChecks,
   ...identityChecks,
+  ...verifiedIdentityChecks,
   ...frameChecks,
   ...limitChecks,
   ...agentChecks,

@@ -13,6 +13,7 @@ export { ecb, gcm, hmacHex, rsaEncrypt, rsaPublicKey, unEcb, unGcm } from './cry
 export { enc, encValue, http, isEnvelope, type EncKeys, type Envelope, type HttpAnswer, type HttpRequest } from './http.js';
 export { fetchAesKey, fetchAesSwitch, fetchServerTime, fetchUserToken, keyExchange, newRequestKey, type Session } from './key-exchange.js';
 export { connectUrl, signedConnectText, type ConnectForgery } from './connect.js';
+export { identityToken, memberClaims, type IdentityTokenClaims } from './identity-token.js';
 export { content, heldSecrets, isEvent, TestSocket, welcomeSecret, type CloseInfo, type FrameEncoding, type Msg } from './socket.js';
 
 /** Where a server is: its host root, WebSocket endpoint and socket key. */

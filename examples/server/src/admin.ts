@@ -19,6 +19,7 @@
  *   `MERCHANT_HOURS`. `hours clear <mchId>` removes them, `hours show <mchId>` prints them.
  * - `hash`: prints the scrypt hash of the password (for `AGENTS=account:scrypt$...`)
  * - `visitor export|delete <clientId>`, `retention ...`, `admin-token`: privacy (see `admin-privacy.ts`)
+ * - `merchant secret add|list|remove ...`, `member token ...`: verified identity (see `admin-members.ts`)
  * @module
  */
 
@@ -26,6 +27,7 @@ import { MAX_CAPACITY } from './routing-config.js';
 import { join, resolve } from 'node:path';
 import { cannedCommand, CANNED_USAGE } from './admin-canned.js';
 import { adminTokenCommand, PRIVACY_USAGE, retentionCommand, visitorPrivacyCommand } from './admin-privacy.js';
+import { MEMBER_USAGE, memberTokenCommand, merchantSecretCommand } from './admin-members.js';
 import { hashPassword } from './agents/password.js';
 import { AgentMerchantsError, DEFAULT_AGENT_MERCHANT, parseMerchantList } from './agents/merchants.js';
 import { HoursError, parseBusinessHours } from './services/business-hours.js';
@@ -59,6 +61,7 @@ const USAGE = `usage: npm run admin -w @kefu-im/server -- <command>
   visitor blacklist|unblacklist <clientId>
   visitor ban|unban <clientId>
   merchant sneak-peek <mchId> on|off             agents see the visitor's draft as it is typed
+${MEMBER_USAGE}
 ${CANNED_USAGE}
   hours set <mchId> '<json>'                     business hours, e.g. '{"timeZone":"Asia/Shanghai","days":{"mon":[["09:00","18:00"]]}}'
   hours clear|show <mchId>
@@ -114,6 +117,9 @@ export async function runAdmin(argv: readonly string[], io: AdminIo): Promise<nu
     }
     if (group === 'retention') return await retentionCommand(command, args.slice(2), store, dataDir, privacyIo);
     if (group === 'visitor') return await visitorCommand(command, args.slice(2), store, io);
+    const memberIo = { env: io.env, out: io.out, readLine: io.readPassword, usage: (m: string) => new UsageError(m), option };
+    if (group === 'merchant' && command === 'secret') return await merchantSecretCommand(args.slice(2), store, dataDir, memberIo);
+    if (group === 'member' && command === 'token') return await memberTokenCommand(args.slice(2), store, dataDir, memberIo);
     if (group === 'merchant') return await merchantCommand(command, args.slice(2), store, io);
     if (group === 'canned') return await cannedCommand(command, args.slice(2), store, io.out, option, (m) => new UsageError(m));
     if (group === 'hours') return await hoursCommand(command, args.slice(2), store, io);

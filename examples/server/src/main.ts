@@ -6,6 +6,8 @@
 
 import { ConfigError, DEMO_CREDENTIALS, loadConfig } from './config.js';
 import { createServer } from './server.js';
+import { demoIdentityLink } from './identity/demo-identity.js';
+import { DEMO_MERCHANT_SECRET } from './identity/merchant-secrets.js';
 
 async function main(): Promise<void> {
   let config;
@@ -47,6 +49,14 @@ async function main(): Promise<void> {
     lines.push('                    Set AGENTS or run "npm run admin -w @kefu-im/server -- agent add <account>".');
   } else {
     lines.push(`  agents:           ${server.config.agents.map((a) => a.account).join(', ') || '(from the store)'}`);
+  }
+  if (await server.members.demoSecretActive()) {
+    lines.push(`  demo merchant:    identity-token secret "${DEMO_MERCHANT_SECRET}" (HS256; public knowledge, loopback only)`);
+    lines.push(`  verified visitor: ${await demoIdentityLink(server.url, server.entryPath)}`);
+    lines.push('                    (a demo member, token valid 1 h; set MERCHANT_SECRETS or "npm run admin -w @kefu-im/server -- merchant secret add <mchId>")');
+  } else {
+    const verified = server.config.identity.merchantSecrets.map((s) => s.mchId);
+    lines.push(`  verified identity: ${verified.length > 0 ? `MERCHANT_SECRETS for ${[...new Set(verified)].join(', ')}, and` : ''} secrets added with "merchant secret add"`);
   }
   if (config.translateUrl === '') lines.push('  translation:      not configured (set TRANSLATE_URL)');
   lines.push(`  admin API:        ${config.privacy.adminTokenHash === '' ? 'off (set ADMIN_TOKEN)' : `${server.url}/admin/api/ (Authorization: Bearer <ADMIN_TOKEN>)`}`);

@@ -42,6 +42,7 @@ import { registerTranslateRoute } from './http/translate-route.js';
 import { registerUploadRoutes } from './http/upload-routes.js';
 import { socketKeyOf, type ServerKeys } from './keys.js';
 import { sealingKeyOf } from './identity/merchant-secrets.js';
+import type { Members } from './services/members.js';
 import { demoEntryPath, seedDemoData } from './seed.js';
 import { createServices } from './services/index.js';
 import type { Retention } from './services/retention.js';
@@ -77,6 +78,8 @@ export interface RunningServer {
    * scripts and tests may check a period at once with `runOnce`.
    */
   retention: Retention;
+  /** Verified identity (protocol §3b): whether the demo secret is in force, merchant secrets. */
+  members: Members;
   /**
    * Drains and stops: `/readyz` answers 503, no new socket is accepted, every socket is closed
    * with 1012 (clients reconnect at once, through a balancer to another node), in-flight requests
@@ -251,6 +254,7 @@ export async function createServer(config: ServerConfig, options: CreateServerOp
     entryPath,
     connections: () => sockets.size,
     retention: services.retention,
+    members: services.members,
     close: () => {
       closing ??= (async () => {
         draining = true; // /readyz says 503 from now on

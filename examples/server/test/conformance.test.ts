@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS, runConformance, type ConformanceReport } from '../../../conformance/src/index.js';
+import { DEMO_MERCHANT_SECRET } from '../src/identity/merchant-secrets.js';
 import { runCli, summaryOf } from '../../../conformance/test/cli-process.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from './helpers/pg-database.js';
 import { redisUnavailable, skipUnlessCi, TEST_REDIS_URL } from './helpers/prerequisites.js';
@@ -25,7 +26,8 @@ function notPassed(report: ConformanceReport): string[] {
 /** The same two runs against whichever store the server was started on. */
 function conformanceSuite(store: string, server: () => Server): void {
   it('passes every check, run from code', async () => {
-    const report = await runConformance({ baseUrl: server().url });
+    // the reference server on loopback gives the demo merchant the public demo secret (protocol §3b)
+    const report = await runConformance({ baseUrl: server().url, merchantSecret: DEMO_MERCHANT_SECRET });
     console.info(`[conformance] ${store}: ${report.passed} of ${CHECKS.length} checks passed in ${(report.durationMs / 1000).toFixed(1)} s (from code)`);
     expect(notPassed(report)).toEqual([]);
     expect(report.passed).toBe(CHECKS.length);
@@ -33,7 +35,7 @@ function conformanceSuite(store: string, server: () => Server): void {
 
   it('passes every check, run as the built command: one line per check, the summary, exit 0', async () => {
     const started = performance.now();
-    const run = await runCli([server().url]);
+    const run = await runCli([server().url, '--merchant-secret', DEMO_MERCHANT_SECRET]);
     const summary = run.stdout.trim().split('\n').at(-1) ?? '';
     console.info(`[conformance] ${store}: the command printed "${summary}" and took ${((performance.now() - started) / 1000).toFixed(1)} s with node's start-up`);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -88,7 +88,7 @@ function suite(kind: 'sqlite' | 'postgres'): void {
       const phone = await connect(randomUUID(), { ...A, identityToken: await token(sub, { name: 'Ann' }) });
       expect(phone.welcome).toBeDefined();
       const memberId = String(phone.welcome?.to);
-      expect(memberId).toMatch(/^m-[0-9a-f-]{36}$/);
+      expect(memberId).toMatch(/^vm-[0-9a-f-]{36}$/);
       expect(content(phone.welcome as Msg)).toMatchObject({ verified: true, userId: memberId, name: 'Ann' });
       expect(welcomeSecret(phone.welcome as Msg)).toBeUndefined();
       await say(phone.socket, memberId, 'sent from the phone');
@@ -213,7 +213,7 @@ function suite(kind: 'sqlite' | 'postgres'): void {
       await say(victim.socket, victimId, 'the victim\'s secret');
       await victim.socket.close();
       expect((await connect(victimId, A)).closed).toEqual({ code: 4004, reason: 'identity refused' });
-      expect((await connect(`m-${randomUUID()}`, A)).closed).toEqual({ code: 4004, reason: 'identity refused' });
+      expect((await connect(`vm-${randomUUID()}`, A)).closed).toEqual({ code: 4004, reason: 'identity refused' });
       const attacker = await connect(victimId, { ...A, identityToken: await token(`attacker-${randomUUID()}`) });
       expect(attacker.welcome?.to).not.toBe(victimId);
       expect((await enc(server.url, attacker.session, 'POST', 'findMsgForCus', { clientId: victimId, ...A, size: 100 })).code).toBe(4003);
@@ -236,6 +236,7 @@ function suite(kind: 'sqlite' | 'postgres'): void {
       expect(await server.store.members.member(A.mchId, sub)).toBeUndefined();
       expect(await server.store.members.memberByClientId(memberId)).toBeUndefined();
       expect(await server.store.chat.visitor(memberId)).toBeUndefined();
+      expect(await server.store.privacy.visitorRecords(memberId)).toMatchObject({ visitor: undefined, member: undefined, sessions: [], messages: [], keySessions: 0 });
       const back = await connect(randomUUID(), { ...A, identityToken: await token(sub) });
       expect(back.welcome?.to).not.toBe(memberId);
       expect(await history(back.session, String(back.welcome?.to))).toEqual([]);

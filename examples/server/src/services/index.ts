@@ -98,7 +98,14 @@ export function createServices(
       changed: () => sessions.agentsChanged(),
       now,
     }),
-    members: new Members({ store, config: config.identity, sealingKey, disconnect: (userId, code, reason) => ctx.hub.disconnect(userId, code, reason), now }),
+    members: new Members({
+      store,
+      config: config.identity,
+      sealingKey,
+      disconnect: (userId, code, reason) => ctx.hub.disconnect(userId, code, reason),
+      changed: () => sessions.agentsChanged(),
+      now,
+    }),
     retention: new Retention({ store, files, nodeId: config.nodeId, envDays: config.privacy.retentionDays, intervalMs: config.privacy.retentionIntervalMs, now }),
   };
 }

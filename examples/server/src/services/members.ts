@@ -1,13 +1,13 @@
 /**
  * Verified identity (protocol §3b): a merchant vouches for its member with a signed token; the
- * member gets one stable visitor id (`m-<uuid>`), the same on every device; an anonymous visitor
+ * member gets one stable visitor id (`vm-<uuid>`), the same on every device; an anonymous visitor
  * that proves its id (§3a secret) and logs in is merged into the member and its id retired.
  * Merchant secrets come from the configuration (`MERCHANT_SECRETS`, the demo secret) and the
  * store (sealed, added with the admin command); several per merchant are all valid (rotation).
  *
  * Member ids are drawn at random (not derived from the member id), so nothing about `sub` can be
  * read from them, and a deleted member (`services/privacy.ts`) comes back with a new, empty one.
- * The prefix `m-` is reserved: an anonymous connect naming such an id is refused (4004).
+ * The prefix `vm-` is reserved (group aliases, `m-<16 hex>`, are another thing): an anonymous connect naming such an id is refused (4004).
  * @module
  */
 
@@ -28,7 +28,7 @@ import type { Member, MergedRows } from '../store/member-types.js';
 import type { Store } from '../store/types.js';
 
 /** The prefix of every member visitor id. */
-export const MEMBER_ID_PREFIX = 'm-';
+export const MEMBER_ID_PREFIX = 'vm-';
 
 /** The close reason of an anonymous visitor's other sockets after a merge (4004: the id is retired). */
 export const MERGED_REASON = 'merged';
@@ -60,6 +60,8 @@ export interface MembersDeps {
   sealingKey: Buffer;
   /** Closes a user's sockets in the whole cluster (the retired id's other tabs). */
   disconnect?(userId: string, code: number, reason: string): unknown;
+  /** Told after a merge (agents' queue snapshots are sent again: a queued visitor may have a new id). */
+  changed?(): void;
   /** The wall clock. */
   now?: () => number;
 }
@@ -73,19 +75,29 @@ export class Members {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Every valid secret of `mchId`: the configured ones, the demo one (demo merchant, loopback), the stored ones. */
+  /**
+   * Every valid secret of `mchId`: the configured ones, the stored ones, then the public demo one
+   * (the demo merchant, on loopback, without `MERCHANT_SECRETS` and without stored secrets).
+   */
   async secretsOf(mchId: string): Promise<string[]> {
     const { config, store, sealingKey } = this.deps;
     const secrets = config.merchantSecrets.filter((s) => s.mchId === mchId).map((s) => s.secret);
-    if (config.demoMerchantSecret && mchId === DEFAULT_AGENT_MERCHANT) secrets.push(DEMO_MERCHANT_SECRET);
-    for (const stored of await store.members.merchantSecrets(mchId)) {
+    const storedSecrets = await store.members.merchantSecrets(mchId);
+    for (const stored of storedSecrets) {
       try {
         secrets.push(unsealSecret(sealingKey, stored.sealed));
       } catch {
         // sealed under another key: `merchant secret list` shows it as unreadable
       }
     }
+    // secrets added with the admin command replace the public demo secret (like stored agents the demo agent)
+    if (config.demoMerchantSecret && mchId === DEFAULT_AGENT_MERCHANT && storedSecrets.length === 0) secrets.push(DEMO_MERCHANT_SECRET);
     return secrets;
+  }
+
+  /** Whether the public demo secret is valid now (the start-up output prints it and the demo link then). */
+  async demoSecretActive(): Promise<boolean> {
+    return this.deps.config.demoMerchantSecret && (await this.deps.store.members.merchantSecrets(DEFAULT_AGENT_MERCHANT)).length === 0;
   }
 
   /** Verifies a connect's identity token for merchant `mchId` ({@link verifyIdentityToken}). */
@@ -115,6 +127,7 @@ export class Members {
   async merge(from: string, into: string, keepSaltKey: string): Promise<MergedRows> {
     const moved = await this.deps.store.members.mergeVisitor(from, into, keepSaltKey, { idHash: hashSecret(from), at: this.now() });
     await this.deps.disconnect?.(from, 4004, MERGED_REASON);
+    this.deps.changed?.();
     return moved;
   }
 

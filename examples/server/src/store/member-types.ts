@@ -13,7 +13,7 @@ export interface Member {
   mchId: string;
   /** The merchant's member id (the token's `sub`, 1-128 characters). */
   sub: string;
-  /** The member's stable visitor id (`m-<uuid>`, see `services/members.ts`). */
+  /** The member's stable visitor id (`vm-<uuid>`, see `services/members.ts`). */
   clientId: string;
   /** The e-mail address of the latest token that carried one, or null. */
   email: string | null;

@@ -31,20 +31,23 @@ const conv = (who: string): string => `'c:' || CAST(${who} AS TEXT) || '|' || mc
 
 /** The steps, in order. */
 export const MERGE_STEPS: readonly MergeStep[] = [
-  // messages of `from`'s conversations follow the member's own: seq renumbered after its counter
-  {
-    table: undefined,
-    sql: `UPDATE messages SET seq = COALESCE((SELECT c.seq FROM conversation_seq c
-            WHERE c.conv = 'c:' || CAST($into AS TEXT) || '|' || messages.mch_id || '|' || messages.platform_id), 0) + r.n
-          FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY mch_id, platform_id ORDER BY create_time, id) AS n
-                FROM messages WHERE client_id = $from AND is_group = 0) r
-          WHERE messages.id = r.id`,
-  },
+  // messages of `from`'s conversations follow the member's own: first a block of seq numbers is
+  // reserved on the member's counters (the upsert locks them until the end of the transaction, so a
+  // message stored meanwhile on another node takes the number after the block), then used in order
   {
     table: undefined,
     sql: `INSERT INTO conversation_seq (conv, seq)
-          SELECT ${conv('$into')}, MAX(seq) FROM messages WHERE client_id = $from AND is_group = 0 GROUP BY mch_id, platform_id
-          ON CONFLICT (conv) DO UPDATE SET seq = excluded.seq`,
+          SELECT ${conv('$into')}, COUNT(*) FROM messages WHERE client_id = $from AND is_group = 0 GROUP BY mch_id, platform_id
+          ON CONFLICT (conv) DO UPDATE SET seq = conversation_seq.seq + excluded.seq`,
+  },
+  {
+    table: undefined,
+    sql: `UPDATE messages SET seq = (SELECT c.seq FROM conversation_seq c
+            WHERE c.conv = 'c:' || CAST($into AS TEXT) || '|' || messages.mch_id || '|' || messages.platform_id) - r.total + r.n
+          FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY mch_id, platform_id ORDER BY create_time, id) AS n,
+                  COUNT(*) OVER (PARTITION BY mch_id, platform_id) AS total
+                FROM messages WHERE client_id = $from AND is_group = 0) r
+          WHERE messages.id = r.id`,
   },
   {
     table: 'conversation_seq',
@@ -99,6 +102,14 @@ export const MERGE_STEPS: readonly MergeStep[] = [
   {
     table: undefined,
     sql: 'UPDATE key_sessions SET bound_to = $into WHERE salt_key = $keep AND (bound_to IS NULL OR bound_to = $from OR bound_to = $into)',
+  },
+  // a banned or blacklisted visitor stays so after logging in
+  {
+    table: undefined,
+    sql: `UPDATE visitors SET
+            banned = (banned OR EXISTS (SELECT 1 FROM visitors f WHERE f.client_id = $from AND f.banned)),
+            blacklisted = (blacklisted OR EXISTS (SELECT 1 FROM visitors f WHERE f.client_id = $from AND f.blacklisted))
+          WHERE client_id = $into`,
   },
   { table: 'visitors', sql: 'DELETE FROM visitors WHERE client_id = $from' },
 ];

@@ -62,6 +62,15 @@ class FakeServices implements AdmissionServices {
     },
   };
 
+  /** Merges of protocol §3b.4 (the fake moves the key session's binding to the member, like the store). */
+  readonly members = {
+    merge: async (from: string, into: string, keepSaltKey: string): Promise<Record<string, number>> => {
+      this.calls.push(`merge ${from} -> ${into} keeping ${keepSaltKey}`);
+      if (this.bindings.get(keepSaltKey) === from) this.bindings.set(keepSaltKey, into);
+      return {};
+    },
+  };
+
   readonly groups = {
     joinOpenGroup: async (groupId: string, joiner: Joiner): Promise<GroupMember | undefined> => {
       this.calls.push(`join ${groupId}`);
@@ -274,5 +283,28 @@ describe('admission: after the welcome', () => {
     const { services, admission } = setUp();
     await admission.started(fakePeer([]), visitorIdentity(), false);
     expect(services.calls).toEqual([]);
+  });
+});
+
+describe('admission: protocol §3b verified members', () => {
+  const member = (mergeFrom: string | undefined): ConnectIdentity =>
+    visitorIdentity({ userId: 'vm-1', connectId: 'anon-1', claimSecret: undefined, verified: { clientId: 'vm-1', sub: 'ann', name: 'Ann', avatar: undefined, mergeFrom } });
+
+  it('merges the proven anonymous id before binding, so its key session then speaks for the member', async () => {
+    const { services, admission } = setUp();
+    services.bindings.set('salt-1', 'anon-1');
+    expect(await admission.admit(member('anon-1'))).toMatchObject({ kind: 'admitted' });
+    expect(services.calls).toEqual(['save vm-1', 'merge anon-1 -> vm-1 keeping salt-1', 'bind salt-1', 'isBanned vm-1']);
+    expect(services.bindings.get('salt-1')).toBe('vm-1');
+    expect(services.claims.size).toBe(0);
+  });
+
+  it('merges nothing without a proven anonymous id; the welcome says verified and carries no secret', async () => {
+    const { services, admission } = setUp();
+    await admission.admit(member(undefined));
+    expect(services.calls.some((c) => c.startsWith('merge'))).toBe(false);
+    const welcome = welcomeOf(member(undefined), undefined, NOW);
+    expect(welcome.to).toBe('vm-1');
+    expect(JSON.parse(String(welcome.dataContent))).toEqual({ role: 'visitor', userId: 'vm-1', name: 'Visitor v1', verified: true });
   });
 });

@@ -39,6 +39,12 @@ describe('connect data: visitors', () => {
     expect(parseConnectData({})).toMatchObject({ role: 'visitor', mchId: '', platformId: '', name: '', language: '', groupId: '', clientSecret: undefined });
   });
 
+  it('keeps an identity token (protocol §3b) as given; absent, null or empty is none; any other type is null (refused 4006 invalid)', () => {
+    expect(parseConnectData({ identityToken: 'a.b.c' })).toMatchObject({ identityToken: 'a.b.c' });
+    for (const none of [undefined, null, '']) expect(parseConnectData({ identityToken: none })).toMatchObject({ identityToken: undefined });
+    for (const bad of [42, { jwt: 'a.b.c' }, ['a.b.c'], true]) expect(parseConnectData({ identityToken: bad })).toMatchObject({ identityToken: null });
+  });
+
   it('refuses an unknown role with 4001 unknown role', () => {
     expect(() => parseConnectData({ role: 'admin' })).toThrow(expect.objectContaining({ code: CONNECT_REFUSED, message: 'unknown role' }));
   });

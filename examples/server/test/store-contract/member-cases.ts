@@ -90,6 +90,18 @@ export function memberCases(current: () => Store): void {
       expect(await store.privacy.isDeleted('hash-of-anon')).toBe(true);
     });
 
+    it('mergeVisitor keeps a ban or blacklisting of the anonymous id on the member', async () => {
+      const store = current();
+      await store.chat.saveVisitor(visitor('banned-anon', { banned: true }));
+      await store.chat.saveVisitor(visitor('listed-anon', { blacklisted: true }));
+      await store.chat.saveVisitor(visitor('m-b'));
+      await store.chat.saveVisitor(visitor('m-c'));
+      await store.members.mergeVisitor('banned-anon', 'm-b', 'none', { idHash: 'h-b', at: T0 });
+      await store.members.mergeVisitor('listed-anon', 'm-c', 'none', { idHash: 'h-c', at: T0 });
+      expect(await store.chat.visitor('m-b')).toMatchObject({ banned: true, blacklisted: false });
+      expect(await store.chat.visitor('m-c')).toMatchObject({ banned: false, blacklisted: true });
+    });
+
     it('merchant secrets are kept sealed, listed per merchant oldest first, replaced by id, removed', async () => {
       const store = current();
       await store.members.putMerchantSecret({ mchId: 'M1', secretId: 'b', sealed: 'v1.k.BBB', createdAt: T0 + 1 });
