@@ -83,7 +83,7 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     // logged out: an anonymous visitor
     await say(chat, 'question before logging in');
     const anonymousId = await chat.evaluate(() => localStorage.getItem('uuid'));
-    expect(anonymousId).not.toMatch(/^m-/);
+    expect(anonymousId).not.toMatch(/^vm-/);
 
     // another origin cannot log anybody in
     await chat.evaluate((t) => window.postMessage({ type: 'kefu:identity', token: t }, '*'), token);
@@ -92,7 +92,7 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
 
     // the merchant page logs the member in: same frame, same conversation, now the member's id
     await post(shop, { type: 'kefu:identity', token });
-    await expect.poll(() => chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).toMatch(/^m-/);
+    await expect.poll(() => chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).toMatch(/^vm-/);
     const memberId = await chat.evaluate(() => localStorage.getItem('uuid'));
     await chat.locator('.msg.mine').filter({ hasText: 'question before logging in' }).first().waitFor();
     await say(chat, 'said after logging in');
@@ -118,7 +118,7 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     await post(shop, { type: 'kefu:logout' });
     await expect.poll(() => chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).not.toBe(memberId);
     const freshId = await chat.evaluate(() => localStorage.getItem('uuid'));
-    expect(freshId).not.toMatch(/^m-/);
+    expect(freshId).not.toMatch(/^vm-/);
     expect(freshId).not.toBe(anonymousId);
     await expect.poll(() => chat.locator('.msg.mine').count(), { timeout: 15_000 }).toBe(0);
     // the new visitor connects and claims its own id (protocol §3a)

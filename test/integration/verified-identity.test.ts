@@ -65,7 +65,7 @@ function suite(kind: 'sqlite' | 'postgres'): void {
 
     await laptop.client.identify(await tokenFor(sub));
     const memberId = laptop.client.userId!;
-    expect(memberId).toMatch(/^m-/);
+    expect(memberId).toMatch(/^vm-/);
     expect(memberId).not.toBe(anonymous);
     expect(laptop.client.clientId).toBe(memberId);
     expect(laptop.client.connectionStore.getState()).toMatchObject({ verified: true, userId: memberId });
