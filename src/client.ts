@@ -9,6 +9,7 @@ import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
 import { Engine } from './engine.js';
 import { asError, ImError } from './errors.js';
+import type { IdentityInput } from './identity-switch.js';
 import type { HistoryPager } from './messages/history.js';
 import { outboxScope } from './outbox/durable.js';
 import type { FileKind } from './outbox/file-message.js';
@@ -44,7 +45,8 @@ import type { UploadedFile } from './upload/types.js';
 
 export { ImError } from './errors.js';
 
-// Rating and the merchant info are calls a page makes later, if at all: their code loads on first use.
+// Rating, the merchant info and switching the visitor (identify, reset) are calls a page makes
+// later, if at all: their code loads on first use.
 const loadConversationCalls = lazy(() => import('./conversation.js'));
 export type { SendInput } from './outbox/sender.js';
 
@@ -264,6 +266,26 @@ export class ImClient extends EventEmitter<ImClientEvents> {
    */
   availability(): Promise<AvailabilityStore> {
     return this.loadAvailability();
+  }
+
+  /**
+   * Makes this client the merchant's verified member (protocol §3b) without a reload: from now on
+   * every connect carries the member's identity token, the socket reconnects at once and the
+   * member's history loads (it holds the anonymous conversation, which the server merges in).
+   * @param token - the identity token (a JWT its backend signed), or a function that returns a fresh one (like the `getIdentityToken` option)
+   */
+  identify(token: IdentityInput): Promise<void> {
+    return loadConversationCalls().then((m) => m.identify(this, this.engine, token));
+  }
+
+  /**
+   * The member logged out on the merchant's site: closes the socket, forgets the identity token,
+   * the client id's secret (protocol §3a), the drafts and the durable outbox of that identity on
+   * this device, and starts again as a new anonymous visitor (a new client id; reconnects if it was
+   * connecting). Stores are cleared in place (event `identity`).
+   */
+  reset(): Promise<void> {
+    return loadConversationCalls().then((m) => m.reset(this, this.engine));
   }
 
   /** Asks for a human agent (type 301). */

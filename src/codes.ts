@@ -58,8 +58,10 @@ export const CloseCode = /* @__PURE__ */ Object.freeze({
    */
   TooManyConnections: 4005,
   /**
-   * 4006 identity token refused (protocol §3b: a bad, expired or foreign merchant token). Reserved:
-   * the reference server does not send it yet; the SDK treats it like any other close for now.
+   * 4006 identity token refused (protocol §3b: a bad, expired or foreign merchant token; the reason
+   * is `expired`, `invalid` or `merchant`). The SDK asks `getIdentityToken` once more and connects
+   * again at once; a second 4006 in a row stops it (halt reason `identity-token-refused`, event
+   * `identity token refused` with `retrying: false`).
    */
   IdentityTokenRefused: 4006,
 } as const);

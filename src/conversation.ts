@@ -38,3 +38,5 @@ export async function loadMerchantInfo(ctx: Pick<ClientContext, 'api' | 'connect
   state.setMerchantInfo(info as Record<string, unknown>);
   return info;
 }
+
+export { identify, reset } from './identity-switch.js';

@@ -76,17 +76,19 @@ export class Engine {
   );
   /** Follows the window's network events until the socket stack takes over. */
   private stopNetworkWatch: Disposer;
-  private readonly durable: DurableOutbox;
+  /** The durable outbox (pending messages across reloads). @internal */
+  readonly durable: DurableOutbox;
   /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
   private catchUpOnWelcome = false;
   /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
   private welcomedSalt: string | undefined;
   private readonly welcomeWaiters: (() => void)[] = [];
   /** The visitor scope whose outbox was restored, and that restore. */
-  private restoredScope: string | null = null;
+  /** @internal */
+  restoredScope: string | null = null;
   private restoring: Promise<void> | null = null;
-  /** True from connect() until disconnect(): a welcome is coming, sooner or later. */
-  private connectWanted = false;
+  /** True from connect() until disconnect(): a welcome is coming, sooner or later. @internal */
+  connectWanted = false;
   /** Uploads of picked files, once loaded. */
   private files: FileSender | null = null;
   /** Loads the uploads of picked files once (again after a failed load: a chunk the network lost). */
@@ -98,8 +100,10 @@ export class Engine {
     }),
   );
   private destroyed = false;
-  private readonly hooks: EngineHooks;
-  private readonly options: ImClientOptions;
+  /** @internal */
+  readonly hooks: EngineHooks;
+  /** The client options (the identity switch reads the outbox storage from them). @internal */
+  readonly options: ImClientOptions;
 
   /**
    * @param ctx - the client context
@@ -368,8 +372,12 @@ export class Engine {
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
   }
 
-  /** A refused identity was replaced (4004): its conversation is not ours any more. */
-  private forgetConversation(): void {
+  /**
+   * A refused identity was replaced (4004), or `identify()`/`reset()` switched the visitor: the
+   * conversation held is not ours any more (told with the `identityReset` notice unless `quiet`).
+   * @internal
+   */
+  forgetConversation(quiet?: boolean): void {
     this.sender.outbox.clear();
     this.ctx.messages.clear();
     this.history.reset();
@@ -380,6 +388,6 @@ export class Engine {
       router.highestSeq = undefined;
     }
     this.keys.forget(); // a fresh key session for the fresh identity
-    this.ctx.notify('identityReset', 'warning');
+    if (!quiet) this.ctx.notify('identityReset', 'warning');
   }
 }

@@ -30,6 +30,12 @@ export interface Notice {
   duration: number;
 }
 
+/** Why the server refused an identity token (close code 4006's reason, protocol §3b). */
+export type IdentityTokenRefusal = 'expired' | 'invalid' | 'merchant';
+
+/** What changed the visitor's identity on a running client: `identify()` or `reset()`. */
+export type IdentityChange = 'identify' | 'reset';
+
 /** Events emitted by {@link ImClient}. Listen with `client.on(name, listener)`. */
 export interface ImClientEvents {
   /** The connection state changed. */
@@ -71,6 +77,18 @@ export interface ImClientEvents {
    * has loaded): `indicator` is null when nobody types there any more.
    */
   typing: (ctx: { conversationId: string; indicator: TypingIndicator | null }) => void;
+  /**
+   * The server refused the member's identity token (close code 4006, protocol §3b). With
+   * `retrying: true` the client asked `getIdentityToken` again and reconnects; with `retrying:
+   * false` (a second refusal in a row) it stopped (halt reason `identity-token-refused`): show it,
+   * the member should log in again.
+   */
+  'identity token refused': (ctx: { reason: IdentityTokenRefusal; retrying: boolean }) => void;
+  /**
+   * `identify()` or `reset()` switched the visitor: the conversation held was cleared (`reset`) or
+   * will be the member's (`identify`); views reload their history. `clientId` is the client id now.
+   */
+  identity: (ctx: { change: IdentityChange; clientId: string }) => void;
   /** The interface language changed (its texts are loaded). */
   language: (ctx: { language: string }) => void;
   /**

@@ -31,16 +31,26 @@ export interface IdentityDeps {
   onGiveUp: (error: Error) => void;
 }
 
-/** The `clientSecret` of a welcome (type 60), or undefined when it carries none. @internal */
-export function secretOfWelcome(message: ChatMessage): string | undefined {
-  if (message.type !== MessageType.Welcome || typeof message.dataContent !== 'string') return undefined;
+/** The parsed `dataContent` object of a welcome (type 60), or null. */
+function welcomeContent(message: ChatMessage): Record<string, unknown> | null {
+  if (message.type !== MessageType.Welcome || typeof message.dataContent !== 'string') return null;
   try {
     const parsed: unknown = JSON.parse(message.dataContent);
-    const secret = typeof parsed === 'object' && parsed !== null ? (parsed as { clientSecret?: unknown }).clientSecret : undefined;
-    return typeof secret === 'string' && secret !== '' && secret.length <= 256 ? secret : undefined;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
   } catch {
-    return undefined;
+    return null;
   }
+}
+
+/** The `clientSecret` of a welcome (type 60), or undefined when it carries none. @internal */
+export function secretOfWelcome(message: ChatMessage): string | undefined {
+  const secret = welcomeContent(message)?.clientSecret;
+  return typeof secret === 'string' && secret !== '' && secret.length <= 256 ? secret : undefined;
+}
+
+/** Whether a welcome (type 60) says the user id is a merchant's verified member (protocol §3b). @internal */
+export function verifiedOfWelcome(message: ChatMessage): boolean {
+  return welcomeContent(message)?.verified === true;
 }
 
 /** Keeps the client id's secret and handles refused identities. @internal */

@@ -25,6 +25,7 @@ export {
 export type {
   DeepLinkOptions,
   DocumentLike,
+  IdentityTokenSource,
   ImClientLimits,
   ImClientOptions,
   ReceiptOptions,
@@ -38,7 +39,8 @@ export type {
   WebSocketLike,
   WindowLike,
 } from './options.js';
-export type { ConnectionState, ErrorSource, ImClientEventName, ImClientEvents, Notice, NoticeLevel } from './events.js';
+export type { ConnectionState, ErrorSource, IdentityChange, IdentityTokenRefusal, ImClientEventName, ImClientEvents, Notice, NoticeLevel } from './events.js';
+export type { IdentityInput } from './identity-switch.js';
 export { DefaultReconnectPolicy } from './socket/reconnect-policy.js';
 export type { DefaultReconnectPolicyOptions } from './socket/reconnect-policy.js';
 export { INITIAL_CONNECTION_SNAPSHOT } from './socket/connection-snapshot.js';

@@ -224,7 +224,23 @@ export interface ImClientOptions {
    * APIs. Where either API is missing, every tab uses its own socket.
    */
   tabs?: boolean | TabOptions;
+  /**
+   * Verified identity (protocol §3b): returns the merchant's identity token (an HS256 JWT its
+   * backend signs for the logged-in member), or `null`/`undefined` while nobody is logged in. Called
+   * before a connect, again before the token's `exp` (read from its payload, never verified by the
+   * SDK), and once after the server refused a token (close code 4006); a second refusal in a row
+   * stops the client (halt reason `identity-token-refused`, event `identity token refused`). A
+   * rejection (e.g. the merchant's backend is unreachable) fails that attempt: the reconnect
+   * policy tries again. `client.identify()` and `client.reset()` change it on a running client.
+   */
+  getIdentityToken?: IdentityTokenSource;
 }
+
+/**
+ * Where the SDK gets the merchant's identity token of the logged-in member (protocol §3b): the JWT,
+ * or `null`/`undefined` for an anonymous visitor.
+ */
+export type IdentityTokenSource = () => Promise<string | null | undefined>;
 
 /** The default of {@link ImClientOptions.outboxFileCap}: 20 MB. */
 export const DEFAULT_OUTBOX_FILE_CAP = 20 * 1024 * 1024;

@@ -31,7 +31,10 @@ export class DurableOutbox {
   private queue: Promise<void> = Promise.resolve();
 
   /** @param deps - the storage, the scope and the clock */
-  constructor(private readonly deps: DurableOutboxDeps) {}
+  constructor(
+    /** The storage, the scope and the clock (the identity switch forgets a scope through them). @internal */
+    readonly deps: DurableOutboxDeps,
+  ) {}
 
   /** The composition number of a message, drawn at its first call (increasing, never reused). */
   seqOf(fp: string): number {

@@ -17,6 +17,8 @@ export interface CloseCodeDeps {
   identityRefused?(): void;
   /** True once even a fresh identity was refused: reconnecting would loop. */
   identityGivenUp?(): boolean;
+  /** The server refused the identity token (4006, protocol §3b); true when a fresh one is asked and tried. */
+  identityTokenRefused?(reason: string): boolean;
   /** The identity has too many sockets open (4005): tell the user why the client stopped. */
   tooManyConnections?(): void;
 }
@@ -35,6 +37,8 @@ export function haltReasonOf(closeCode: number | undefined): HaltReason {
       return 'too-many-connections';
     case CloseCode.IdentityRefused:
       return 'identity-refused';
+    case CloseCode.IdentityTokenRefused:
+      return 'identity-token-refused';
     case CloseCode.Unauthorized:
       return 'unauthorized';
     default:
@@ -65,9 +69,12 @@ export class CloseCodeHandler {
   /** @param deps - what to do on a refusal */
   constructor(private readonly deps: CloseCodeDeps) {}
 
-  /** The socket closed with `code`. */
-  handleClose(code: number): void {
+  private tokenRetry = false;
+
+  /** The socket closed with `code` (and `reason`). */
+  handleClose(code: number, reason = ''): void {
     if (code === CloseCode.IdentityRefused) this.deps.identityRefused?.();
+    if (code === CloseCode.IdentityTokenRefused) this.tokenRetry = this.deps.identityTokenRefused?.(reason) ?? false;
     if (code === CloseCode.TooManyConnections) this.deps.tooManyConnections?.();
     if (code !== CloseCode.Unauthorized) return;
     this.deps.forgetKeys();
@@ -89,7 +96,8 @@ export class CloseCodeHandler {
    * many connections) it stops until the user acts (a timer cannot know when another socket
    * closes, and every refused try costs the server an RSA decrypt); after 1012 (a draining server)
    * the first retry goes at once; after 4004 it connects again at once as a new visitor, unless
-   * that new visitor was refused too; after 4001 the attempt is at least the number of refusals
+   * that new visitor was refused too; after 4006 it connects again at once with a fresh identity
+   * token, once, and stops at a second 4006 in a row; after 4001 the attempt is at least the number of refusals
    * in a row. A wrong socket key gives up after `maxRefusals` refusals in a row: refusals after
    * fresh key exchanges do not heal by waiting.
    * @param reconnectPolicy - the policy in force
@@ -103,6 +111,8 @@ export class CloseCodeHandler {
       // a draining node: the first retry goes at once (to another node behind the balancer)
       if (closeCode === CloseCode.ServiceRestart && ctx.attempt <= 1) return 0;
       if (closeCode === CloseCode.IdentityRefused) return this.deps.identityGivenUp?.() ? null : 0;
+      // a refused identity token: once at once with a fresh token, then shown (never a loop)
+      if (closeCode === CloseCode.IdentityTokenRefused) return this.tokenRetry ? 0 : null;
       if (closeCode === CloseCode.Unauthorized) {
         const attempt = Math.max(ctx.attempt, this.refusedInARow);
         return attempt > maxRefusals ? null : policy({ ...ctx, attempt });

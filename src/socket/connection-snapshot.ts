@@ -14,10 +14,11 @@ import type { CloseCode } from '../codes.js';
  *   windows or devices); the page coming back, the network coming back, `connect()` or
  *   `reconnect()` try again;
  * - `identity-refused`: 4004 even for a fresh identity;
+ * - `identity-token-refused`: 4006 twice in a row (the member's identity token, protocol §3b);
  * - `unauthorized`: 4001 `maxReconnectAttempts` times in a row, with fresh keys each time;
  * - `gave-up`: the reconnect policy returned `null`.
  */
-export type HaltReason = 'banned' | 'too-many-connections' | 'identity-refused' | 'unauthorized' | 'gave-up';
+export type HaltReason = 'banned' | 'too-many-connections' | 'identity-refused' | 'identity-token-refused' | 'unauthorized' | 'gave-up';
 
 /** What `client.connectionStore` holds. A new object after every change. */
 export interface ConnectionSnapshot {
@@ -55,6 +56,12 @@ export interface ConnectionSnapshot {
   readonly reconnected: boolean;
   /** The user id the server gave in its welcome, once known. */
   readonly userId: string | undefined;
+  /**
+   * True when the last welcome said the user id is a merchant's verified member (protocol §3b:
+   * `{"verified":true}`); false (or absent, before any welcome) for an anonymous visitor, and again
+   * after `reset()`.
+   */
+  readonly verified?: boolean;
 }
 
 /** A store that can be read and subscribed to, not written (`useSyncExternalStore`-ready). */

@@ -34,8 +34,10 @@ export type SocketLinkOptions = Pick<ClientContext, 'timers' | 'limits' | 'selfI
     onWelcome?(message: ChatMessage): void;
     /** Whether the page is visible (the reconnect policy waits longer while hidden). */
     isVisible?(): boolean;
-    /** Close-code rules of the identity (4004). */
-    identity?: Pick<CloseCodeDeps, 'identityRefused' | 'identityGivenUp'>;
+    /** Close-code rules of the identity (4004, 4006). */
+    identity?: Pick<CloseCodeDeps, 'identityRefused' | 'identityGivenUp' | 'identityTokenRefused'>;
+    /** Adds the member's identity token to the connect data (`d.identityToken`, protocol §3b). */
+    withIdentityToken?(data: Record<string, unknown>): Promise<Record<string, unknown>>;
   };
 
 /** A decoded frame. @internal */
@@ -81,7 +83,7 @@ export class SocketLink {
       ...(o.store ? { store: o.store } : {}),
       ...(o.online === undefined ? {} : { online: o.online }),
     });
-    this.connection.on('close', ({ code }) => this.closeCodes.handleClose(code));
+    this.connection.on('close', ({ code, reason }) => this.closeCodes.handleClose(code, reason));
     this.connection.on('network', ({ online }) => {
       if (online) this.closeCodes.reset();
     });
@@ -140,7 +142,9 @@ export class SocketLink {
   private async createUrl(): Promise<string> {
     await this.o.start();
     const { socketKey, socketUrl } = this.o;
-    const url = await this.keys.socketUrl({ socketKey, socketUrl, clientId: this.o.clientId(), data: this.o.withIdentity ? this.o.withIdentity(this.o.connectData()) : { ...this.o.connectData() } });
+    const base = this.o.withIdentity ? this.o.withIdentity(this.o.connectData()) : { ...this.o.connectData() };
+    const data = this.o.withIdentityToken ? await this.o.withIdentityToken(base) : base;
+    const url = await this.keys.socketUrl({ socketKey, socketUrl, clientId: this.o.clientId(), data });
     if (url === null) throw new ImError('not-started', 'Start-up keys are not loaded; cannot connect.');
     return url;
   }

@@ -11,7 +11,8 @@
 import type { ClientContext } from '../client-context.js';
 import { welcomeBeforeCall } from '../http/bound-calls.js';
 import type { RequestOptions } from '../http/http-client.js';
-import { IdentityKeeper, type IdentityDeps } from '../identity.js';
+import { IdentityKeeper, verifiedOfWelcome, type IdentityDeps } from '../identity.js';
+import { IdentityTokens } from '../identity-token.js';
 import { InboundRouter } from '../inbound.js';
 import type { ConnectionState } from '../events.js';
 import type { KeyRing } from '../key-ring.js';
@@ -76,6 +77,8 @@ export interface SocketStack {
   readonly tabs: TabLink;
   /** Incoming frames to the managers. */
   readonly router: InboundRouter;
+  /** The member's identity token (protocol §3b). */
+  readonly identityTokens: IdentityTokens;
   /**
    * Before a call that speaks for the visitor (see `needsBinding`), made during a connect: waits
    * for `welcomed` (at most `limits.requestTimeout`; at once while the connection shows
@@ -99,6 +102,28 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     onReset: () => deps.identityReset(),
     onGiveUp: (error) => ctx.reportError(error, 'connect'),
   });
+  const tokens = new IdentityTokens({
+    source: options.getIdentityToken,
+    timers: ctx.timers,
+    now: () => ctx.clock.now(),
+    timeout: ctx.limits.requestTimeout,
+    onRefused: (refusal) => ctx.events.emit('identity token refused', refusal),
+    reportError: (error) => ctx.reportError(error, 'connect'),
+  });
+  const welcomed = (message: ChatMessage): void => {
+    identity.onFrame(message); // the welcome's claim (protocol §3a)
+    if (message.type !== MessageType.Welcome) return;
+    tokens.onWelcome();
+    const verified = verifiedOfWelcome(message);
+    deps.store.setState({ verified });
+    // A verified member is the same visitor id on every device (protocol §3b.2): it becomes the
+    // client id, so that calls naming the visitor name the member (the anonymous id is retired by
+    // the merge, and a member needs no §3a secret).
+    const memberId = message.to;
+    if (verified && typeof memberId === 'string' && memberId !== '' && memberId !== deps.state.getState().uuid) {
+      deps.state.setState({ uuid: memberId, clientSecret: null });
+    }
+  };
   const link = new SocketLink({
     ...options,
     ...ctx,
@@ -110,11 +135,16 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     start: deps.start,
     isVisible: () => documentVisible(document),
     withIdentity: (data) => identity.connectData(data),
+    withIdentityToken: (data) => tokens.connectData(data),
     onWelcome: (message) => {
       deps.onWelcome(message);
-      identity.onFrame(message); // the welcome's claim (protocol §3a)
+      welcomed(message);
     },
-    identity: { identityRefused: () => void identity.onRefused(), identityGivenUp: () => identity.givenUp },
+    identity: {
+      identityRefused: () => void identity.onRefused(),
+      identityGivenUp: () => identity.givenUp,
+      identityTokenRefused: (reason) => tokens.onRefused(reason),
+    },
   });
   const { connection } = link;
   const router = new InboundRouter({
@@ -141,7 +171,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       scope: () => ({ clientId: ctx.clientId(), connectData: ctx.connectData() }),
       writeOwn: (message) => link.send(message),
       deliver: (message, encrypted) => {
-        if (message.type === MessageType.Welcome) identity.onFrame(message); // the leader's claim, kept here too
+        if (message.type === MessageType.Welcome) welcomed(message); // the leader's claim, kept here too
         router.handleMessage(message, encrypted);
       },
       loggedIn: deps.loggedIn,
@@ -169,9 +199,11 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     link,
     tabs: attached,
     router,
+    identityTokens: tokens,
     callReady: (path, opts, welcomed) =>
       connection.store.getState().failed ? undefined : welcomeBeforeCall(path, opts, welcomed, ctx.timers, ctx.limits.requestTimeout),
     destroy() {
+      tokens.destroy();
       lifecycle.destroy();
       attached.destroy();
       connection.destroy();

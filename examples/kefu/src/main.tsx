@@ -33,7 +33,13 @@ function showFailure(root: HTMLElement): void {
   root.replaceChildren(main);
 }
 
+// The member's identity (protocol §3b) comes from the entry link's `?identity=` or the framing
+// page: its code loads only then, and the link's token leaves the address bar before anything else.
+const identityCode = window.parent !== window || window.location.search.includes('identity=') ? import('./runtime/identity-bridge.js') : null;
+
 async function boot(): Promise<void> {
+  const identity = await identityCode?.catch(() => null);
+  const token = identity?.takeIdentityParam(window) ?? null;
   applyLayout(window);
   const root = document.getElementById('root');
   if (!root) return;
@@ -47,6 +53,7 @@ async function boot(): Promise<void> {
     showFailure(root);
     return;
   }
+  identity?.installIdentity(runtime, window, token);
   // The language's texts (the SDK's and the app's own) before the first paint: no zh flash.
   await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
   const spec = conversationOfPath(window.location.pathname);

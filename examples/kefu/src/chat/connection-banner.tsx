@@ -32,7 +32,9 @@ export function ConnectionBanner(): ReactElement | null {
   if (state === 'connecting' && online && !failed && attempt === 0) return null;
 
   // too many sockets of this identity (4005): say so; "reconnect now" tries again once one is closed
-  const failedText = haltReason === 'too-many-connections' ? t('tooManyConnections') : t('connectionFailed');
+  // a refused identity token (4006 twice): the member must log in again on the shop's site
+  const failedText =
+    haltReason === 'too-many-connections' ? t('tooManyConnections') : haltReason === 'identity-token-refused' ? appText(language, 'sessionExpired') : t('connectionFailed');
   const headline = !online ? t('offline') : failed ? failedText : t('reconnecting');
   const next = online && seconds !== null && seconds > 0 ? appText(language, 'nextAttemptIn', { seconds }) : '';
   return (

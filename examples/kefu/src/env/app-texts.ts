@@ -44,6 +44,7 @@ export type AppTextKey =
   | 'nextAttemptIn'
   | 'sendsWhenBack'
   // the agent desk (issue 11)
+  // also the connection banner's text for a refused identity token (4006 twice, protocol §3b)
   | 'sessionExpired'
   // the desk's ended conversations and the visitor's rating
   | 'deskVisitorEnded'

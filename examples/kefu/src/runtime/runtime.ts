@@ -61,6 +61,8 @@ export class AppRuntime {
   private readonly texts: AppTextCatalogue;
   private readonly entries = new Map<string, Entry>();
   private readonly fatalListeners = new Set<FatalListener>();
+  /** Options of every conversation client besides the server's (`identity-bridge.ts` adds `getIdentityToken`). */
+  visitorOptions: Partial<ImClientOptions> = {};
 
   /**
    * @param config - the server's public configuration
@@ -108,9 +110,14 @@ export class AppRuntime {
   acquire(key: string): ImClient {
     const existing = this.entries.get(key);
     if (existing) return existing.client;
-    const client = this.create();
+    const client = this.create(this.visitorOptions);
     this.entries.set(key, { client, users: 0, timer: null });
     return client;
+  }
+
+  /** The conversation clients alive now (the identity bridge switches them on log-in and log-out). */
+  visitorClients(): ImClient[] {
+    return [...this.entries.values()].map((entry) => entry.client);
   }
 
   /**

@@ -1,0 +1,134 @@
+/**
+ * Verified identity (protocol §3b) in a real browser against the reference server: the chat sits
+ * in a merchant's page (another origin, listed in FRAME_ANCESTORS); a logged-out visitor chats,
+ * the merchant page logs the member in over postMessage and the conversation is kept; a second
+ * browser context opened with the member's entry link (`?identity=`, gone from the address bar at
+ * once, stored nowhere) sees the same conversation; the merchant page logs out and the frame shows
+ * a fresh chat with a new visitor id. A message from another origin logs nobody in. Screenshots go
+ * to the temp folder; axe checks the member's page.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEMO_MERCHANT_SECRET } from '../../examples/server/src/identity/merchant-secrets.js';
+import { signIdentityToken } from '../../examples/server/src/identity/identity-token.js';
+import { zh } from '../../src/i18n/index.js';
+import { axeSource, collectErrors, DEMO, entryPath, phoneContext, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
+
+/**
+ * The merchant's pages: another origin on loopback (a public page may not frame a loopback one:
+ * Local Network Access), of the same site (a browser context blocks third-party storage, as
+ * Incognito does, and the app then cannot read its own storage in a cross-site frame).
+ */
+const SHOP_ORIGINS = 'http://127.0.0.1:*';
+let server: TestServer;
+let browser: Browser;
+
+useE2eEnvironment((env) => ({ server, browser } = env), { frameAncestors: [SHOP_ORIGINS] });
+
+/** Serves the merchant's page on loopback; resolves with its origin (`http://127.0.0.1:<port>`) and a closer. */
+async function startShop(chatUrl: string): Promise<{ origin: string; close: () => Promise<void> }> {
+  const shop = createServer((_, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(shopPage(chatUrl));
+  });
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  const { port } = shop.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => shop.close(() => resolve())) };
+}
+
+/** The merchant's page: the chat in a frame. */
+function shopPage(chatUrl: string): string {
+  return `<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>
+<iframe title="chat" src="${chatUrl}" style="width:390px;height:700px;border:0"></iframe></body></html>`;
+}
+
+async function chatFrame(page: Page): Promise<Frame> {
+  const handle = await page.locator('iframe').elementHandle();
+  const frame = await handle?.contentFrame();
+  if (!frame) throw new Error('no chat frame');
+  return frame;
+}
+
+async function say(frame: Page | Frame, text: string): Promise<void> {
+  await frame.getByLabel(zh.inputPlaceholder).fill(text);
+  await frame.getByRole('button', { name: zh.send }).click();
+  await frame.locator('.msg.mine').filter({ hasText: text }).first().waitFor();
+}
+
+/** The merchant page posts to the chat frame (the target origin is the chat's). */
+function post(page: Page, message: unknown): Promise<void> {
+  return page.evaluate(
+    ([msg, origin]) => (document.querySelector('iframe') as HTMLIFrameElement).contentWindow!.postMessage(msg, origin as string),
+    [message, server.url] as const,
+  );
+}
+
+describe('issue 22: a visitor logs in and out on the merchant page without losing the conversation', () => {
+  it('keeps the conversation across the log-in, shows it on a second context, and starts fresh after the log-out', async () => {
+    const sub = `ann-${Date.now()}`;
+    const token = await signIdentityToken({ mchId: DEMO.mchId, sub, ttlS: 600, name: 'Ann' }, DEMO_MERCHANT_SECRET);
+    const shopContext = await phoneContext(browser);
+    const shopServer = await startShop(`${server.url}${entryPath('zh')}`);
+    const shop = await shopContext.newPage();
+    await shop.setViewportSize({ width: 480, height: 800 });
+    await shop.goto(`${shopServer.origin}/account`);
+    const chat = await chatFrame(shop);
+    const errors = collectErrors(shop);
+    await chat.getByLabel(zh.inputPlaceholder).waitFor();
+
+    // logged out: an anonymous visitor
+    await say(chat, 'question before logging in');
+    const anonymousId = await chat.evaluate(() => localStorage.getItem('uuid'));
+    expect(anonymousId).not.toMatch(/^vm-/);
+
+    // another origin cannot log anybody in
+    await chat.evaluate((t) => window.postMessage({ type: 'kefu:identity', token: t }, '*'), token);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await chat.evaluate(() => localStorage.getItem('uuid'))).toBe(anonymousId);
+
+    // the merchant page logs the member in: same frame, same conversation, now the member's id
+    await post(shop, { type: 'kefu:identity', token });
+    await expect.poll(() => chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).toMatch(/^vm-/);
+    const memberId = await chat.evaluate(() => localStorage.getItem('uuid'));
+    await chat.locator('.msg.mine').filter({ hasText: 'question before logging in' }).first().waitFor();
+    await say(chat, 'said after logging in');
+    await shop.screenshot({ path: join(tmpdir(), 'issue22-shop-logged-in.png') });
+
+    // a second browser context: the member's entry link
+    const phoneContext2 = await phoneContext(browser);
+    const phone = await phoneContext2.newPage();
+    const phoneErrors = collectErrors(phone);
+    await phone.goto(`${server.url}${entryPath('zh')}?identity=${token}`);
+    await phone.locator('.msg.mine').filter({ hasText: 'question before logging in' }).first().waitFor({ timeout: 15_000 });
+    await phone.locator('.msg.mine').filter({ hasText: 'said after logging in' }).first().waitFor();
+    expect(phone.url()).not.toContain('identity=');
+    expect(await phone.evaluate(() => localStorage.getItem('uuid'))).toBe(memberId);
+    const stored = await phone.evaluate(() => Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k)}`).join('\n'));
+    expect(stored).not.toContain(token.split('.')[2]!);
+    await say(phone, 'and from the phone');
+    await chat.locator('.msg.mine').filter({ hasText: 'and from the phone' }).first().waitFor({ timeout: 15_000 });
+    await phone.screenshot({ path: join(tmpdir(), 'issue22-member-second-context.png') });
+    expect(await seriousViolations(phone, axeSource())).toEqual([]);
+
+    // the merchant page logs out: a fresh chat, a new visitor, nothing of the member left
+    await post(shop, { type: 'kefu:logout' });
+    await expect.poll(() => chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).not.toBe(memberId);
+    const freshId = await chat.evaluate(() => localStorage.getItem('uuid'));
+    expect(freshId).not.toMatch(/^vm-/);
+    expect(freshId).not.toBe(anonymousId);
+    await expect.poll(() => chat.locator('.msg.mine').count(), { timeout: 15_000 }).toBe(0);
+    // the new visitor connects and claims its own id (protocol §3a)
+    await expect.poll(() => chat.evaluate(() => localStorage.getItem('clientSecret')), { timeout: 15_000 }).not.toBeNull();
+    await shop.screenshot({ path: join(tmpdir(), 'issue22-shop-logged-out.png') });
+
+    expect(errors).toEqual([]);
+    expect(phoneErrors).toEqual([]);
+    await shopContext.close();
+    await phoneContext2.close();
+    await shopServer.close();
+  });
+});
