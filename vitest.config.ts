@@ -51,6 +51,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // the app is built once for the run (test/e2e/global-setup.ts), not once a file
+          globalSetup: ['test/e2e/global-setup.ts'],
           // each file starts a server and a browser: one file at a time
           fileParallelism: false,
         },
