@@ -1,14 +1,7 @@
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
-
-/**
- * Test files run at once. Vitest's default (cores - 1) runs everything one file at a time on CI's
- * 2 cores, though most files mostly wait (loopback sockets, timers, the browser): at least 2.
- */
-const workers = Math.max(2, availableParallelism() - 1);
 
 /**
  * The whole suite, as three projects:
@@ -31,7 +24,6 @@ export default defineConfig({
     ],
   },
   test: {
-    maxWorkers: workers,
     projects: [
       {
         extends: true,
@@ -62,8 +54,10 @@ export default defineConfig({
           hookTimeout: 120_000,
           // the app is built once for the run (test/e2e/global-setup.ts), not once a file
           globalSetup: ['test/e2e/global-setup.ts'],
-          // each file starts its own server (port 0, its own data directory) and its own browser:
-          // two files at a time, after the other projects (a group of their own)
+          // each file starts its own server (port 0, its own data directory) and its own browser,
+          // and mostly waits on them: two files at a time, after the other projects (a group of
+          // their own; those keep Vitest's default, cores - 1, which is 1 on CI's 2 cores: several
+          // unit tests wait 1 s for an event and fail when two files share those cores)
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
