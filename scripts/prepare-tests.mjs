@@ -46,6 +46,25 @@ function runStep(script) {
   });
 }
 
+/** Stops every running step (each runs in its own process group). */
+function stopAll() {
+  for (const child of running) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      child.kill('SIGTERM');
+    }
+  }
+}
+
+// the steps run in their own process groups: an interrupt of this script stops them too
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(1);
+  });
+}
+
 /**
  * Runs a lane's steps in order, stopping at the first failure (or when the other lane failed).
  * @param {string[]} steps
@@ -55,13 +74,7 @@ async function runLane(steps) {
     if (failed) return;
     if (!(await runStep(step))) {
       failed = true;
-      for (const child of running) {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
-        } catch {
-          child.kill('SIGTERM');
-        }
-      }
+      stopAll();
       return;
     }
   }
