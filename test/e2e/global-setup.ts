@@ -1,7 +1,7 @@
 /**
  * The e2e project's global setup: builds the reference app once for the whole run (each file used
  * to build it again, about 10 s a file under load) and hands its directory to the test files
- * (`inject('kefuAppDir')`, see {@link sharedApp}); removes it after the run.
+ * (`inject('kefuAppDir')`, see `sharedApp` in harness.ts); removes it after the run.
  * @module
  */
 import type { TestProject } from 'vitest/node';
