@@ -8,7 +8,8 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
  * - `unit`: the SDK's unit tests, the client and integration tests (SDK against the reference
  *   server on loopback), the React bindings and the reference server's own tests;
  * - `kefu-app`: the reference app's unit tests;
- * - `e2e`: the app in Debian's Chromium against the reference server, one file at a time.
+ * - `e2e`: the app in Debian's Chromium against the reference server, two files at a time, after
+ *   the others.
  */
 export default defineConfig({
   resolve: {
@@ -51,8 +52,14 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // each file starts a server and a browser: one file at a time
-          fileParallelism: false,
+          // the app is built once for the run (test/e2e/global-setup.ts), not once a file
+          globalSetup: ['test/e2e/global-setup.ts'],
+          // each file starts its own server (port 0, its own data directory) and its own browser,
+          // and mostly waits on them: two files at a time, after the other projects (a group of
+          // their own; those keep Vitest's default, cores - 1, which is 1 on CI's 2 cores: several
+          // unit tests wait 1 s for an event and fail when two files share those cores)
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

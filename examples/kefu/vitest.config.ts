@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@kefu-im\/sdk$/, replacement: here('../../src/index.ts') },
       { find: /^@kefu-im\/sdk\/embed$/, replacement: here('../../src/embed/index.ts') },
       { find: /^@kefu-im\/sdk\/protocol$/, replacement: here('../../src/protocol.ts') },
+      { find: /^@kefu-im\/sdk\/agent$/, replacement: here('../../src/agent/index.ts') },
       { find: /^@kefu-im\/sdk\/format$/, replacement: here('../../src/format.ts') },
       { find: /^@kefu-im\/sdk\/upload$/, replacement: here('../../src/upload/index.ts') },
       { find: /^@kefu-im\/sdk\/codes$/, replacement: here('../../src/codes.ts') },

@@ -7,16 +7,16 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BUDGET_BYTES, measureApp } from '../../examples/kefu/scripts/size-lib.mjs';
-import { buildApp, E2E_TIMEOUT, removeDir } from './harness.js';
+import { E2E_TIMEOUT, releaseApp, sharedApp } from './harness.js';
 
 let appDir: string;
 
 beforeAll(async () => {
-  appDir = await buildApp();
+  appDir = await sharedApp();
 }, E2E_TIMEOUT);
 
 afterAll(() => {
-  if (appDir) removeDir(appDir);
+  if (appDir) releaseApp(appDir);
 });
 
 describe('issue 13 budget: initial JavaScript at most 120 kB min+gzip', () => {

@@ -1,25 +1,27 @@
 /**
- * End-to-end harness: builds the reference app, starts the reference server in-process (port 0,
+ * End-to-end harness: takes the run's build of the reference app, starts the reference server in-process (port 0,
  * a temporary data directory), and drives Debian's Chromium with playwright-core (no browser is
  * ever downloaded).
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { buildApp, removeDir, tempDir } from './app-build.js';
 import { CHROMIUM, requireChromium } from './chromium.js';
 import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
 import { createServer, type RunningServer } from '../../examples/server/src/server.js';
 import { LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
 
-/** The reference app's directory. */
-export const KEFU_DIR = fileURLToPath(new URL('../../examples/kefu/', import.meta.url));
+declare module 'vitest' {
+  /** What the e2e project's global setup provides. */
+  export interface ProvidedContext {
+    /** The production build of the reference app, shared by every e2e file of the run (read only). */
+    kefuAppDir: string;
+  }
+}
 
+export { buildApp, KEFU_DIR, removeDir, tempDir } from './app-build.js';
 export { CHROMIUM, requireChromium } from './chromium.js';
 
 /** A generous timeout for one end-to-end test, ms. */
@@ -28,32 +30,19 @@ export const E2E_TIMEOUT = 120_000;
 /** The demo merchant and platform of the server's seed data. */
 export const DEMO = { mchId: 'M1001', platformId: 'P01', groupId: 'G100', channelId: 'C100', agent: 'demo', password: 'demo', orderNo: 'ORD202400001' } as const;
 
-/** A fresh temporary directory. */
-export function tempDir(prefix: string): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** Removes a directory. */
-export function removeDir(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-}
-
 /**
- * Builds the app for production into a temporary directory.
- * @returns the directory (holding `index.html` and `assets/`)
+ * The app build shared by the run (built once by the e2e project's global setup,
+ * `test/e2e/global-setup.ts`); a file run without that setup builds its own. Read only: a test
+ * that changes the build must use {@link buildApp}. Release it with {@link releaseApp}.
  */
-export async function buildApp(): Promise<string> {
-  const outDir = tempDir('kefu-app-');
-  // Vitest sets NODE_ENV=test; a production build needs production (React's production build).
-  const nodeEnv = process.env['NODE_ENV'];
-  process.env['NODE_ENV'] = 'production';
-  try {
-    await build({ configFile: join(KEFU_DIR, 'vite.config.ts'), mode: 'production', logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-  } finally {
-    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
-    else process.env['NODE_ENV'] = nodeEnv;
-  }
-  return outDir;
+export async function sharedApp(): Promise<string> {
+  const shared = inject('kefuAppDir') as string | undefined;
+  return shared ?? buildApp();
+}
+
+/** Removes an app build unless it is the run's shared one (see {@link sharedApp}). */
+export function releaseApp(appDir: string): void {
+  if (appDir !== (inject('kefuAppDir') as string | undefined)) removeDir(appDir);
 }
 
 /** A running test server and where its data lives. */
@@ -185,7 +174,7 @@ export interface E2eEnvironment {
 }
 
 /**
- * Builds the app, starts the server and launches the browser before a file's tests, and closes
+ * Takes the run's app build ({@link sharedApp}), starts the server and launches the browser before a file's tests, and closes
  * and removes them all after. `assign` receives them (the file keeps its own variables). Without a
  * Chromium the file's tests say why and skip (see {@link requireChromium}).
  */
@@ -194,7 +183,7 @@ export function useE2eEnvironment(assign: (env: E2eEnvironment) => void, overrid
   let env: Partial<E2eEnvironment> = {};
   beforeAll(async () => {
     if (skipped) return;
-    const appDir = await buildApp();
+    const appDir = await sharedApp();
     env = { appDir };
     env.server = await startServer(appDir, overrides);
     env.browser = await launchBrowser();
@@ -204,6 +193,6 @@ export function useE2eEnvironment(assign: (env: E2eEnvironment) => void, overrid
     await env.browser?.close();
     await env.server?.close();
     if (env.server) removeDir(env.server.dataDir);
-    if (env.appDir) removeDir(env.appDir);
+    if (env.appDir) releaseApp(env.appDir);
   });
 }

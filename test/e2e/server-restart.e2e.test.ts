@@ -5,7 +5,7 @@
 import { zh } from '../../src/i18n/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, collectErrors, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, removeDir, requireChromium, startServer, type TestServer } from './harness.js';
+import { collectErrors, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, releaseApp, removeDir, requireChromium, sharedApp, startServer, type TestServer } from './harness.js';
 
 let appDir: string;
 let server: TestServer;
@@ -14,7 +14,7 @@ const skipped = requireChromium();
 
 beforeAll(async () => {
   if (skipped) return;
-  appDir = await buildApp();
+  appDir = await sharedApp();
   server = await startServer(appDir);
   browser = await launchBrowser();
 }, E2E_TIMEOUT);
@@ -23,7 +23,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   if (server) removeDir(server.dataDir);
-  if (appDir) removeDir(appDir);
+  if (appDir) releaseApp(appDir);
 });
 
 function mine(page: Page, text: string) {
