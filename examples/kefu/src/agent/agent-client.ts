@@ -28,7 +28,9 @@ export function agentRefusals(ctx: ReconnectContext): number | null | undefined 
  * @param runtime - the app runtime (server configuration, language, fatal-close listeners)
  * @param account - the agent's account
  * @param credential - the password of a login, or the kept session token
+ * @param language - the desk's language (default: the app's current one); the client starts in it,
+ *   so that its own start-up cannot switch the desk back to the language it was created in
  */
-export function createAgentClient(runtime: AppRuntime, account: string, credential: { password: string } | { token: string }): ImClient {
-  return runtime.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential) }, [CloseCode.Banned], agentRefusals);
+export function createAgentClient(runtime: AppRuntime, account: string, credential: { password: string } | { token: string }, language?: string): ImClient {
+  return runtime.create({ storage: memoryStorage(), connectData: agentConnectData(account, credential), ...(language ? { language } : {}) }, [CloseCode.Banned], agentRefusals);
 }

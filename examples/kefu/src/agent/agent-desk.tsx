@@ -24,23 +24,24 @@ export default function AgentDesk(): ReactElement {
   const runtime = useRuntime();
   const { t, language } = useAppTexts();
   const storage = useState(() => resolveStorage())[0];
+  // The desk speaks the agent's pick, else the browser's language (before and after login, and
+  // after a reload); the visitor page's language never leaks in.
+  const [startLanguage] = useState(() => initialDeskLanguage(storage, browserLanguages()));
   const [kept] = useState(() => readAgentLogin(storage));
-  const [session, setSession] = useState<{ client: ImClient; desk: Desk } | null>(() => (kept ? open(kept.account, { token: kept.token }) : null));
+  const [session, setSession] = useState<{ client: ImClient; desk: Desk } | null>(() => (kept ? open(kept.account, { token: kept.token }, startLanguage) : null));
   const client = session?.client ?? null;
   const [account, setAccount] = useState(kept?.account ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const ids = { account: useId(), password: useId(), error: useId(), language: useId() };
-  // The desk speaks the agent's pick, else the browser's language (before and after login, and
-  // after a reload); the visitor page's language never leaks in.
   useEffect(() => {
-    const start = initialDeskLanguage(storage, browserLanguages());
-    if (start) void runtime.setLanguage(start, session?.client).catch(() => undefined);
+    if (startLanguage) void runtime.setLanguage(startLanguage, session?.client).catch(() => undefined);
     // once, at start: a later pick goes through the selects
   }, []);
 
-  function open(name: string, credential: { password: string } | { token: string }): { client: ImClient; desk: Desk } {
-    const created = createAgentClient(runtime, name, credential);
+  /** A desk session; its client starts in `language` (a later login: the language the desk speaks by then). */
+  function open(name: string, credential: { password: string } | { token: string }, language: string = runtime.i18n.language): { client: ImClient; desk: Desk } {
+    const created = createAgentClient(runtime, name, credential, language);
     return { client: created, desk: new Desk(created, { storage }) };
   }
 
