@@ -17,7 +17,7 @@ import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from '
 import { HttpClient, type RequestOptions } from './http/http-client.js';
 import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
-import { I18n, type I18nKey, type Language } from './i18n/index.js';
+import { I18n, type I18nKey, type Language, type NoticeKey } from './i18n/index.js';
 import { lazy } from './lazy.js';
 import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
@@ -131,7 +131,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });
-    const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
+    const notify = (key: NoticeKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
     const ready = (path: string, opts: RequestOptions): Promise<void> | undefined => this.engine.callReady(path, opts);
     this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: () => this.engine.httpSession(), notify, ready });
     this.api = new PermitApi(this.http);
@@ -337,7 +337,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.removeAllListeners();
   }
 
-  private notify(key: I18nKey, level: NoticeLevel, serverText?: string): void {
+  private notify(key: NoticeKey, level: NoticeLevel, serverText?: string): void {
     this.emit('notice', { key, text: serverText || this.i18n.t(key), level, duration: this.limits.noticeDuration });
   }
 

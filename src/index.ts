@@ -182,8 +182,9 @@ export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/clien
 export type { ClientState, ClientStateOptions, ClientStateStore, StoredIdentity } from './state/client-state.js';
 
 // i18n
-export { FALLBACK_LANGUAGE, I18n, interpolate, isLanguage, normalizeLanguage, SUPPORTED_LANGUAGES, zh } from './i18n/index.js';
-export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18nSnapshot, Language } from './i18n/index.js';
+// The catalogues (zh too) load on demand: `loadCatalogue('zh')` gives the zh texts.
+export { FALLBACK_LANGUAGE, I18n, interpolate, isLanguage, loadCatalogue, normalizeLanguage, SUPPORTED_LANGUAGES } from './i18n/index.js';
+export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18nSnapshot, Language, NoticeKey } from './i18n/index.js';
 
 // Uploads: the queue and its helpers are in `@kefu-im/sdk/upload`; the root keeps the types of the
 // transfer (the permit API implements UploadTransport) and of what `sendFile` takes.

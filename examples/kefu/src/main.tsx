@@ -3,7 +3,7 @@
  * fetch the server time, then the keys and the AES switch, then mount the app.
  * @module
  */
-import { CLIENT_STATE_KEYS, normalizeLanguage, zh } from '@kefu-im/sdk';
+import { CLIENT_STATE_KEYS, I18n, normalizeLanguage } from '@kefu-im/sdk';
 import { applyLayout } from '@kefu-im/sdk/embed';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -28,7 +28,8 @@ function showFailure(root: HTMLElement): void {
   const heading = document.createElement('h1');
   heading.textContent = '!';
   const text = document.createElement('p');
-  text.textContent = zh.networkError;
+  // a notice text: bundled with the SDK (the catalogue chunk may be as unreachable as the server)
+  text.textContent = new I18n().t('networkError');
   main.append(heading, text);
   root.replaceChildren(main);
 }
