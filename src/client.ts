@@ -3,7 +3,6 @@
  * and history, clock, receipts, messages, i18n, state, drafts) and owns no protocol detail itself.
  * @module
  */
-import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
@@ -35,6 +34,7 @@ import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
+import { Emitter } from './state/emitter.js';
 import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
@@ -59,7 +59,7 @@ export type { SendInput } from './outbox/sender.js';
  * client.sendText('hello');
  * ```
  */
-export class ImClient extends EventEmitter<ImClientEvents> {
+export class ImClient extends Emitter<ImClientEvents> {
   /** Timings and limits in force (spec §9 defaults merged with the options). */
   readonly limits: Readonly<ImClientLimits>;
   /** Deep-link schemes and the public website. */
