@@ -114,7 +114,7 @@ export { ReceiptManager, SOCKET_REQUIRED_ERROR } from './receipts/receipt-manage
 export type { ReceiptManagerOptions, ReceiptOutcome, ReceiptSocket, ReceiptStatus, ReceiptVisibilitySource } from './receipts/receipt-manager.js';
 export { buildReceipt } from './receipts/receipt.js';
 export type { BuildReceiptOptions } from './receipts/receipt.js';
-export { observeReadOnScroll, shouldMarkReadOnScroll } from './receipts/read-on-scroll.js';
+// observeReadOnScroll and shouldMarkReadOnScroll (a UI's part) are in `@kefu-im/sdk/format`.
 export type {
   IntersectionEntryLike,
   IntersectionObserverConstructorLike,
