@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { I18n, interpolate } from './i18n.js';
+import { I18n, interpolate, loadCatalogue } from './i18n.js';
 import type { Catalogue, Language } from './languages.js';
 import { zh } from './locales/zh.js';
 import { zhNotices } from './locales/zh-notices.js';
@@ -30,11 +30,19 @@ describe('zh is the key language and the fallback; only the SDK\'s own notices a
   });
 
   it('answers an interface text with its key until the zh catalogue has loaded (a lazy chunk)', async () => {
-    const i18n = new I18n();
+    const i18n = new I18n(undefined, { loader: loadCatalogue });
     expect(i18n.t('loadMore')).toBe('loadMore');
     await i18n.setLanguage('zh');
     expect(i18n.ready).toBe(true);
     expect(i18n.t('loadMore')).toBe('加载更多');
+  });
+
+  it('starts with the catalogues loadCatalogue has loaded in this page (default loader only)', async () => {
+    await loadCatalogue('de');
+    const later = new I18n('de');
+    expect(later.ready).toBe(true);
+    expect(later.t('send')).toBe((await loadCatalogue('de')).send);
+    expect(new I18n('de', { loader: () => new Promise(() => {}) }).ready).toBe(false);
   });
 
   it('falls back to zh for a text the catalogue lacks', async () => {

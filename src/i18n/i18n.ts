@@ -16,14 +16,26 @@ import {
 /** Loads the catalogue of one language. */
 export type CatalogueLoader = (language: Language) => Promise<Catalogue>;
 
+/** The catalogues {@link loadCatalogue} has loaded: an `I18n` made later has them at once. */
+const loaded = new Map<Language, Catalogue>();
+
 /**
  * Loads a language's catalogue. Every language (zh too) is one explicit dynamic `import()` so
  * that bundlers put each catalogue in its own chunk, fetched only when chosen; only the zh texts
- * of the SDK's own notices are bundled with its start-up code.
+ * of the SDK's own notices are bundled with its start-up code. A loaded catalogue is kept: an
+ * {@link I18n} with the default loader made afterwards starts with it.
  * @param language - a supported language
  * @returns its catalogue; rejects with a RangeError for an unsupported code
  */
 export function loadCatalogue(language: Language): Promise<Catalogue> {
+  return importCatalogue(language).then((catalogue) => {
+    loaded.set(language, catalogue);
+    return catalogue;
+  });
+}
+
+/** One explicit dynamic `import()` per language (a chunk each). */
+function importCatalogue(language: Language): Promise<Catalogue> {
   switch (language) {
     case 'zh':
       return import('./locales/zh.js').then((m) => m.zh);
@@ -90,14 +102,17 @@ export class I18n extends Subscribable {
   private snapshot: I18nSnapshot | null = null;
 
   /**
-   * @param language - the initial language (normalised; unknown or none gives zh). Its texts are
-   *   not loaded yet: see {@link I18n.t} until `setLanguage` has loaded them.
+   * @param language - the initial language (normalised; unknown or none gives zh). With the default
+   *   loader, the catalogues already loaded in this page (by another `I18n`, or a
+   *   {@link loadCatalogue} call made early) are there at once; otherwise see {@link I18n.t} until
+   *   `setLanguage` has loaded its texts.
    * @param options - an injectable catalogue loader
    */
   constructor(language?: string | null, options: I18nOptions = {}) {
     super();
     this.current = normalizeLanguage(language) ?? FALLBACK_LANGUAGE;
     this.loader = options.loader ?? loadCatalogue;
+    if (!options.loader) loaded.forEach((catalogue, lang) => this.catalogues.set(lang, catalogue));
   }
 
   /** The current language (also what goes into `Accept-Language`). */
