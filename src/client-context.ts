@@ -8,7 +8,7 @@ import type { EventEmitter } from 'eventemitter3';
 import type { ServerClock } from './clock.js';
 import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
 import type { PermitApi } from './http/permit-api.js';
-import type { I18n, I18nKey } from './i18n/index.js';
+import type { I18n, NoticeKey } from './i18n/index.js';
 import type { MessageList } from './messages/message-list.js';
 import type { ImClientLimits } from './options.js';
 import type { SessionState } from './session.js';
@@ -32,8 +32,8 @@ export interface ClientContext {
   clientId(): string;
   /** The connect data in force. */
   connectData(): Readonly<Record<string, unknown>>;
-  /** Emits a user-facing notice. */
-  notify(key: I18nKey, level: NoticeLevel): void;
+  /** Emits a user-facing notice (its zh text is bundled: a {@link NoticeKey}). */
+  notify(key: NoticeKey, level: NoticeLevel): void;
   /** Emits an `error` event. */
   reportError(error: Error, source: ErrorSource): void;
 }

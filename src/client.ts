@@ -3,7 +3,6 @@
  * and history, clock, receipts, messages, i18n, state, drafts) and owns no protocol detail itself.
  * @module
  */
-import { EventEmitter } from 'eventemitter3';
 import { ServerClock } from './clock.js';
 import { randomUuid } from './crypto/random.js';
 import type { ClientContext } from './client-context.js';
@@ -18,7 +17,7 @@ import type { ErrorSource, ConnectionState, ImClientEvents, NoticeLevel } from '
 import { HttpClient, type RequestOptions } from './http/http-client.js';
 import { PERMIT_PATH, PermitApi } from './http/permit-api.js';
 import type { MerchantInfo, MessagePage } from './http/types.js';
-import { I18n, type I18nKey, type Language } from './i18n/index.js';
+import { I18n, type I18nKey, type Language, type NoticeKey } from './i18n/index.js';
 import { lazy } from './lazy.js';
 import { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type StoredMessage } from './messages/types.js';
@@ -36,6 +35,7 @@ import type { StartupResult } from './startup.js';
 import { createClientState, type ClientStateStore } from './state/client-state.js';
 import { Drafts } from './state/drafts.js';
 import { resolveStorage } from './state/storage.js';
+import { Emitter } from './state/emitter.js';
 import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
 import { defaultTimers } from './timers.js';
@@ -61,7 +61,7 @@ export type { SendInput } from './outbox/sender.js';
  * client.sendText('hello');
  * ```
  */
-export class ImClient extends EventEmitter<ImClientEvents> {
+export class ImClient extends Emitter<ImClientEvents> {
   /** Timings and limits in force (spec §9 defaults merged with the options). */
   readonly limits: Readonly<ImClientLimits>;
   /** Deep-link schemes and the public website. */
@@ -133,7 +133,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.session = createSessionStore();
     this.i18n = new I18n(options.language ?? this.state.getStoredLanguage());
     this.clock = new ServerClock({ timers, tick: limits.clockTick });
-    const notify = (key: I18nKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
+    const notify = (key: NoticeKey, level: NoticeLevel, text?: string): void => this.notify(key, level, text);
     const ready = (path: string, opts: RequestOptions): Promise<void> | undefined => this.engine.callReady(path, opts);
     this.http = new HttpClient({ ...options, timers, limits, getLanguage: () => this.i18n.language, getSession: () => this.engine.httpSession(), notify, ready });
     this.api = new PermitApi(this.http);
@@ -359,7 +359,7 @@ export class ImClient extends EventEmitter<ImClientEvents> {
     this.removeAllListeners();
   }
 
-  private notify(key: I18nKey, level: NoticeLevel, serverText?: string): void {
+  private notify(key: NoticeKey, level: NoticeLevel, serverText?: string): void {
     this.emit('notice', { key, text: serverText || this.i18n.t(key), level, duration: this.limits.noticeDuration });
   }
 

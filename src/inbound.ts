@@ -7,20 +7,21 @@ import type { EventEmitter } from 'eventemitter3';
 import type { ClientContext } from './client-context.js';
 import { asError } from './errors.js';
 import type { ErrorSource, ImClientEvents, NoticeLevel } from './events.js';
-import type { I18nKey } from './i18n/index.js';
+import type { NoticeKey } from './i18n/index.js';
 import { isChatType, parseRefusal, parseSessionEvent, parseSuggestions } from './messages/content.js';
 import { toldOf } from './messages/told.js';
 import type { MessageList } from './messages/message-list.js';
 import { MessageType, type ChatMessage, type FailReason } from './messages/types.js';
 import type { ReceiptManager } from './receipts/receipt-manager.js';
-import { reduceSessionEvent, type SessionState } from './session.js';
+import type { SessionState } from './session.js';
+import { reduceSessionEvent } from './session-events.js';
 import type { Outbox } from './outbox/outbox.js';
 import { FrameError } from './socket/frame-encode.js';
 import type { DecodedFrame } from './socket/link.js';
 import type { Store } from './state/store.js';
 
 /** The notice each refusal reason shows; any other reason shows `sendFailed`. @internal */
-export const REFUSAL_NOTICES: Readonly<Record<string, I18nKey>> = Object.freeze({
+export const REFUSAL_NOTICES: Readonly<Record<string, NoticeKey>> = Object.freeze({
   'too-frequent': 'sendTooFrequent',
   blank: 'blankMessage',
   blacklisted: 'blacklisted',
@@ -35,7 +36,7 @@ export interface InboundContext {
   receipts: ReceiptManager;
   selfId(): string | undefined;
   events: Pick<EventEmitter<ImClientEvents>, 'emit'>;
-  notify(key: I18nKey, level: NoticeLevel): void;
+  notify(key: NoticeKey, level: NoticeLevel): void;
   /** Fails a refused message; false when it stays pending (sent again later: no notice). */
   markFailed(fp: string, reason: FailReason): boolean | void;
   reportError(error: Error, source: ErrorSource): void;

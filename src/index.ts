@@ -1,9 +1,9 @@
 /**
  * `@kefu-im/sdk`: a headless, framework-agnostic customer-service chat client.
  *
- * Start with {@link ImClient}; decode entry links with {@link decodeEntryParams}. More entry
- * points: `@kefu-im/sdk/format` (a message's display tokens and times), `@kefu-im/sdk/embed`
- * (deep links, open-app, launch message, layout), `@kefu-im/sdk/agent` (the agent desk),
+ * Start with {@link ImClient}. More entry points: `@kefu-im/sdk/format` (a message's display
+ * tokens and times, the content parsers), `@kefu-im/sdk/embed` (entry links, deep links, open-app,
+ * launch message, layout), `@kefu-im/sdk/agent` (the agent desk),
  * `@kefu-im/sdk/protocol` (crypto, connect parameters and the frame codec, for bots, servers and tests)
  * and `@kefu-im/sdk/codes` (the socket close codes and the API error codes).
  * @packageDocumentation
@@ -51,21 +51,14 @@ export type { ApiErrorCode, KnownCloseCode, ServerCloseCode } from './codes.js';
 export { defaultTimers } from './timers.js';
 export type { Disposer, ListenerTarget, TimerHandle, TimerProvider } from './timers.js';
 export type { KeySession, StartupResult } from './startup.js';
-export { INITIAL_SESSION, reduceSessionEvent } from './session.js';
+export { INITIAL_SESSION } from './session.js';
 export type { AvailabilityStore } from './presence/availability.js';
 export { INITIAL_AVAILABILITY } from './presence/types.js';
 export type { AvailabilitySnapshot, QueueEstimate, UnavailableAnswer, UnavailableReason } from './presence/types.js';
 export type { SessionState, SessionStatus } from './session.js';
 
-// Entry link
-export {
-  decodeEntryLinkParam,
-  decodeEntryParams,
-  DEFAULT_ENTRY_GROUP_ID,
-  DEFAULT_ENTRY_LANGUAGE,
-  encodeEntryLinkParam,
-} from './entry-link.js';
-export type { EntryLayout, EntryParams } from './entry-link.js';
+// Entry links (decodeEntryParams and the rest) are in `@kefu-im/sdk/embed`: their base64url and
+// UTF-8 codecs stay out of start-up.
 
 // HTTP and the permit API
 export { ApiError, isCancelledError, RequestCancelledError, RequestTimeoutError } from './http/errors.js';
@@ -123,7 +116,7 @@ export { ReceiptManager, SOCKET_REQUIRED_ERROR } from './receipts/receipt-manage
 export type { ReceiptManagerOptions, ReceiptOutcome, ReceiptSocket, ReceiptStatus, ReceiptVisibilitySource } from './receipts/receipt-manager.js';
 export { buildReceipt } from './receipts/receipt.js';
 export type { BuildReceiptOptions } from './receipts/receipt.js';
-export { observeReadOnScroll, shouldMarkReadOnScroll } from './receipts/read-on-scroll.js';
+// observeReadOnScroll and shouldMarkReadOnScroll (a UI's part) are in `@kefu-im/sdk/format`.
 export type {
   IntersectionEntryLike,
   IntersectionObserverConstructorLike,
@@ -159,16 +152,8 @@ export { HistoryPager } from './messages/history.js';
 export type { CatchUpMark, PagingSnapshot } from './messages/history.js';
 export { toMillis } from './messages/time.js';
 export type { TimeInput } from './messages/time.js';
-export {
-  isChatType,
-  messageTimeMs,
-  parseAgentQueue,
-  parseFileContent,
-  parseRefusal,
-  parseSessionEvent,
-  parseSuggestions,
-} from './messages/content.js';
-export type { Refusal } from './messages/content.js';
+// The content parsers (isChatType, messageTimeMs, parseFileContent, parseSessionEvent, ...) are
+// in `@kefu-im/sdk/format`.
 
 // State
 export { UnreadStore } from './unread/unread-store.js';
@@ -184,8 +169,9 @@ export { CLIENT_STATE_KEYS, createClientState, NO_LANGUAGE } from './state/clien
 export type { ClientState, ClientStateOptions, ClientStateStore, StoredIdentity } from './state/client-state.js';
 
 // i18n
-export { FALLBACK_LANGUAGE, I18n, interpolate, isLanguage, normalizeLanguage, SUPPORTED_LANGUAGES, zh } from './i18n/index.js';
-export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18nSnapshot, Language } from './i18n/index.js';
+// The catalogues (zh too) load on demand: `loadCatalogue('zh')` gives the zh texts.
+export { FALLBACK_LANGUAGE, I18n, interpolate, isLanguage, loadCatalogue, normalizeLanguage, SUPPORTED_LANGUAGES } from './i18n/index.js';
+export type { Catalogue, CatalogueLoader, I18nKey, I18nOptions, I18nParams, I18nSnapshot, Language, NoticeKey } from './i18n/index.js';
 
 // Uploads: the queue and its helpers are in `@kefu-im/sdk/upload`; the root keeps the types of the
 // transfer (the permit API implements UploadTransport) and of what `sendFile` takes.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_SESSION, reduceSessionEvent, type SessionState } from './session.js';
+import { INITIAL_SESSION, type SessionState } from './session.js';
+import { reduceSessionEvent } from './session-events.js';
 
 const fresh = (): SessionState => ({ ...INITIAL_SESSION });
 const agent = { id: 'agent:alice', name: 'Alice', avatar: '/a.png' };

@@ -8,7 +8,8 @@
 
 import { WebSocket } from 'ws';
 import { DEMO } from '../../examples/server/src/seed.js';
-import { ImClient, memoryStorage, MessageType, parseAgentQueue, type ImClientOptions } from '../../src/index.js';
+import { ImClient, memoryStorage, MessageType, type ImClientOptions } from '../../src/index.js';
+import { parseAgentQueue } from '../../src/format.js';
 import type { BenchServerInfo } from './server.js';
 import { benchAgentAccounts } from './server.js';
 import { pace, pool, Samples, sleep, Tally, within } from './stats.js';

@@ -3,7 +3,8 @@
  * messages with its history paging. The desk does the loading; the hooks only subscribe.
  * @module
  */
-import { isChatType, type StoredMessage } from '@kefu-im/sdk';
+import type { StoredMessage } from '@kefu-im/sdk';
+import { isChatType } from '@kefu-im/sdk/format';
 import type { AgentDesk, AgentDeskSnapshot, ConversationHistory } from '@kefu-im/sdk/agent';
 import { useCallback } from 'react';
 import { useMessages } from './use-messages.js';

@@ -7,10 +7,14 @@ import { useI18n } from './use-i18n.js';
 afterEach(cleanup);
 
 describe('useI18n: the current language and t, zh the key language', () => {
-  it('translates in zh first, then in the language chosen with setLanguage, which is persisted', async () => {
+  it('translates in zh once loaded, then in the language chosen with setLanguage, which is persisted', async () => {
     const { client } = makeClient();
     const { result } = renderHook(() => useI18n(), { wrapper: withClient(client) });
-    expect(result.current.language).toBe('zh');
+    expect(result.current).toMatchObject({ language: 'zh', ready: false });
+    expect(result.current.t('sendFailed')).toBe('发送失败'); // a notice text: bundled
+    expect(result.current.t('send')).toBe('send'); // an interface text: loads with the catalogue
+    await act(() => result.current.setLanguage('zh'));
+    expect(result.current).toMatchObject({ language: 'zh', ready: true });
     expect(result.current.t('send')).toBe('发送');
     const zhT = result.current.t;
     await act(() => result.current.setLanguage('en'));

@@ -11,7 +11,7 @@ import { identity, useStoreSelector } from './store-selector.js';
 export interface UseI18nResult {
   /** The current language. */
   readonly language: Language;
-  /** Whether its texts are loaded (until then `t` answers in zh, the key language). */
+  /** Whether its texts are loaded (until then `t` gives the SDK's notices in zh and other keys as they are). */
   readonly ready: boolean;
   /** Translates a text key with `{name}` parameters into the current language (zh fallback). */
   readonly t: I18nSnapshot['t'];

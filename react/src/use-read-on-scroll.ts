@@ -2,7 +2,8 @@
  * `useReadOnScroll`: marks a received message read when its element scrolls into view.
  * @module
  */
-import { observeReadOnScroll, type ChatMessage, type IntersectionObserverConstructorLike } from '@kefu-im/sdk';
+import type { ChatMessage, IntersectionObserverConstructorLike } from '@kefu-im/sdk';
+import { observeReadOnScroll } from '@kefu-im/sdk/format';
 import { useEffect, type RefObject } from 'react';
 import { useImClient } from './context.js';
 import { useConnection } from './use-connection.js';

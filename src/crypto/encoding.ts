@@ -6,6 +6,8 @@
  * @module
  */
 
+export { bytesToHex } from './hex.js';
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Maps a char code to its 6-bit value, or -1 when it is not in the base64 alphabet. */
@@ -89,17 +91,6 @@ export function utf8Encode(s: string): Uint8Array {
 export function utf8Decode(b: Uint8Array): string {
   decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   return decoder.decode(b);
-}
-
-/**
- * Encodes bytes as lowercase hex.
- * @param b - the bytes
- * @returns two lowercase hex digits per byte
- */
-export function bytesToHex(b: Uint8Array): string {
-  let out = '';
-  for (const byte of b) out += byte.toString(16).padStart(2, '0');
-  return out;
 }
 
 /**

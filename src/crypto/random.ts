@@ -2,7 +2,7 @@
  * Secure random material from `globalThis.crypto.getRandomValues`, looked up at call time.
  * @module
  */
-import { bytesToHex } from './encoding.js';
+import { bytesToHex } from './hex.js';
 
 /** The error text thrown when no secure random source exists (spec §8). */
 export const NO_RANDOM_ERROR = 'No secure random number generator available.';

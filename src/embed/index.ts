@@ -1,9 +1,18 @@
 /**
- * `@kefu-im/sdk/embed`: helpers for the page that hosts the chat: deep links into the mobile
- * app, opening the app, the launch message, inbound message origin checks, the global jump
- * functions, and the layout, key and scroll rules of spec §9.
+ * `@kefu-im/sdk/embed`: helpers for the page that hosts the chat: entry links
+ * (`decodeEntryParams`), deep links into the mobile app, opening the app, the launch message,
+ * inbound message origin checks, the global jump functions, and the layout, key and scroll rules
+ * of spec §9.
  * @module
  */
+export {
+  decodeEntryLinkParam,
+  decodeEntryParams,
+  DEFAULT_ENTRY_GROUP_ID,
+  DEFAULT_ENTRY_LANGUAGE,
+  encodeEntryLinkParam,
+} from '../entry-link.js';
+export type { EntryLayout, EntryParams } from '../entry-link.js';
 export { chatLink, groupLink, openLinkUrl } from './deep-links.js';
 export type { AppEnvironment } from './deep-links.js';
 export { openApp, openChat, openGroup, openLink } from './open-app.js';

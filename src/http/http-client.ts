@@ -4,7 +4,7 @@
  */
 import { aesEcb, loadAesEcb } from '../crypto/load-aes-ecb.js';
 import type { NoticeLevel } from '../events.js';
-import type { I18nKey } from '../i18n/languages.js';
+import type { NoticeKey } from '../i18n/locales/zh-notices.js';
 import type { ImClientLimits } from '../options.js';
 import { Disposables, type TimerProvider } from '../timers.js';
 import { ApiError, RequestCancelledError, RequestTimeoutError } from './errors.js';
@@ -69,7 +69,7 @@ export interface HttpClientOptions {
   /** The key session: `saltKey` (sent as `X-Salt-Key`) and `userKey` (for (enc) calls). */
   getSession(): HttpSession;
   /** Shows a notice: the text of `key`, or `serverText` when the server sent one. */
-  notify(key: I18nKey, level: NoticeLevel, serverText?: string): void;
+  notify(key: NoticeKey, level: NoticeLevel, serverText?: string): void;
   /**
    * Says when a call may go: the client makes a call that speaks for the visitor, made while its
    * connect is under way, wait for the welcome that binds the key session (protocol §3a), within
@@ -279,7 +279,7 @@ export class HttpClient {
     if (cancelled || e instanceof RequestCancelledError) return new RequestCancelledError();
     const message = e instanceof Error ? e.message : String(e);
     if (message.toLowerCase().includes('timeout')) {
-      const key: I18nKey = path === AWS_UPLOAD_PATH ? 'videoTooLarge' : 'requestTimeout';
+      const key: NoticeKey = path === AWS_UPLOAD_PATH ? 'videoTooLarge' : 'requestTimeout';
       this.disposables.timeout(() => this.opts.notify(key, 'error'), this.opts.limits.timeoutNoticeDelay);
     } else {
       this.opts.notify('networkError', 'error');

@@ -3,7 +3,7 @@
  * @module
  */
 import { Subscribable } from '../state/subscribable.js';
-import { zh } from './locales/zh.js';
+import { zhNotices } from './locales/zh-notices.js';
 import {
   FALLBACK_LANGUAGE,
   normalizeLanguage,
@@ -16,14 +16,29 @@ import {
 /** Loads the catalogue of one language. */
 export type CatalogueLoader = (language: Language) => Promise<Catalogue>;
 
+/** The catalogues {@link loadCatalogue} has loaded: an `I18n` made later has them at once. */
+const loaded = new Map<Language, Catalogue>();
+
 /**
- * Loads a language's catalogue. zh is bundled; every other language is one explicit dynamic
- * `import()` so that bundlers put each catalogue in its own chunk, fetched only when chosen.
+ * Loads a language's catalogue. Every language (zh too) is one explicit dynamic `import()` so
+ * that bundlers put each catalogue in its own chunk, fetched only when chosen; only the zh texts
+ * of the SDK's own notices are bundled with its start-up code. A loaded catalogue is kept: an
+ * {@link I18n} with the default loader made afterwards starts with it.
+ * @param language - a supported language
+ * @returns its catalogue; rejects with a RangeError for an unsupported code
  */
 export function loadCatalogue(language: Language): Promise<Catalogue> {
+  return importCatalogue(language).then((catalogue) => {
+    loaded.set(language, catalogue);
+    return catalogue;
+  });
+}
+
+/** One explicit dynamic `import()` per language (a chunk each). */
+function importCatalogue(language: Language): Promise<Catalogue> {
   switch (language) {
     case 'zh':
-      return Promise.resolve(zh);
+      return import('./locales/zh.js').then((m) => m.zh);
     case 'zh-Hant':
       return import('./locales/zh-Hant.js').then((m) => m.zhHant);
     case 'en':
@@ -60,7 +75,7 @@ export function interpolate(text: string, params?: I18nParams): string {
 export interface I18nSnapshot {
   /** The current language. */
   readonly language: Language;
-  /** Whether the current language's own texts are loaded (until then zh texts are shown). */
+  /** Whether the current language's own texts are loaded (until then see {@link I18n.t}). */
   readonly ready: boolean;
   /** Translates with the texts of this snapshot (same as {@link I18n.t}). */
   readonly t: (key: I18nKey, params?: I18nParams) => string;
@@ -73,27 +88,31 @@ export interface I18nOptions {
 }
 
 /**
- * The interface texts. zh (the key language) is bundled; another language's texts are loaded when
- * {@link I18n.setLanguage} chooses it. Any text missing from a catalogue falls back to zh.
+ * The interface texts. A language's texts (zh, the key language, too) are loaded when
+ * {@link I18n.setLanguage} chooses it; only the zh texts of the SDK's own notices are bundled.
+ * Any text missing from a catalogue falls back to zh (once loaded).
  *
  * For React: `useSyncExternalStore(i18n.subscribe, i18n.getSnapshot)`.
  */
 export class I18n extends Subscribable {
   private current: Language;
-  private readonly catalogues = new Map<Language, Catalogue>([[FALLBACK_LANGUAGE, zh]]);
+  private readonly catalogues = new Map<Language, Catalogue>();
   private readonly loader: CatalogueLoader;
   private request = 0;
   private snapshot: I18nSnapshot | null = null;
 
   /**
-   * @param language - the initial language (normalised; unknown or none gives zh). Its texts are
-   *   not loaded yet: `t` answers in zh until `setLanguage` has loaded them.
+   * @param language - the initial language (normalised; unknown or none gives zh). With the default
+   *   loader, the catalogues already loaded in this page (by another `I18n`, or a
+   *   {@link loadCatalogue} call made early) are there at once; otherwise see {@link I18n.t} until
+   *   `setLanguage` has loaded its texts.
    * @param options - an injectable catalogue loader
    */
   constructor(language?: string | null, options: I18nOptions = {}) {
     super();
     this.current = normalizeLanguage(language) ?? FALLBACK_LANGUAGE;
     this.loader = options.loader ?? loadCatalogue;
+    if (!options.loader) loaded.forEach((catalogue, lang) => this.catalogues.set(lang, catalogue));
   }
 
   /** The current language (also what goes into `Accept-Language`). */
@@ -134,19 +153,22 @@ export class I18n extends Subscribable {
   }
 
   /**
-   * The text of `key` in the current language, falling back to zh (and to the key itself for a
-   * key no catalogue knows), with `{param}` placeholders filled from `params`.
+   * The text of `key` in the current language, falling back to zh, with `{param}` placeholders
+   * filled from `params`. Until a catalogue has loaded, the SDK's own notices answer in zh (they
+   * are bundled) and other keys with the key itself; so does a key no catalogue knows.
    * @example i18n.t('queuePosition', { position: 3 })
    */
   t(key: I18nKey, params?: I18nParams): string {
-    const own = this.catalogues.get(this.current)?.[key];
-    const text = own ?? (zh as Catalogue)[key] ?? String(key);
-    return interpolate(text, params);
+    return interpolate(this.text(this.catalogues.get(this.current), key), params);
   }
 
-  /** Whether `key` is a known text key (e.g. to map a server code to a text). */
+  /**
+   * Whether `key` is a known text key (e.g. to map a server code to a text): a key of a loaded
+   * catalogue (every catalogue has the same keys) or of the SDK's own notices.
+   */
   has(key: string): key is I18nKey {
-    return typeof key === 'string' && Object.prototype.hasOwnProperty.call(zh, key);
+    const known = (texts: object | undefined): boolean => texts !== undefined && Object.prototype.hasOwnProperty.call(texts, key);
+    return typeof key === 'string' && (known(zhNotices) || [...this.catalogues.values()].some(known));
   }
 
   /** The current language and texts; a new object only after a change. */
@@ -157,11 +179,16 @@ export class I18n extends Subscribable {
       this.snapshot = Object.freeze({
         language,
         ready: catalogue !== undefined,
-        t: (key: I18nKey, params?: I18nParams) => interpolate(catalogue?.[key] ?? (zh as Catalogue)[key] ?? String(key), params),
+        t: (key: I18nKey, params?: I18nParams) => interpolate(this.text(catalogue, key), params),
       });
     }
     return this.snapshot;
   };
+
+  /** `key` in `own`, else in zh (loaded or the bundled notices), else the key itself. */
+  private text(own: Catalogue | undefined, key: I18nKey): string {
+    return own?.[key] ?? this.catalogues.get(FALLBACK_LANGUAGE)?.[key] ?? (zhNotices as Partial<Catalogue>)[key] ?? String(key);
+  }
 
   /** Drops the snapshot and notifies. */
   private emit(): void {

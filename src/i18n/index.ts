@@ -13,4 +13,4 @@ export {
   type Language,
 } from './languages.js';
 export { I18n, interpolate, loadCatalogue, type CatalogueLoader, type I18nOptions, type I18nSnapshot } from './i18n.js';
-export { zh } from './locales/zh.js';
+export type { NoticeKey } from './locales/zh-notices.js';

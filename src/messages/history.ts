@@ -6,7 +6,7 @@
 import type { ClientContext } from '../client-context.js';
 import type { MessagePage } from '../http/types.js';
 import { createStore, type Store } from '../state/store.js';
-import { isChatType, messageTimeMs } from './content.js';
+import { isChatType, messageTimeMs } from './chat-type.js';
 import type { ChatMessage } from './types.js';
 
 /** The history paging state (`client.history.getSnapshot()`). */

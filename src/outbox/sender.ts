@@ -6,7 +6,7 @@
 import type { ClientContext } from '../client-context.js';
 import { randomUuid } from '../crypto/random.js';
 import { ImError } from '../errors.js';
-import { isChatType } from '../messages/content.js';
+import { isChatType } from '../messages/chat-type.js';
 import { MessageType, type ChatMessage, type SendFailReason, type StoredMessage } from '../messages/types.js';
 import type { DurableOutbox } from './durable.js';
 import type { OutboxRecord } from './storage.js';

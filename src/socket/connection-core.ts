@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { EventEmitter } from 'eventemitter3';
+import { Emitter } from '../state/emitter.js';
 import { CloseCode } from '../codes.js';
 import type { ConnectionState } from '../events.js';
 import { DEFAULT_LIMITS, type WebSocketLike } from '../options.js';
@@ -31,7 +31,7 @@ const never = (): boolean => false;
  * network coming back.
  * @internal
  */
-export abstract class ConnectionCore extends EventEmitter<ConnectionEvents> {
+export abstract class ConnectionCore extends Emitter<ConnectionEvents> {
   private readonly options: ConnectionOptions;
   protected readonly disposables: Disposables;
   private readonly maxFrameSize: number;

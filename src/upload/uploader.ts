@@ -4,7 +4,7 @@
  * checks count, size and type limits and uploads whole or in chunks.
  * @module
  */
-import { EventEmitter } from 'eventemitter3';
+import { Emitter } from '../state/emitter.js';
 import { lazy } from '../lazy.js';
 import { Listeners } from '../state/subscribable.js';
 import { isUploadSource, matchesAccept, mimeOf, uploadKindOf } from './file-type.js';
@@ -121,7 +121,7 @@ function contentOf(item: UploadItem, up: UploadedFile): string {
  * uploader.startAll();
  * ```
  */
-export class Uploader extends EventEmitter<UploaderEvents> {
+export class Uploader extends Emitter<UploaderEvents> {
   private items: readonly UploadItem[] = Object.freeze([]);
   private readonly storeListeners = new Listeners();
   private readonly tasks = new Map<string, Task>();

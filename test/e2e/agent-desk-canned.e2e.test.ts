@@ -11,7 +11,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { Canned } from '../../examples/server/src/services/canned.js';

@@ -4,7 +4,7 @@
  * its history; texts written while the desk is offline arrive exactly once after it returns; a
  * logout tells the visitor at once that its agent left, and it can queue again.
  */
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectErrors, DEMO, desktopContext, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';

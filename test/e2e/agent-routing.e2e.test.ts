@@ -5,7 +5,7 @@
  * and the note to the other desk and tells the visitor who serves it now. axe finds no serious
  * or critical issue on the desk with the transfer form open.
  */
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { demoAgentAccount } from '../../examples/server/src/config.js';

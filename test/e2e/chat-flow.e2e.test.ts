@@ -5,7 +5,7 @@
  * the visitor rates (a second rating is refused), files a complaint with two images, restarts.
  */
 import { appText } from '../../examples/kefu/src/env/app-texts.js';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {

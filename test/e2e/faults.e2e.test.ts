@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import { collectErrors, entryPath, launchBrowser, phoneContext, releaseApp, removeDir, requireChromium, sharedApp } from './harness.js';
 import { freePort, startServerProcess, storedTexts, type ServerProcess } from './server-process.js';
 

@@ -4,7 +4,7 @@
  * be played, busy service and leaving a message, the group page with the remind picker, a
  * channel, the search box, translation, the banned visitor, and the server-decoded entry link.
  */
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {

@@ -5,7 +5,7 @@
  * in either browser's storage, and a browser given the old token (an attacker's copy of the
  * storage) is refused: it lands on the login form, never on the desk.
  */
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

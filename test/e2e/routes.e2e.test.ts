@@ -5,7 +5,7 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import { en } from '../../src/i18n/locales/en.js';
 import { ja } from '../../src/i18n/locales/ja.js';
 import type { Browser } from 'playwright-core';

@@ -2,7 +2,7 @@
  * Resilience: the server restarts in the middle of a chat; the client reconnects with its key
  * session, sends what was written meanwhile, fetches what it missed, and nothing is lost.
  */
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectErrors, E2E_TIMEOUT, entryPath, launchBrowser, phoneContext, releaseApp, removeDir, requireChromium, sharedApp, startServer, type TestServer } from './harness.js';

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appText } from '../../examples/kefu/src/env/app-texts.js';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {

@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import { collectErrors, DEMO, E2E_TIMEOUT, entryPath, phoneContext, useE2eEnvironment, type E2eEnvironment } from './harness.js';
 
 let env: E2eEnvironment;

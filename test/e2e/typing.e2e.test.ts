@@ -7,7 +7,7 @@
  * in `test-results/typing-*.png`.
  */
 import { mkdirSync } from 'node:fs';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import { ZH_APP_TEXTS } from '../../examples/kefu/src/env/app-texts.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';

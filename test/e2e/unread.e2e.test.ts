@@ -11,7 +11,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import { ZH_APP_TEXTS } from '../../examples/kefu/src/env/app-texts.js';
 import { axeSource, collectErrors, DEMO, E2E_TIMEOUT, entryPath, phoneContext, seriousViolations, useE2eEnvironment, type E2eEnvironment } from './harness.js';
 

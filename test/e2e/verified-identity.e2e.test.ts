@@ -15,7 +15,7 @@ import type { Browser, Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT_SECRET } from '../../examples/server/src/identity/merchant-secrets.js';
 import { signIdentityToken } from '../../examples/server/src/identity/identity-token.js';
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import { axeSource, collectErrors, DEMO, entryPath, phoneContext, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
 /**

@@ -2,7 +2,7 @@
  * Security: a message holding HTML and `javascript:` links is shown as text and runs nothing,
  * on the side that sent it and on the side that received it; only safe http(s) links are links.
  */
-import { zh } from '../../src/i18n/index.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {

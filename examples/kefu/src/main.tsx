@@ -3,7 +3,7 @@
  * fetch the server time, then the keys and the AES switch, then mount the app.
  * @module
  */
-import { CLIENT_STATE_KEYS, normalizeLanguage, zh } from '@kefu-im/sdk';
+import { CLIENT_STATE_KEYS, FALLBACK_LANGUAGE, I18n, loadCatalogue, normalizeLanguage } from '@kefu-im/sdk';
 import { applyLayout } from '@kefu-im/sdk/embed';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -28,7 +28,8 @@ function showFailure(root: HTMLElement): void {
   const heading = document.createElement('h1');
   heading.textContent = '!';
   const text = document.createElement('p');
-  text.textContent = zh.networkError;
+  // a notice text: bundled with the SDK (the catalogue chunk may be as unreachable as the server)
+  text.textContent = new I18n().t('networkError');
   main.append(heading, text);
   root.replaceChildren(main);
 }
@@ -44,8 +45,10 @@ async function boot(): Promise<void> {
   const root = document.getElementById('root');
   if (!root) return;
   const language = storedLanguage();
-  // The app texts of a returning visitor's language are fetched while the configuration is read.
+  // The app texts of a returning visitor's language, and the SDK's texts of it (zh by default, a
+  // chunk of its own too), are fetched while the configuration is read.
   if (language) void appTexts.load(language);
+  void loadCatalogue(normalizeLanguage(language) ?? FALLBACK_LANGUAGE).catch(() => undefined);
   let runtime: AppRuntime;
   try {
     runtime = new AppRuntime(await loadPublicConfig(serverOrigin(window.location.origin)), language);

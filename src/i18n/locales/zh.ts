@@ -2,34 +2,24 @@
  * Simplified Chinese: the key language. Every other catalogue has exactly these keys.
  * @module
  */
+import { zhNotices } from './zh-notices.js';
+
 /**
  * The Simplified Chinese catalogue (the key language and the fallback): every text key of the
  * interface with its text. Other catalogues have exactly these keys.
  * @hidden
  */
 export const zh = {
+  // the SDK's own notices (bundled with the SDK's start-up code)
+  ...zhNotices,
+
   // spec §8, user-visible messages
-  sendFailed: '发送失败',
-  networkError: '网络异常，请稍后重试',
-  blacklisted: '您已被拉黑，无法使用评价功能',
   alreadyRated: '您已经评价过了',
-  sendTooFrequent: '发送太频繁了',
-  blankMessage: '不能发送空白消息',
   linkBroken: '链接已失效',
-  requestFailed: '请求失败',
-  requestTimeout: '请求超时，请检查网络',
-  requestTooFrequent: '请求频繁，请稍后再试',
-  videoTooLarge: '视频文件过大，上传超时',
   videoCannotPlay: '该视频暂时无法播放',
-  uploadFailed: '上传失败',
   submitFailed: '提交失败',
   rateFailed: '评价失败',
-  serviceBusy: '客服当前繁忙',
-  agentLeft: '人工客服已离开。您可以转接其他客服，或给我们留言。',
-  conversationOver: '会话已结束',
   closingSoon: '即将关闭，请勿刷新',
-  banned: '您已被禁止访问，请联系管理员',
-  rateRequired: '请对本次服务进行评价',
   openInBrowser: '请在浏览器中打开',
   enterIdNumber: '请输入ID号',
   enterGroupLink: '请输入群链接',
@@ -146,8 +136,5 @@ export const zh = {
   sessions: '会话',
   waitingSince: '已等待 {minutes} 分钟',
 
-  identityReset: '您之前的对话在此设备上不可用。',
-
-  tooManyConnections: '此对话在太多窗口或设备上打开。请关闭其中一个后重新连接。',
   fileTooLargeToKeep: '文件太大，刷新后无法保留，请重新选择',
 } as const;

@@ -9,7 +9,7 @@
  */
 import type { StoredMessage } from '@kefu-im/sdk';
 import type { AgentDesk, ConversationWindow, DeskConversation } from '@kefu-im/sdk/agent';
-import { messageTimeMs } from '@kefu-im/sdk';
+import { messageTimeMs } from '@kefu-im/sdk/format';
 import { useAgentHistory, useConnection, useI18n } from '@kefu-im/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Composer } from '../chat/composer.js';

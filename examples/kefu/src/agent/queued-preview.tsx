@@ -5,7 +5,8 @@
  * may read (a visitor still queued with a merchant the agent serves).
  * @module
  */
-import { messageTimeMs, type ChatMessage } from '@kefu-im/sdk';
+import type { ChatMessage } from '@kefu-im/sdk';
+import { messageTimeMs } from '@kefu-im/sdk/format';
 import type { AgentDesk } from '@kefu-im/sdk/agent';
 import { useI18n } from '@kefu-im/react';
 import { useEffect, useId, useRef, useSyncExternalStore, type ReactElement } from 'react';

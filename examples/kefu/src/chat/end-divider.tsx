@@ -4,7 +4,8 @@
  * one is ended (also after a reload, from the restored session state).
  * @module
  */
-import { isChatType, MessageType, type StoredMessage } from '@kefu-im/sdk';
+import { MessageType, type StoredMessage } from '@kefu-im/sdk';
+import { isChatType } from '@kefu-im/sdk/format';
 import { useI18n } from '@kefu-im/react';
 import type { ReactElement } from 'react';
 

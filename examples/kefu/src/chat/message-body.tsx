@@ -3,8 +3,8 @@
  * file (download link) and video (with the spec's "cannot be played" text when it fails).
  * @module
  */
-import { MessageType, parseFileContent, type StoredMessage } from '@kefu-im/sdk';
-import { isSafeUrl } from '@kefu-im/sdk/format';
+import { MessageType, type StoredMessage } from '@kefu-im/sdk';
+import { isSafeUrl, parseFileContent } from '@kefu-im/sdk/format';
 import { useI18n } from '@kefu-im/react';
 import { useState, type ReactElement } from 'react';
 import { useChat } from './conversation.js';

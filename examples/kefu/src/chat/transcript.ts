@@ -6,7 +6,8 @@
  * characters are taken out).
  * @module
  */
-import { isChatType, MessageType, messageTimeMs, parseFileContent, type StoredMessage } from '@kefu-im/sdk';
+import { MessageType, type StoredMessage } from '@kefu-im/sdk';
+import { isChatType, messageTimeMs, parseFileContent } from '@kefu-im/sdk/format';
 
 /** The words a transcript is written with (the app's and the SDK's texts, in the visitor's language). */
 export interface TranscriptLabels {

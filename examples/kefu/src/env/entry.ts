@@ -4,7 +4,7 @@
  * the query parameters `param`, `isapp`, `json` and `cpay` are read.
  * @module
  */
-import { decodeEntryLinkParam, decodeEntryParams, type EntryParams } from '@kefu-im/sdk';
+import { decodeEntryLinkParam, decodeEntryParams, type EntryParams } from '@kefu-im/sdk/embed';
 
 /** The query parameters the app reads. */
 export interface EntryQuery {

@@ -1,10 +1,14 @@
-import { zh } from '@kefu-im/sdk';
-import { describe, expect, it } from 'vitest';
+import { loadCatalogue, type Catalogue } from '@kefu-im/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { redirectTarget } from './redirect-page.js';
 import { appText } from '../env/app-texts.js';
 import { routeTitle, routeTitleText } from './titles.js';
 
-const t = (key: keyof typeof zh): string => zh[key];
+let zh: Catalogue;
+const t = (key: keyof Catalogue): string => zh[key];
+beforeAll(async () => {
+  zh = await loadCatalogue('zh');
+});
 const app = (key: Parameters<typeof appText>[1]): string => appText('zh', key);
 
 describe('spec §2: "Before each navigation the document title is set from the route title, when there is one"', () => {
