@@ -56,6 +56,9 @@ export class KeyRing {
         ({ runStartup }) => runStartup(api, clock, timers, (token) => (this.token = token)),
         (e: unknown): StartupResult => ({ session: null, serverTime: null, errors: [e instanceof Error ? e : new Error(String(e))] }),
       );
+      // The connect's code (RSA, HMAC) loads while the exchange waits for the network: the first
+      // connect follows start-up, and on a slow phone a chain of chunk loads costs more than bytes.
+      loadConnectParams().then(({ preloadRsa }) => preloadRsa(), () => undefined);
       const [result] = await Promise.all([exchange, alongside()]);
       if (result.session) this.keys = result.session;
       else this.startPromise = null; // the keys failed: the next call tries again

@@ -84,6 +84,37 @@ export interface ListFigures {
   prependJumpsPx: number[];
   /** Long tasks while scrolling up through the prepends: count and total ms. */
   longTasks: { count: number; totalMs: number; longestMs: number };
+  /** Long tasks from navigation start until the newest message showed. */
+  startupLongTasks: { count: number; totalMs: number; longestMs: number };
+  /** The start-up's milestones, ms after navigation start (resource timing of the page). */
+  startup: StartupMilestones;
+}
+
+/** When the start-up's steps ended, ms after navigation start (-1: not seen). */
+export interface StartupMilestones {
+  /** The HTML document arrived. */
+  documentMs: number;
+  /** The last start-up script arrived (entry chunk and its static imports). */
+  scriptsMs: number;
+  /** The key exchange (`/im/...publicKey` style start-up HTTP calls) ended. */
+  keyExchangeMs: number;
+  /** The first history page arrived. */
+  historyMs: number;
+}
+
+/** How the page is run: a desktop-class CPU, or a low-end phone (Chromium's CPU throttling). */
+export interface ListProfile {
+  /** CPU slowdown factor (1 = none; 4 = a low-end phone). */
+  cpuSlowdown: number;
+}
+
+/** Sums long tasks. */
+function summarise(tasks: readonly { duration: number }[]): { count: number; totalMs: number; longestMs: number } {
+  return {
+    count: tasks.length,
+    totalMs: tasks.reduce((s, t) => s + t.duration, 0),
+    longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+  };
 }
 
 /**
@@ -93,7 +124,11 @@ export interface ListFigures {
  * @param visitor - the seeded visitor
  * @param prepends - how many older pages to load by scrolling up
  */
-export async function measureList(page: Page, url: string, visitor: SeededVisitor, prepends: number): Promise<Omit<ListFigures, 'messages'>> {
+export async function measureList(page: Page, url: string, visitor: SeededVisitor, prepends: number, profile: ListProfile = { cpuSlowdown: 1 }): Promise<Omit<ListFigures, 'messages'>> {
+  if (profile.cpuSlowdown > 1) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
+  }
   // tsx (esbuild keepNames) wraps named functions in `__name(...)`: give the page that helper too
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
   await page.addInitScript(
@@ -117,6 +152,22 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
   await newest.waitFor({ state: 'visible', timeout: 30_000 });
   const newestShownMs = await page.evaluate(() => performance.now());
   const rowsAtStart = await page.locator('.msg').count();
+  const early = await page.evaluate((shown) => {
+    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const ended = (test: (e: PerformanceResourceTiming) => boolean): number =>
+      resources.filter(test).reduce((m, e) => Math.max(m, e.responseEnd), -1);
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return {
+      tasks: w.__longTasks.filter((t) => t.start < shown),
+      startup: {
+        documentMs: nav ? nav.responseEnd : -1,
+        scriptsMs: ended((e) => e.initiatorType === 'script' || (e.initiatorType === 'link' && e.name.endsWith('.js'))),
+        keyExchangeMs: ended((e) => /getAesKey|getUserToken|public\/config/.test(e.name)),
+        historyMs: resources.filter((e) => e.name.endsWith('/findMsgForCus')).reduce((m, e) => (m < 0 ? e.responseEnd : Math.min(m, e.responseEnd)), -1),
+      },
+    };
+  }, newestShownMs);
 
   // Each older page is held at the network until the reader's view is measured: the request shows
   // that the list asked for it; the anchor (the top visible row) is taken with the page still held,
@@ -209,13 +260,13 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
     rowsAtStart,
     rowsMax,
     prependJumpsPx: jumps,
-    longTasks: {
-      count: tasks.length,
-      totalMs: tasks.reduce((s, t) => s + t.duration, 0),
-      longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
-    },
+    longTasks: summarise(tasks),
+    startupLongTasks: summarise(early.tasks),
+    startup: early.startup,
   };
 }
+
+const ms = (v: number): string => (v < 0 ? '-' : v.toFixed(0));
 
 /** The figures as printed lines. */
 export function formatFigures(f: ListFigures): string {
@@ -226,6 +277,8 @@ export function formatFigures(f: ListFigures): string {
     `newest message shown after:        ${f.newestShownMs.toFixed(0)} ms (from navigation start)`,
     `chat rows in the DOM:              ${f.rowsAtStart} at start, at most ${f.rowsMax} while scrolling`,
     `prepends of older pages:           ${jumps.length}, jump of the top visible row: max ${worst.toFixed(1)} px (${jumps.map((j) => j.toFixed(0)).join(' ')})`,
+    `start-up (ms after navigation):    html ${ms(f.startup.documentMs)}, scripts ${ms(f.startup.scriptsMs)}, key exchange ${ms(f.startup.keyExchangeMs)}, first history page ${ms(f.startup.historyMs)}`,
+    `long tasks until the newest shows: ${f.startupLongTasks.count} (total ${f.startupLongTasks.totalMs.toFixed(0)} ms, longest ${f.startupLongTasks.longestMs.toFixed(0)} ms)`,
     `long tasks while scrolling up:     ${f.longTasks.count} (total ${f.longTasks.totalMs.toFixed(0)} ms, longest ${f.longTasks.longestMs.toFixed(0)} ms)`,
   ].join('\n');
 }

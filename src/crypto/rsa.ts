@@ -8,6 +8,15 @@ import { lazy } from '../lazy.js';
 
 const loadJsEncrypt = lazy(() => import('jsencrypt'));
 
+/**
+ * Starts loading jsencrypt ahead of the first encryption (a connect follows start-up): the chunk
+ * is fetched and compiled while the key exchange waits for the network. A failed load is forgotten
+ * (the encryption loads again).
+ */
+export function preloadRsa(): void {
+  loadJsEncrypt().catch(() => undefined);
+}
+
 /** The generic failure text of a failed public-key encryption (spec §8: a Chinese message). */
 export const RSA_ENCRYPT_ERROR = 'RSA加密失败';
 

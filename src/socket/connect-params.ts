@@ -12,6 +12,7 @@ import { bytesToBase64, utf8Encode } from '../crypto/encoding.js';
 import { hmacSha256Hex } from '../crypto/hmac.js';
 import { randomBytes } from '../crypto/random.js';
 import { rsaEncrypt } from '../crypto/rsa.js';
+export { preloadRsa } from '../crypto/rsa.js';
 
 /** The two halves of the `socketKey` option. */
 export interface SocketKeyParts {

@@ -176,6 +176,10 @@ export class TabLink {
     this.reported = host.connection.state;
     host.connection.on('state', this.onOwnState);
     host.connection.on('open', this.onOwnOpen);
+    // The election's code loads with the socket code (during start-up), not at the first connect:
+    // on a slow phone each chunk loaded in a chain costs a round trip and a compile. A failed
+    // load is forgotten: connect() loads again.
+    if (apis) loadCoordination().catch(() => undefined);
   }
 
   /** The role: `solo` until elected (and always without coordination). */

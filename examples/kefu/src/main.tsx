@@ -5,12 +5,12 @@
  */
 import { CLIENT_STATE_KEYS, FALLBACK_LANGUAGE, I18n, loadCatalogue, normalizeLanguage } from '@kefu-im/sdk';
 import { applyLayout } from '@kefu-im/sdk/embed';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
 import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
-import { conversationKey, conversationOfPath } from './runtime/prepare.js';
+import { conversationKey, conversationOfPath, preparedConversation } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
 import './styles.css';
 
@@ -61,11 +61,25 @@ async function boot(): Promise<void> {
   await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
   const spec = conversationOfPath(window.location.pathname);
   // Server time, then the keys and the AES switch (client.start), then mount.
-  if (spec) await runtime.acquire(conversationKey(spec)).start().catch(() => undefined);
-  createRoot(root).render(
-    <StrictMode>
-      <App runtime={runtime} />
-    </StrictMode>,
+  if (spec) {
+    const client = runtime.acquire(conversationKey(spec));
+    await client.start().catch(() => undefined);
+    // The entry is read and the socket opened while React renders the first screen (the page's
+    // provider finds it connecting): on a slow phone the handshake and the first render overlap.
+    preparedConversation(client, runtime, spec, window.location.search).then(
+      () => client.connect(),
+      () => undefined,
+    );
+  }
+  // A transition: React renders the first screen in slices and yields between them, so that the
+  // socket's welcome and the first history page are handled while it renders (no long task).
+  const appRoot = createRoot(root);
+  startTransition(() =>
+    appRoot.render(
+      <StrictMode>
+        <App runtime={runtime} />
+      </StrictMode>,
+    ),
   );
 }
 

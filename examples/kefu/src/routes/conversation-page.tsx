@@ -11,7 +11,7 @@ import type { ConversationInfo } from '../chat/conversation.js';
 import { faviconFor } from '../env/favicon.js';
 import { useAttention } from '../ui/attention.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
-import { conversationKey, PlatformDisabledError, prepareConversation, type ConversationSpec } from '../runtime/prepare.js';
+import { conversationKey, PlatformDisabledError, preparedConversation, type ConversationSpec } from '../runtime/prepare.js';
 import { StatusPage } from './status-page.js';
 
 /** Keeps the page icon on the merchant's kefuAvatar2 (or the default), dotted while messages are unread. */
@@ -53,7 +53,7 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
 
   useEffect(() => {
     let live = true;
-    prepareConversation(client, runtime, spec, search ? `?${search}` : '').then(
+    preparedConversation(client, runtime, spec, search ? `?${search}` : '').then(
       (info) => live && setState({ info }),
       (error: unknown) => live && setState({ broken: error instanceof PlatformDisabledError ? 'platform' : 'link' }),
     );

@@ -111,3 +111,24 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
   if (!group) throw new BrokenLinkError('The group does not exist');
   return { ...info, kind: group.kind === 'channel' ? 'channel' : 'group', title: spec.name || group.name, notice: group.notice ?? '' };
 }
+
+/** Each client's preparation, made once (start-up begins it; the conversation page takes it over). */
+const preparations = new WeakMap<ImClient, Promise<ConversationInfo>>();
+
+/**
+ * {@link prepareConversation}, once per client: the boot starts it right after start-up and opens
+ * the socket as soon as it is done, while React renders the first screen; the conversation page
+ * then gets the same promise instead of preparing (and calling the server) a second time.
+ * @param client - the conversation's client
+ * @param runtime - the app runtime
+ * @param spec - which conversation
+ * @param search - `location.search`
+ */
+export function preparedConversation(client: ImClient, runtime: AppRuntime, spec: ConversationSpec, search: string): Promise<ConversationInfo> {
+  let prepared = preparations.get(client);
+  if (!prepared) {
+    prepared = prepareConversation(client, runtime, spec, search);
+    preparations.set(client, prepared);
+  }
+  return prepared;
+}
