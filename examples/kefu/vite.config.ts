@@ -37,42 +37,9 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
-/**
- * The lazy chunks that every visitor's first screen loads right after start-up (the key exchange,
- * the socket stack, the connect's RSA and the tab election): named in the page as
- * `<link rel="modulepreload">`, so that the browser fetches and compiles them while the entry
- * script runs, instead of one after the other once each is asked for. They still run only when
- * imported (the app's initial JS is unchanged); the bytes are the same as without the hint.
- */
-const FIRST_SCREEN_MODULES = [/\/src\/startup\.ts$/, /\/src\/socket\/stack\.ts$/, /\/src\/socket\/connect-params\.ts$/, /\/src\/tabs\/coordination\.ts$/, /\/jsencrypt\//];
-
-function preloadFirstScreen(): Plugin {
-  return {
-    name: 'kefu-preload-first-screen',
-    apply: 'build',
-    enforce: 'post',
-    transformIndexHtml(html, ctx) {
-      const bundle = ctx.bundle;
-      if (!bundle) return [];
-      const wanted = new Set<string>();
-      const add = (file: string): void => {
-        const chunk = bundle[file];
-        // the entry and what the page already names load anyway
-        if (!chunk || chunk.type !== 'chunk' || chunk.isEntry || wanted.has(file) || html.includes(`/${file}"`)) return;
-        wanted.add(file);
-        for (const dep of chunk.imports) add(dep);
-      };
-      for (const [file, chunk] of Object.entries(bundle)) {
-        if (chunk.type === 'chunk' && !chunk.isEntry && chunk.moduleIds.some((id) => FIRST_SCREEN_MODULES.some((re) => re.test(id)))) add(file);
-      }
-      return [...wanted].sort().map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const }));
-    },
-  };
-}
-
 export default defineConfig({
   root: here('.'),
-  plugins: [react(), contentSecurityPolicy(), preloadFirstScreen()],
+  plugins: [react(), contentSecurityPolicy()],
   resolve: {
     alias: [
       { find: /^@kefu-im\/sdk\/embed$/, replacement: here('../../src/embed/index.ts') },

@@ -3,7 +3,7 @@
  * on the production build; the dialogs, the agent desk and what the first chat view does not
  * need load lazily.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BUDGET_BYTES, measureApp } from '../../examples/kefu/scripts/size-lib.mjs';
@@ -44,22 +44,3 @@ describe('issue 13 budget: initial JavaScript at most 120 kB min+gzip', () => {
   });
 });
 
-describe('issue 24 first screen on a phone: the start-up chunks are fetched with the page, not one after the other', () => {
-  it('names the key exchange, the socket stack, the connect (RSA) and the tab election as modulepreload links, and no dialog', async () => {
-    const html = await readFile(join(appDir, 'index.html'), 'utf8');
-    const size = await measureApp(appDir);
-    // the hints beyond the entry's own static imports (which Vite names too)
-    const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="\/assets\/([^"]+)"/g)]
-      .map((m) => m[1] ?? '')
-      .filter((f) => !size.initialFiles.includes(`assets/${f}`));
-    for (const chunk of ['startup-', 'stack-', 'connect-params-', 'coordination-']) {
-      expect(preloaded.some((f) => f.startsWith(chunk)), `${chunk} is preloaded`).toBe(true);
-    }
-    // jsencrypt (the RSA of the connect) has a chunk of its own, preloaded too
-    const rsa = await Promise.all(preloaded.map(async (f) => (await readFile(join(appDir, 'assets', f), 'utf8')).includes('JSEncrypt')));
-    expect(rsa.some(Boolean)).toBe(true);
-    // a hint, not an import: they stay out of the initial JS (they run when imported), and no
-    // dialog is fetched early
-    expect(preloaded.filter((f) => /dialog|agent-desk|emoji|upload/.test(f))).toEqual([]);
-  });
-});
