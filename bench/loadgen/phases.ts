@@ -158,6 +158,7 @@ export async function chatPhase(
   const lines = [
     `chat: ${connected}/${opts.chats} visitors connected, ${chatting} chatting with ${opts.agents.length} agents after a ${(Math.max(...results.map((r) => r.rampMs)) / 1000).toFixed(1)} s ramp (${((performance.now() - started) / 1000).toFixed(1)} s in all)`,
     `  window ${opts.seconds} s at ${opts.rate}/s per visitor: sent ${sent}, delivered to agents ${delivered}, answers back ${answered}, not answered within the 3 s drain ${sent - answered}`,
+    `  acknowledgement (visitor send to the server's copy back) ${samples(results.map((r) => r.ack)).describe()}`,
     `  visitor->agent delivery ${samples(results.map((r) => r.toAgent)).describe()}`,
     `  round trip visitor->agent->visitor ${samples(results.map((r) => r.roundTrip)).describe()}`,
     `  failures: ${describeCounts(mergeCounts(results.map((r) => r.errors)))}; refusals: ${describeCounts(mergeCounts(results.map((r) => r.refusals)))}`,

@@ -20,7 +20,9 @@ export async function startRig(o: Pick<LoadgenOptions, 'url' | 'workers' | 'agen
   let info: ServerInfo;
   if (o.url === '') {
     const env = serverEnv(o.agents, o.aes, parseServerEnv(process.env['LOADGEN_SERVER_ENV'] ?? ''));
-    rig.server = await startChild('server', './server-child.ts', ['--server', `--rsa=${o.rsa}`], { ...selfLimit, [SERVER_CONFIG_VAR]: JSON.stringify(env) }, 60_000);
+    // LOADGEN_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": Node flags of the server only
+    const nodeArgs = (process.env['LOADGEN_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter((a) => a.startsWith('--'));
+    rig.server = await startChild('server', './server-child.ts', ['--server', `--rsa=${o.rsa}`], { ...selfLimit, [SERVER_CONFIG_VAR]: JSON.stringify(env) }, 60_000, nodeArgs);
     info = rig.server.info as ServerInfo;
   } else {
     info = await fetchServerInfo(o.url);
