@@ -15,6 +15,7 @@ import type { AgentTokens } from '../agents/session-tokens.js';
 import { LOGGED_OUT_CLOSE, SERVER_ERROR_CLOSE } from './close-codes.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 import type { ConnectIdentity } from './connect-check.js';
+import type { WriteBatch } from './write-batch.js';
 
 /**
  * Backpressure per connection: with this many frames waiting for the store, the server stops
@@ -68,6 +69,8 @@ export interface ConnectionDeps {
   onError: (error: unknown) => void;
   /** The clock; `Date.now` by default. */
   now?: () => number;
+  /** Batches the socket's writes of one event-loop turn into one system call (absent: each frame is written at once). */
+  writes?: Pick<WriteBatch, 'hold'>;
 }
 
 /** The text of a frame, whatever form the `ws` library handed it over in. */
@@ -83,8 +86,18 @@ export function frameBytes(data: RawFrame): number {
   return data.byteLength;
 }
 
-/** The chat layer's view of a socket: sends encode for this connection and never throw. */
-export function socketPeer(socket: ConnectionSocket, identity: ConnectIdentity, userKey: Buffer | null, agentToken: string | undefined, onError: (error: unknown) => void): Peer {
+/**
+ * The chat layer's view of a socket: sends encode for this connection and never throw; with
+ * `writes`, the frames of one event-loop turn leave in one system call.
+ */
+export function socketPeer(
+  socket: ConnectionSocket,
+  identity: ConnectIdentity,
+  userKey: Buffer | null,
+  agentToken: string | undefined,
+  onError: (error: unknown) => void,
+  writes?: Pick<WriteBatch, 'hold'>,
+): Peer {
   return {
     userId: identity.userId,
     connectId: identity.connectId,
@@ -99,6 +112,7 @@ export function socketPeer(socket: ConnectionSocket, identity: ConnectIdentity, 
     send(message: WireMessage): void {
       if (socket.readyState !== OPEN) return;
       try {
+        writes?.hold();
         socket.send(encodeFrame(message, userKey));
       } catch (error) {
         onError(error);
@@ -123,7 +137,7 @@ export class Connection {
   /** @param deps - the socket, identity and handlers */
   constructor(private readonly deps: ConnectionDeps) {
     this.now = deps.now ?? Date.now;
-    this.peer = socketPeer(deps.socket, deps.identity, deps.userKey, deps.agentToken, deps.onError);
+    this.peer = socketPeer(deps.socket, deps.identity, deps.userKey, deps.agentToken, deps.onError, deps.writes);
     this.lastFrame = this.now();
   }
 
