@@ -15,6 +15,7 @@ import type { AgentTokens } from '../agents/session-tokens.js';
 import { LOGGED_OUT_CLOSE, SERVER_ERROR_CLOSE } from './close-codes.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 import type { ConnectIdentity } from './connect-check.js';
+import { FrameCipher } from './frame-cipher.js';
 import type { WriteBatch } from './write-batch.js';
 
 /**
@@ -93,7 +94,7 @@ export function frameBytes(data: RawFrame): number {
 export function socketPeer(
   socket: ConnectionSocket,
   identity: ConnectIdentity,
-  userKey: Buffer | null,
+  cipher: FrameCipher | null,
   agentToken: string | undefined,
   onError: (error: unknown) => void,
   writes?: Pick<WriteBatch, 'hold'>,
@@ -113,7 +114,7 @@ export function socketPeer(
       if (socket.readyState !== OPEN) return;
       try {
         writes?.hold();
-        socket.send(encodeFrame(message, userKey));
+        socket.send(encodeFrame(message, cipher));
       } catch (error) {
         onError(error);
       }
@@ -133,11 +134,14 @@ export class Connection {
   private work: Promise<void> = Promise.resolve();
   private waiting = 0;
   private readonly now: () => number;
+  /** Encrypts and decrypts this connection's frames (switch on), made once. */
+  private readonly cipher: FrameCipher | null;
 
   /** @param deps - the socket, identity and handlers */
   constructor(private readonly deps: ConnectionDeps) {
     this.now = deps.now ?? Date.now;
-    this.peer = socketPeer(deps.socket, deps.identity, deps.userKey, deps.agentToken, deps.onError, deps.writes);
+    this.cipher = deps.userKey ? new FrameCipher(deps.userKey) : null;
+    this.peer = socketPeer(deps.socket, deps.identity, this.cipher, deps.agentToken, deps.onError, deps.writes);
     this.lastFrame = this.now();
   }
 
@@ -191,7 +195,7 @@ export class Connection {
     const { peer } = this;
     this.lastFrame = this.now();
     const text = frameText(data);
-    const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, this.deps.userKey);
+    const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, this.cipher);
     if (!frame) {
       refuse(peer, 'bad-frame', '');
       return;
