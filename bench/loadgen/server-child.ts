@@ -1,6 +1,6 @@
 /**
  * Entry of the process under test (forked by the coordinator, never run by hand): `--server`
- * runs the reference server (`createServer`, 127.0.0.1, port 0, in-memory database, a temporary
+ * runs the reference server (`createServer`, 127.0.0.1, port 0, in-memory database or with `--db=file` a file in a temporary
  * data directory; configuration from the JSON environment in `LOADGEN_SERVER_CONFIG`; RSA
  * decryption native or, with `--rsa=jsencrypt`, the old pure-JS path), `--echo` a bare `ws` echo
  * server. It reports its address, and its CPU, event-loop lag, memory and connections on request.
@@ -34,7 +34,8 @@ async function startReference(): Promise<Target> {
   // removed however the process ends (a forced exit while 10 000 sockets close included)
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const env = JSON.parse(process.env[SERVER_CONFIG_VAR] ?? '{}') as Record<string, string>;
-  const config = loadConfig(env, { port: 0, host: LOOPBACK, memoryDb: true, dataDir, appDir: join(dataDir, 'no-app'), log: false });
+  const memoryDb = !process.argv.includes('--db=file');
+  const config = loadConfig(env, { port: 0, host: LOOPBACK, memoryDb, dataDir, appDir: join(dataDir, 'no-app'), log: false });
   const js = process.argv.includes('--rsa=jsencrypt');
   const server = await createServer(config, {
     rsaKey: js ? rsaPrivateKeyJs : rsaPrivateKey,
@@ -44,7 +45,7 @@ async function startReference(): Promise<Target> {
     },
   });
   return {
-    info: { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey, aesSwitch: config.aesSwitch, rsa: js ? 'jsencrypt' : 'native' },
+    info: { url: server.url, socketUrl: server.socketUrl, socketKey: server.socketKey, aesSwitch: config.aesSwitch, rsa: js ? 'jsencrypt' : 'native', db: memoryDb ? 'in-memory SQLite' : `SQLite file (WAL, synchronous ${config.sqliteSynchronous})` },
     connections: () => server.connections(),
     close: async () => {
       await server.close();
