@@ -38,6 +38,8 @@ export interface ChatResult {
   chatting: number;
   /** Ramp wall time, ms. */
   rampMs: number;
+  /** When the window opened and closed (epoch ms): the server's CPU of the window is read for it. */
+  window: { from: number; to: number };
   /** Texts sent by visitors in the window. */
   sent: number;
   /** Of those, received by an agent (by the end of the drain). */
@@ -84,7 +86,7 @@ function parse(text: unknown): unknown {
 
 /** Runs the whole chat phase in this worker and closes its clients. */
 export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs): Promise<ChatResult> {
-  const result: ChatResult = { connected: 0, chatting: 0, rampMs: 0, sent: 0, delivered: 0, answered: 0, ack: [], toAgent: [], roundTrip: [], errors: {}, refusals: {} };
+  const result: ChatResult = { connected: 0, chatting: 0, rampMs: 0, window: { from: 0, to: 0 }, sent: 0, delivered: 0, answered: 0, ack: [], toAgent: [], roundTrip: [], errors: {}, refusals: {} };
   const tag = `lg${args.worker}`;
   const start = performance.now();
   const rampEnd = start + args.rampMs;
@@ -184,6 +186,7 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
   const period = 1000 / args.rate;
   const windowStart = performance.now();
   const windowEnd = windowStart + args.windowMs;
+  result.window.from = Date.now();
   const timers: ReturnType<typeof setTimeout>[] = [];
   for (const visitor of chatting) {
     let k = 0;
@@ -217,6 +220,7 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
     tick();
   }
   await sleep(args.windowMs);
+  result.window.to = Date.now();
   for (const timer of timers) clearTimeout(timer);
   const drainEnd = performance.now() + 3000;
   while (outstanding.size > 0 && performance.now() < drainEnd) await sleep(20);

@@ -77,12 +77,34 @@ async function startEcho(): Promise<Target> {
   };
 }
 
+/** This process's CPU time (ms) every 250 ms, so that the CPU of a window known only afterwards can be read. */
+const cpuTrail: { at: number; cpuMs: number }[] = [];
+
+function sampleCpu(): void {
+  const usage = process.cpuUsage();
+  cpuTrail.push({ at: Date.now(), cpuMs: (usage.user + usage.system) / 1000 });
+  if (cpuTrail.length > 4 * 1200) cpuTrail.shift();
+}
+
+/** CPU ms and wall ms between the samples around `from` and `to` (epoch ms). */
+function cpuBetween(args: unknown): { cpuMs: number; wallMs: number } {
+  const { from, to } = args as { from: number; to: number };
+  sampleCpu();
+  const start = [...cpuTrail].reverse().find((s) => s.at <= from) ?? cpuTrail[0];
+  const end = cpuTrail.find((s) => s.at >= to) ?? cpuTrail[cpuTrail.length - 1];
+  if (!start || !end) return { cpuMs: 0, wallMs: 0 };
+  return { cpuMs: end.cpuMs - start.cpuMs, wallMs: end.at - start.at };
+}
+
 async function main(): Promise<void> {
   setTimeout(() => process.exit(4), SELF_LIMIT_MS).unref();
+  sampleCpu();
+  setInterval(sampleCpu, 250).unref();
   const sampler = new ProcessSampler();
   const target = process.argv.includes('--echo') ? await startEcho() : await startReference();
-  serveRequests(async (cmd) => {
+  serveRequests(async (cmd, args) => {
     if (cmd === 'mark') return sampler.mark();
+    if (cmd === 'cpu-between') return cpuBetween(args);
     if (cmd === 'stats') return { ...sampler.read(), connections: target.connections(), errors, firstError };
     if (cmd === 'exit') {
       setTimeout(() => process.exit(0), 5000).unref();
