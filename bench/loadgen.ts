@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const agents = o.url === '' ? agentAccounts(o.agents) : parseAgentList(process.env['LOADGEN_AGENTS'] ?? '');
   const { rig, info, echoUrl } = await startRig(o, o.phases.includes('chat'));
   console.log(
-    `target: ${o.url === '' ? `reference server (child pid ${rig.server?.pid}, in-memory SQLite, RSA ${o.rsa}, AES switch ${o.aes ? 'on' : 'off'})` : `${o.url} (external)`} at ${info.url}; ${o.workers} generator workers (pids ${rig.workers.map((w) => w.pid).join(', ')})`,
+    `target: ${o.url === '' ? `reference server (child pid ${rig.server?.pid}, ${(rig.server?.info as { db?: string } | undefined)?.db ?? 'SQLite'}, RSA ${o.rsa}, AES switch ${o.aes ? 'on' : 'off'})` : `${o.url} (external)`} at ${info.url}; ${o.workers} generator workers (pids ${rig.workers.map((w) => w.pid).join(', ')})`,
   );
   if (o.url === '') {
     const extra = parseServerEnv(process.env['LOADGEN_SERVER_ENV'] ?? '');

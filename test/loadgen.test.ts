@@ -65,6 +65,10 @@ describe('load generator: its protocol client against the reference server', () 
     expect(chat.delivered).toBe(chat.sent);
     expect(chat.answered).toBe(chat.sent);
     expect(chat.roundTrip).toHaveLength(chat.sent);
+    // every text acknowledged (the server's copy with the same fp), never before it was sent
+    expect(chat.ack).toHaveLength(chat.sent);
+    expect(Math.min(...chat.ack)).toBeGreaterThanOrEqual(0);
+    expect(chat.window.to).toBeGreaterThan(chat.window.from);
     expect(server.errors).toEqual([]);
   });
 });
@@ -77,11 +81,14 @@ describe('load generator: options and server environment', () => {
     expect(() => parseArgs(['--phases', 'soak'])).toThrow(UsageError);
     expect(() => parseArgs(['--nodes', '2'])).toThrow(/balancer/);
     expect(() => parseArgs(['--url', 'ftp://x'])).toThrow(UsageError);
+    expect(parseArgs([]).db).toBe('memory');
+    expect(parseArgs(['--db', 'file']).db).toBe('file');
+    expect(() => parseArgs(['--db', 'disk'])).toThrow(UsageError);
   });
 
   it('raises the limits and lets LOADGEN_SERVER_ENV override or add variables', () => {
     const env = serverEnv(2, true, parseServerEnv('RATE_SOCKET_MAX=5  RATE_CONNECT_PER_IP_MAX=999999'));
-    expect(env).toMatchObject({ RATE_SOCKET_MAX: '5', RATE_CONNECT_PER_IP_MAX: '999999', RATE_HTTP_MAX: '1000000', AES_SWITCH: 'true' });
+    expect(env).toMatchObject({ RATE_SOCKET_MAX: '5', RATE_CONNECT_PER_IP_MAX: '999999', RATE_HTTP_MAX: '1000000', AGENT_LOGIN_CONCURRENCY: '1000', AES_SWITCH: 'true' });
     expect(env['AGENTS']?.split(',')).toHaveLength(2);
     expect(() => parseServerEnv('lower=1')).toThrow(/NAME=value/);
   });

@@ -37,6 +37,8 @@ export interface LoadgenOptions {
   rsa: 'native' | 'jsencrypt';
   /** The AES switch of the started server. */
   aes: boolean;
+  /** The started server's SQLite: in memory, or a file in a temporary data directory (WAL; `SQLITE_SYNCHRONOUS` through `LOADGEN_SERVER_ENV`). */
+  db: 'memory' | 'file';
   /** The whole run stops by itself after this, s. */
   maxSeconds: number;
 }
@@ -61,6 +63,8 @@ export const USAGE = `usage: npm run bench:server -- [options]
   --ramp S             longest ramp of a phase (default 90, max 300)
   --rsa native|jsencrypt  RSA decryption of the started server (default native)
   --aes on|off         AES switch of the started server (default on)
+  --db memory|file     SQLite of the started server in memory (default) or a file (WAL; add
+                       LOADGEN_SERVER_ENV="SQLITE_SYNCHRONOUS=normal" for checkpoint syncs)
   --max-seconds S      hard stop of the whole run (default 420, max 1200)
   --nodes N            1 only here: for a cluster, start it (npm run cluster -w @kefu-im/server with DATABASE_URL, REDIS_URL) and pass --url
 env: LOADGEN_SERVER_ENV="NAME=value ..." overrides the started server's environment
@@ -91,6 +95,7 @@ export function parseArgs(argv: readonly string[]): LoadgenOptions {
     rampSeconds: 90,
     rsa: 'native',
     aes: true,
+    db: 'memory',
     maxSeconds: 420,
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -135,6 +140,12 @@ export function parseArgs(argv: readonly string[]): LoadgenOptions {
         const v = value();
         if (v !== 'on' && v !== 'off') throw new UsageError('--aes is on or off');
         o.aes = v === 'on';
+        break;
+      }
+      case '--db': {
+        const v = value();
+        if (v !== 'memory' && v !== 'file') throw new UsageError('--db is memory or file');
+        o.db = v;
         break;
       }
       case '--nodes': {

@@ -38,12 +38,16 @@ export interface ChatResult {
   chatting: number;
   /** Ramp wall time, ms. */
   rampMs: number;
+  /** When the window opened and closed (epoch ms): the server's CPU of the window is read for it. */
+  window: { from: number; to: number };
   /** Texts sent by visitors in the window. */
   sent: number;
   /** Of those, received by an agent (by the end of the drain). */
   delivered: number;
   /** Agent answers received by the visitors. */
   answered: number;
+  /** Visitor send to the server's acknowledgement (its copy of the text, same `fp`) back on the visitor, ms. */
+  ack: number[];
   /** Visitor send to agent receive, ms. */
   toAgent: number[];
   /** Visitor send to the agent's answer received, ms. */
@@ -82,7 +86,7 @@ function parse(text: unknown): unknown {
 
 /** Runs the whole chat phase in this worker and closes its clients. */
 export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs): Promise<ChatResult> {
-  const result: ChatResult = { connected: 0, chatting: 0, rampMs: 0, sent: 0, delivered: 0, answered: 0, toAgent: [], roundTrip: [], errors: {}, refusals: {} };
+  const result: ChatResult = { connected: 0, chatting: 0, rampMs: 0, window: { from: 0, to: 0 }, sent: 0, delivered: 0, answered: 0, ack: [], toAgent: [], roundTrip: [], errors: {}, refusals: {} };
   const tag = `lg${args.worker}`;
   const start = performance.now();
   const rampEnd = start + args.rampMs;
@@ -91,6 +95,8 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
   const byClientId = new Map<string, Visitor>();
   const requested = new Set<string>();
   const outstanding = new Map<string, number>();
+  /** Send times of texts not acknowledged yet, by `fp`. */
+  const unacked = new Map<string, number>();
 
   const onRefusal = (frame: Frame): void => {
     const reason = (parse(frame.dataContent) as { reason?: unknown } | undefined)?.reason;
@@ -135,6 +141,12 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
   function onVisitorFrame(visitor: Visitor, frame: Frame, receivedAt: number): void {
     if (frame.type === SESSION_EVENT) {
       if ((parse(frame.dataContent) as { event?: unknown } | undefined)?.event === 'agent-joined') visitor.chatting = true;
+    } else if (frame.type === TEXT && frame.from === visitor.client.userId && typeof frame.fp === 'string') {
+      // the acknowledgement: the stored copy of the visitor's own text, same fp
+      const sentAt = unacked.get(frame.fp);
+      if (sentAt === undefined) return;
+      unacked.delete(frame.fp);
+      result.ack.push(receivedAt - sentAt);
     } else if (frame.type === TEXT && typeof frame.from === 'string' && frame.from.startsWith('agent:')) {
       const content = String(frame.dataContent ?? '');
       const [prefix, , seq, sentAt] = content.split('#');
@@ -174,6 +186,7 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
   const period = 1000 / args.rate;
   const windowStart = performance.now();
   const windowEnd = windowStart + args.windowMs;
+  result.window.from = Date.now();
   const timers: ReturnType<typeof setTimeout>[] = [];
   for (const visitor of chatting) {
     let k = 0;
@@ -185,11 +198,12 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
       const timer = setTimeout(() => {
         const sentAt = performance.now();
         const seq = visitor.seq++;
+        const fp = randomUUID();
         const ok = visitor.client.send({
           type: TEXT,
           from: visitor.client.userId,
           to: '',
-          fp: randomUUID(),
+          fp,
           dataContent: `${tag}#${visitor.index}#${seq}#${sentAt.toFixed(3)}`,
           times: Date.now(),
           uuid: visitor.client.userId,
@@ -197,6 +211,7 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
         if (ok) {
           result.sent += 1;
           outstanding.set(`${visitor.index}#${seq}`, sentAt);
+          unacked.set(fp, sentAt);
         }
         tick();
       }, Math.max(0, at - performance.now()));
@@ -205,6 +220,7 @@ export async function runChat(info: ServerInfo, key: SocketKey, args: ChatArgs):
     tick();
   }
   await sleep(args.windowMs);
+  result.window.to = Date.now();
   for (const timer of timers) clearTimeout(timer);
   const drainEnd = performance.now() + 3000;
   while (outstanding.size > 0 && performance.now() < drainEnd) await sleep(20);

@@ -155,9 +155,18 @@ export async function chatPhase(
   const sent = results.reduce((n, r) => n + r.sent, 0);
   const delivered = results.reduce((n, r) => n + r.delivered, 0);
   const answered = results.reduce((n, r) => n + r.answered, 0);
+  // the server's CPU over the window alone (no connects): per text in (a visitor's and its answer), each stored, acknowledged and delivered
+  const from = Math.min(...results.map((r) => r.window.from));
+  const to = Math.max(...results.map((r) => r.window.to));
+  const windowCpu = rig.server && from > 0 ? await rig.server.request<{ cpuMs: number; wallMs: number }>('cpu-between', { from, to }) : undefined;
+  const textsIn = sent + delivered;
   const lines = [
     `chat: ${connected}/${opts.chats} visitors connected, ${chatting} chatting with ${opts.agents.length} agents after a ${(Math.max(...results.map((r) => r.rampMs)) / 1000).toFixed(1)} s ramp (${((performance.now() - started) / 1000).toFixed(1)} s in all)`,
     `  window ${opts.seconds} s at ${opts.rate}/s per visitor: sent ${sent}, delivered to agents ${delivered}, answers back ${answered}, not answered within the 3 s drain ${sent - answered}`,
+    ...(windowCpu && windowCpu.wallMs > 0
+      ? [`  server CPU in the window: ${((windowCpu.cpuMs * 1000) / Math.max(1, textsIn)).toFixed(0)} us per text in (${textsIn} texts: visitors' and agents' answers), ${(windowCpu.cpuMs / windowCpu.wallMs).toFixed(2)} of a core over ${(windowCpu.wallMs / 1000).toFixed(1)} s`]
+      : []),
+    `  acknowledgement (visitor send to the server's copy back) ${samples(results.map((r) => r.ack)).describe()}`,
     `  visitor->agent delivery ${samples(results.map((r) => r.toAgent)).describe()}`,
     `  round trip visitor->agent->visitor ${samples(results.map((r) => r.roundTrip)).describe()}`,
     `  failures: ${describeCounts(mergeCounts(results.map((r) => r.errors)))}; refusals: ${describeCounts(mergeCounts(results.map((r) => r.refusals)))}`,

@@ -35,10 +35,11 @@ const RAISE_FD_LIMIT = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
 /**
  * Starts `entry` (relative to this folder) with `args` and `env`, resolves when it says ready.
  * @param name - for messages
+ * @param nodeArgs - extra Node flags for the child (e.g. `--cpu-prof`)
  */
-export function startChild(name: string, entry: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<Child> {
+export function startChild(name: string, entry: string, args: string[], env: Record<string, string>, timeoutMs: number, nodeArgs: readonly string[] = []): Promise<Child> {
   const file = fileURLToPath(new URL(entry, import.meta.url));
-  const child = spawn('/bin/sh', ['-c', RAISE_FD_LIMIT, 'sh', process.execPath, ...process.execArgv, file, ...args], {
+  const child = spawn('/bin/sh', ['-c', RAISE_FD_LIMIT, 'sh', process.execPath, ...process.execArgv, ...nodeArgs, file, ...args], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });

@@ -14,13 +14,15 @@ import { startChild, type Child } from './procs.js';
 import { fetchServerInfo, type ServerInfo } from './protocol.js';
 
 /** Starts the processes of a run: server (unless `url`), echo server, workers (initialised). */
-export async function startRig(o: Pick<LoadgenOptions, 'url' | 'workers' | 'agents' | 'aes' | 'rsa' | 'maxSeconds'>, withEcho: boolean): Promise<{ rig: Rig; info: ServerInfo; echoUrl: string }> {
+export async function startRig(o: Pick<LoadgenOptions, 'url' | 'workers' | 'agents' | 'aes' | 'rsa' | 'maxSeconds'> & Partial<Pick<LoadgenOptions, 'db'>>, withEcho: boolean): Promise<{ rig: Rig; info: ServerInfo; echoUrl: string }> {
   const selfLimit = { LOADGEN_SELF_LIMIT_MS: String((o.maxSeconds + 30) * 1000) };
   const rig: Rig = { workers: [] };
   let info: ServerInfo;
   if (o.url === '') {
     const env = serverEnv(o.agents, o.aes, parseServerEnv(process.env['LOADGEN_SERVER_ENV'] ?? ''));
-    rig.server = await startChild('server', './server-child.ts', ['--server', `--rsa=${o.rsa}`], { ...selfLimit, [SERVER_CONFIG_VAR]: JSON.stringify(env) }, 60_000);
+    // LOADGEN_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": Node flags of the server only
+    const nodeArgs = (process.env['LOADGEN_SERVER_NODE_ARGS'] ?? '').split(/\s+/).filter((a) => a.startsWith('--'));
+    rig.server = await startChild('server', './server-child.ts', ['--server', `--rsa=${o.rsa}`, `--db=${o.db ?? 'memory'}`], { ...selfLimit, [SERVER_CONFIG_VAR]: JSON.stringify(env) }, 60_000, nodeArgs);
     info = rig.server.info as ServerInfo;
   } else {
     info = await fetchServerInfo(o.url);

@@ -96,7 +96,7 @@ export class DeskControls {
     const note = content?.['note'];
     if (peer.role !== 'agent') return refuse(peer, 'not-allowed', fp);
     if (typeof clientId !== 'string' || typeof to !== 'string' || (note !== undefined && typeof note !== 'string')) return refuse(peer, 'bad-frame', fp);
-    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    const session = await this.ctx.store.chat.activeSessionWith(peer.userId, clientId);
     const target = to === peer.userId ? undefined : await agentByUserId(this.ctx, to);
     // within the conversation's merchant only: the sender's, and the target's too
     const ours = session !== undefined && (await agentMerchants(this.ctx, peer.userId)).includes(session.mchId);

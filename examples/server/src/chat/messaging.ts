@@ -296,7 +296,7 @@ export class Messaging {
 
   /** The agent's active conversation with `clientId`, when it is one of the agent's merchants. */
   private async servedSession(peer: Peer, clientId: string): Promise<ServiceSession | undefined> {
-    const session = (await this.ctx.store.chat.activeSessions(peer.userId)).find((s) => s.clientId === clientId);
+    const session = await this.ctx.store.chat.activeSessionWith(peer.userId, clientId);
     return session && (await agentMerchants(this.ctx, peer.userId)).includes(session.mchId) ? session : undefined;
   }
 

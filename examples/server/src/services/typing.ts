@@ -155,7 +155,7 @@ export class Typing {
   /** The visitor `to` when the agent serves its active conversation (protocol §3a.5). */
   private async visitorOf(agentId: string, to: unknown): Promise<{ to: string; mchId: string } | undefined> {
     if (typeof to !== 'string' || to === '') return undefined;
-    const session = (await this.store.chat.activeSessions(agentId)).find((s) => s.clientId === to);
+    const session = await this.store.chat.activeSessionWith(agentId, to);
     return session ? { to, mchId: session.mchId } : undefined;
   }
 }

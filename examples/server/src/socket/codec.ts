@@ -5,12 +5,12 @@
 
 import type { ClientFrame } from '../chat/messaging.js';
 import type { WireMessage } from '../chat/wire.js';
-import { aesEcbDecrypt, aesEcbEncrypt } from '../crypto.js';
+import type { FrameCipher } from './frame-cipher.js';
 
-/** Encodes a server message for one connection. */
-export function encodeFrame(message: WireMessage, userKey: Buffer | null): string {
+/** Encodes a server message for one connection: JSON, encrypted with the connection's cipher when the switch is on. */
+export function encodeFrame(message: WireMessage, cipher: FrameCipher | null): string {
   const json = JSON.stringify(message);
-  return userKey ? aesEcbEncrypt(userKey, json) : json;
+  return cipher ? cipher.encrypt(json) : json;
 }
 
 function asFrame(value: unknown): ClientFrame | undefined {
@@ -21,19 +21,26 @@ function asFrame(value: unknown): ClientFrame | undefined {
   return { ...(value as Record<string, unknown>), type: n };
 }
 
+/** Whether a frame's text can be a JSON object (base64 never starts with `{`), so that no frame costs a thrown parse error. */
+function looksLikeObject(text: string): boolean {
+  return /^\s*\{/.test(text);
+}
+
 /**
- * Decodes a client frame: JSON first, then AES-ECB under `userKey` when given.
+ * Decodes a client frame: a JSON object, or else AES-ECB with the connection's cipher when given.
  * @returns undefined when the frame neither parses nor decrypts to a message object.
  */
-export function decodeFrame(text: string, userKey: Buffer | null): ClientFrame | undefined {
-  try {
-    return asFrame(JSON.parse(text));
-  } catch {
-    // not JSON: try the encrypted form
+export function decodeFrame(text: string, cipher: FrameCipher | null): ClientFrame | undefined {
+  if (looksLikeObject(text)) {
+    try {
+      return asFrame(JSON.parse(text));
+    } catch {
+      // not JSON after all: try the encrypted form (which fails too: base64 has no brace)
+    }
   }
-  if (!userKey) return undefined;
+  if (!cipher) return undefined;
   try {
-    return asFrame(JSON.parse(aesEcbDecrypt(userKey, text.trim())));
+    return asFrame(JSON.parse(cipher.decrypt(text.trim())));
   } catch {
     return undefined;
   }

@@ -16,6 +16,8 @@ import type { AgentTokens } from '../agents/session-tokens.js';
 import { LOGGED_OUT_CLOSE, SERVER_ERROR_CLOSE } from './close-codes.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 import type { ConnectIdentity } from './connect-check.js';
+import { FrameCipher } from './frame-cipher.js';
+import type { WriteBatch } from './write-batch.js';
 
 /**
  * Backpressure per connection: with this many frames waiting for the store, the server stops
@@ -71,6 +73,8 @@ export interface ConnectionDeps {
   onError: (error: unknown) => void;
   /** The clock; `Date.now` by default. */
   now?: () => number;
+  /** Batches the socket's writes of one event-loop turn into one system call (absent: each frame is written at once). */
+  writes?: Pick<WriteBatch, 'hold'>;
 }
 
 /** The text of a frame, whatever form the `ws` library handed it over in. */
@@ -86,8 +90,18 @@ export function frameBytes(data: RawFrame): number {
   return data.byteLength;
 }
 
-/** The chat layer's view of a socket: sends encode for this connection and never throw. */
-export function socketPeer(socket: ConnectionSocket, identity: ConnectIdentity, userKey: Buffer | null, agentToken: string | undefined, onError: (error: unknown) => void): Peer {
+/**
+ * The chat layer's view of a socket: sends encode for this connection and never throw; with
+ * `writes`, the frames of one event-loop turn leave in one system call.
+ */
+export function socketPeer(
+  socket: ConnectionSocket,
+  identity: ConnectIdentity,
+  cipher: FrameCipher | null,
+  agentToken: string | undefined,
+  onError: (error: unknown) => void,
+  writes?: Pick<WriteBatch, 'hold'>,
+): Peer {
   return {
     userId: identity.userId,
     connectId: identity.connectId,
@@ -102,7 +116,8 @@ export function socketPeer(socket: ConnectionSocket, identity: ConnectIdentity, 
     send(message: WireMessage): void {
       if (socket.readyState !== OPEN) return;
       try {
-        socket.send(encodeFrame(message, userKey));
+        writes?.hold();
+        socket.send(encodeFrame(message, cipher));
       } catch (error) {
         onError(error);
       }
@@ -133,11 +148,14 @@ export class Connection {
   private work: Promise<void> = Promise.resolve();
   private waiting = 0;
   private readonly now: () => number;
+  /** Encrypts and decrypts this connection's frames (switch on), made once. */
+  private readonly cipher: FrameCipher | null;
 
   /** @param deps - the socket, identity and handlers */
   constructor(private readonly deps: ConnectionDeps) {
     this.now = deps.now ?? Date.now;
-    this.peer = socketPeer(deps.socket, deps.identity, deps.userKey, deps.agentToken, deps.onError);
+    this.cipher = deps.userKey ? new FrameCipher(deps.userKey) : null;
+    this.peer = socketPeer(deps.socket, deps.identity, this.cipher, deps.agentToken, deps.onError, deps.writes);
     this.lastFrame = this.now();
   }
 
@@ -191,7 +209,7 @@ export class Connection {
     const { peer } = this;
     this.lastFrame = this.now();
     const text = frameText(data);
-    const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, this.deps.userKey);
+    const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, this.cipher);
     if (!frame) {
       refuse(peer, 'bad-frame', '');
       return;

@@ -28,6 +28,7 @@ import { Connection } from './connection.js';
 import { EarlyFrames } from './early-frames.js';
 import { LiveConnections } from './live-connections.js';
 import type { SocketSlot, SocketSlots } from './socket-slots.js';
+import { WriteBatch } from './write-batch.js';
 
 export { BANNED_CLOSE, IDLE_CLOSE, SERVER_ERROR_CLOSE, TOO_MANY_CONNECTIONS_CLOSE } from './close-codes.js';
 export { MAX_PENDING_FRAMES, RESUME_PENDING_FRAMES } from './connection.js';
@@ -137,9 +138,12 @@ function upgrade(endpoint: Endpoint, allowed: boolean, req: IncomingMessage, soc
     socket.end('HTTP/1.1 413 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     return;
   }
+  // the 101, the welcome and the session's first frames leave together when the check answers within this turn
+  const writes = new WriteBatch(socket);
+  writes.hold();
   endpoint.wss.handleUpgrade(req, socket, head, (ws) => {
     try {
-      accept(endpoint, ws, req);
+      accept(endpoint, ws, req, writes);
     } catch (error) {
       endpoint.deps.onError(error);
       ws.close(SERVER_ERROR_CLOSE, 'server error');
@@ -148,7 +152,7 @@ function upgrade(endpoint: Endpoint, allowed: boolean, req: IncomingMessage, soc
 }
 
 /** Runs the connect check and admission; frames sent meanwhile are held, never dropped. */
-function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage): void {
+function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage, writes: WriteBatch): void {
   const { deps } = endpoint;
   ws.on('error', () => {
     // oversize frames (1009) and broken sockets land here; the close handler cleans up
@@ -169,7 +173,7 @@ function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage): void {
     address: addressOf(req, deps),
   })
     .then(async (identity) => {
-      if (ws.readyState === WebSocket.OPEN) await admit(endpoint, ws, identity, early);
+      if (ws.readyState === WebSocket.OPEN) await admit(endpoint, ws, identity, early, writes);
     })
     .catch((error: unknown) => {
       if (ws.readyState !== WebSocket.OPEN) return;
@@ -188,7 +192,7 @@ function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage): void {
 }
 
 /** Admits a checked connect; an admitted one gets its connection, the held frames, and the welcome. */
-async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentity, early: EarlyFrames): Promise<void> {
+async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentity, early: EarlyFrames, writes: WriteBatch): Promise<void> {
   const { deps } = endpoint;
   const result = await endpoint.admission.admit(identity);
   if (result.kind === 'too-many') {
@@ -196,7 +200,7 @@ async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentit
     return;
   }
   const userKey = deps.ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
-  const connection = new Connection({ ...deps, hub: deps.ctx.hub, socket: ws, identity, userKey, agentToken: result.kind === 'admitted' ? result.agentToken : undefined });
+  const connection = new Connection({ ...deps, hub: deps.ctx.hub, socket: ws, identity, userKey, agentToken: result.kind === 'admitted' ? result.agentToken : undefined, writes });
   if (result.kind === 'banned') {
     refuse(connection.peer, 'banned', '');
     ws.close(BANNED_CLOSE, 'banned');

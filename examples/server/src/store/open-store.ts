@@ -11,12 +11,12 @@ import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './types.js';
 
 /** Opens (and migrates) the store `config` names. */
-export async function openStore(config: Pick<ServerConfig, 'databaseUrl' | 'memoryDb' | 'dataDir'>): Promise<Store> {
+export async function openStore(config: Pick<ServerConfig, 'databaseUrl' | 'memoryDb' | 'dataDir'> & Partial<Pick<ServerConfig, 'sqliteSynchronous'>>): Promise<Store> {
   if (config.databaseUrl !== '') {
     const { PgStore } = await import('./pg-store.js');
     return PgStore.open(config.databaseUrl);
   }
-  return new SqliteStore(config.memoryDb ? ':memory:' : join(config.dataDir, 'kefu.db'));
+  return new SqliteStore(config.memoryDb ? ':memory:' : join(config.dataDir, 'kefu.db'), { synchronous: config.sqliteSynchronous ?? 'full' });
 }
 
 const KEYS_META = 'server_keys';

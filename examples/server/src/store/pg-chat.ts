@@ -150,6 +150,15 @@ function pgSessionMethods(db: Queryable): SessionMethods {
           [agentId],
         )
       ).map(rows.toSession),
+    activeSessionWith: async (agentId, clientId) =>
+      mapRow(
+        await firstRow<rows.SessionRow>(
+          db,
+          "SELECT * FROM sessions WHERE agent_id = $1 AND client_id = $2 AND state = 'active' ORDER BY accepted_at ASC NULLS FIRST, row_order ASC LIMIT 1",
+          [agentId, clientId],
+        ),
+        rows.toSession,
+      ),
     recentWaits: async (limit) => (await allRows<rows.WaitRow>(db, rows.RECENT_WAITS_SQL('$1'), [limit])).map(rows.toWait),
     claimQueued: async (clientId, agentId, now, mchIds) =>
       // The row lock with SKIP LOCKED: a second agent accepting at once finds nothing to claim.

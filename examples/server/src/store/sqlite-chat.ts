@@ -63,6 +63,9 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
     activeSessions: db.prepare<[string], rows.SessionRow>(
       "SELECT * FROM sessions WHERE state = 'active' AND agent_id = ? ORDER BY accepted_at ASC, rowid ASC",
     ),
+    activeSessionWith: db.prepare<[string, string], rows.SessionRow>(
+      "SELECT * FROM sessions WHERE agent_id = ? AND client_id = ? AND state = 'active' ORDER BY accepted_at ASC, rowid ASC LIMIT 1",
+    ),
   };
   return {
     visitor: (clientId) => mapRow(q.visitor.get(clientId), rows.toVisitor),
@@ -82,6 +85,7 @@ function sqliteSessionMethods(db: Database.Database): SessionMethods {
     },
     queue: () => q.queue.all().map(rows.toSession),
     activeSessions: (agentId) => q.activeSessions.all(agentId).map(rows.toSession),
+    activeSessionWith: (agentId, clientId) => mapRow(q.activeSessionWith.get(agentId, clientId), rows.toSession),
     servingAgents: () => q.servingAgents.all().map((r) => r.agent_id),
     claimQueued: (clientId, agentId, now, mchIds) => mapRow(q.claimQueued.get(agentId, now, clientId, JSON.stringify(mchIds)), rows.toSession),
     recentWaits: (limit) => q.recentWaits.all(limit).map(rows.toWait),

@@ -150,11 +150,13 @@ export class SqliteStore extends SqliteView {
   /**
    * Opens (creating when needed) and migrates the database.
    * @param file - a file path, or `:memory:`.
+   * @param options - `synchronous`: `full` (default: each commit fsynced) or `normal` (WAL synced at checkpoints; see `SQLITE_SYNCHRONOUS`)
    */
-  constructor(file: string) {
+  constructor(file: string, options: { synchronous?: 'full' | 'normal' } = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file);
     if (file !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma(options.synchronous === 'normal' ? 'synchronous = NORMAL' : 'synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     const schemaVersion = migrate(db);

@@ -363,6 +363,12 @@ export interface ChatRepo {
   queue(): ServiceSession[];
   /** Active sessions of an agent, oldest first. */
   activeSessions(agentId: string): ServiceSession[];
+  /**
+   * The agent's oldest active session with the visitor `clientId` (the first of
+   * {@link ChatRepo.activeSessions} for that visitor), read by index: every text an agent sends
+   * looks it up, so it must not read the agent's other sessions.
+   */
+  activeSessionWith(agentId: string, clientId: string): ServiceSession | undefined;
   /** The agents that serve at least one active session (sorted). */
   servingAgents(): string[];
   /**

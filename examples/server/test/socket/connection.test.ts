@@ -77,7 +77,7 @@ const identity = (role: 'visitor' | 'agent' = 'visitor'): ConnectIdentity => ({
   connectId: 'u',
 });
 
-function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; agentToken?: string } = {}) {
+function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; agentToken?: string; writes?: { hold(): void } } = {}) {
   const socket = new FakeSocket();
   const messaging = new HeldMessaging();
   const revoked: string[] = [];
@@ -113,6 +113,7 @@ function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; a
     agentPresence: { loggedOut: (id) => void loggedOut.push(id) },
     onError: (e) => void errors.push(e),
     now: () => 42,
+    ...(options.writes ? { writes: options.writes } : {}),
   });
   return { socket, messaging, revoked, loggedOut, errors, hubCalls, connection };
 }
@@ -263,5 +264,24 @@ describe('connection: the peer', () => {
     socket.readyState = 3;
     connection.peer.send({ type: 51, from: 'system', to: 'v1', dataContent: '{}' });
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe('connection: writes batched per event-loop turn', () => {
+  it('holds the batch before every frame it sends (heartbeat reply, refusal, pushes), encrypted frames included', () => {
+    const order: string[] = [];
+    const writes = { hold: () => void order.push('hold') };
+    const { socket, connection } = setUp({ writes, userKey: Buffer.from('0123456789abcdef0123456789abcdef', 'utf8') });
+    const send = socket.send.bind(socket);
+    socket.send = (data: string) => {
+      order.push('send');
+      send(data);
+    };
+    connection.receive(Buffer.from(JSON.stringify({ type: 1, from: 'v1' })), false);
+    connection.receive(Buffer.from('not a frame'), false);
+    connection.peer.send({ type: 100, from: 'system', to: 'v1', dataContent: 'x' });
+    expect(order).toEqual(['hold', 'send', 'hold', 'send', 'hold', 'send']);
+    expect(socket.sent).toHaveLength(3);
+    expect(socket.sent.every((frame) => !frame.startsWith('{'))).toBe(true);
   });
 });

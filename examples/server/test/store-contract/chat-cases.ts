@@ -102,6 +102,20 @@ export function sessionCases(current: () => Store): void {
       expect((await store.chat.queue()).map((s) => s.sessionId)).toEqual(['s2', 's3', 's1']);
       expect((await store.chat.activeSessions('agent:a')).map((s) => s.sessionId)).toEqual(['s6', 's5']);
     });
+
+    it('activeSessionWith finds the agent’s active session with one visitor, the oldest accepted first', async () => {
+      const store = current();
+      await store.chat.createSession(session('s1', 'v1', { state: 'active', agentId: 'agent:a', acceptedAt: T0 + 5 }));
+      await store.chat.createSession(session('s2', 'v1', { state: 'active', agentId: 'agent:a', acceptedAt: T0 + 2, mchId: 'm2' }));
+      await store.chat.createSession(session('s3', 'v2', { state: 'active', agentId: 'agent:b', acceptedAt: T0 }));
+      await store.chat.createSession(session('s4', 'v3', { state: 'queued', queuedAt: T0 }));
+      await store.chat.createSession(session('s5', 'v4', { state: 'ended', agentId: 'agent:a', acceptedAt: T0 }));
+      expect((await store.chat.activeSessionWith('agent:a', 'v1'))?.sessionId).toBe('s2');
+      expect(await store.chat.activeSessionWith('agent:a', 'v2')).toBeUndefined();
+      expect((await store.chat.activeSessionWith('agent:b', 'v2'))?.sessionId).toBe('s3');
+      expect(await store.chat.activeSessionWith('agent:a', 'v3')).toBeUndefined();
+      expect(await store.chat.activeSessionWith('agent:a', 'v4')).toBeUndefined();
+    });
   });
 
   describe('claimQueued: of two agents accepting the same visitor at once, exactly one gets the session', () => {
