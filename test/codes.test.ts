@@ -12,7 +12,7 @@ import * as serverCloseCodes from '../examples/server/src/socket/close-codes.js'
 const protocolDoc = readFileSync(new URL('../docs/protocol.md', import.meta.url), 'utf8');
 
 describe('the server closes sockets with the codes the SDK knows', () => {
-  it('every server close code (1000, 1009, 1011, 1012, 1013, 4001-4005) is the shared one', () => {
+  it('every server close code (1000, 1009, 1011, 1012, 1013, 4001-4006) is the shared one', () => {
     expect({ ...serverCloseCodes }).toEqual({
       LOGGED_OUT_CLOSE: CloseCode.Normal,
       FRAME_TOO_LARGE_CLOSE: CloseCode.FrameTooLarge,
@@ -24,8 +24,9 @@ describe('the server closes sockets with the codes the SDK knows', () => {
       BANNED_CLOSE: CloseCode.Banned,
       IDENTITY_REFUSED: CloseCode.IdentityRefused,
       TOO_MANY_CONNECTIONS_CLOSE: CloseCode.TooManyConnections,
+      IDENTITY_TOKEN_REFUSED_CLOSE: CloseCode.IdentityTokenRefused,
     });
-    expect(Object.values(serverCloseCodes).sort((a, b) => a - b)).toEqual([1000, 1009, 1011, 1012, 1013, 4001, 4002, 4003, 4004, 4005]);
+    expect(Object.values(serverCloseCodes).sort((a, b) => a - b)).toEqual([1000, 1009, 1011, 1012, 1013, 4001, 4002, 4003, 4004, 4005, 4006]);
   });
 
   it('the protocol\'s own codes are 4001-4006, the standard ones as RFC 6455 numbers them', () => {

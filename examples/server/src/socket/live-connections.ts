@@ -13,6 +13,23 @@ export interface LiveConnection {
   close(code: number, reason: string): void;
   /** Drops it at once. */
   terminate(): void;
+  /** Resolves once the work it has queued has run (a drain waits for it before the store closes). */
+  idle?(): Promise<void>;
+}
+
+/**
+ * Waits for `work` to settle, at most `ms`.
+ * @param work - what to wait for (its rejections are ignored)
+ * @param ms - the longest wait
+ */
+export function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const deadline = setTimeout(resolve, ms);
+    work.then(
+      () => (clearTimeout(deadline), resolve()),
+      () => (clearTimeout(deadline), resolve()),
+    );
+  });
 }
 
 /** How long a drain waits for closes to complete before it drops the rest. */
@@ -56,11 +73,13 @@ export class LiveConnections<C extends LiveConnection = LiveConnection> {
 
   /**
    * Closes every connection with 1012 (service restart: clients reconnect at once, to another
-   * node behind a balancer) and resolves once all are gone; after {@link DRAIN_GRACE_MS} the
-   * rest are dropped.
+   * node behind a balancer) and resolves once all are gone and the work they had queued has run
+   * (it may still use the store, which closes next); after {@link DRAIN_GRACE_MS} the rest are
+   * dropped and, after another grace, their work is no longer waited for.
    */
   async drain(graceMs = DRAIN_GRACE_MS): Promise<void> {
-    for (const connection of this.live) connection.close(SERVICE_RESTART_CLOSE, 'service restart');
+    const draining = [...this.live];
+    for (const connection of draining) connection.close(SERVICE_RESTART_CLOSE, 'service restart');
     await new Promise<void>((resolve) => {
       const deadline = setTimeout(() => {
         for (const connection of this.live) connection.terminate();
@@ -74,5 +93,6 @@ export class LiveConnections<C extends LiveConnection = LiveConnection> {
       };
       check();
     });
+    await settledWithin(Promise.allSettled(draining.map((connection) => connection.idle?.())), graceMs);
   }
 }

@@ -26,7 +26,7 @@ import { BANNED_CLOSE, CONNECT_REFUSED, SERVER_ERROR_CLOSE, SERVICE_RESTART_CLOS
 import { checkConnect, ConnectRefused, type ConnectIdentity } from './connect-check.js';
 import { Connection } from './connection.js';
 import { EarlyFrames } from './early-frames.js';
-import { LiveConnections } from './live-connections.js';
+import { DRAIN_GRACE_MS, LiveConnections, settledWithin } from './live-connections.js';
 import type { SocketSlot, SocketSlots } from './socket-slots.js';
 import { WriteBatch } from './write-batch.js';
 
@@ -79,6 +79,8 @@ interface Endpoint {
   readonly admission: Admission;
   /** Sockets upgraded but not admitted yet (the drain closes them too). */
   readonly admitting: Set<WebSocket>;
+  /** The connect checks and admissions in flight (they use the store: a close waits for them). */
+  readonly admissions: Set<Promise<void>>;
   closing: boolean;
 }
 
@@ -90,6 +92,7 @@ export const socketPlugin: FastifyPluginAsync<SocketPluginOptions> = async (app,
     wss: new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES }),
     admission: new Admission({ ...deps, hub: ctx.hub }),
     admitting: new Set(),
+    admissions: new Set(),
     closing: false,
   };
   const { connectsMax, connectsWindowMs } = ctx.config.abuse;
@@ -118,6 +121,7 @@ export const socketPlugin: FastifyPluginAsync<SocketPluginOptions> = async (app,
     app.server.off('upgrade', onUpgrade);
     for (const ws of endpoint.admitting) ws.close(SERVICE_RESTART_CLOSE, 'service restart');
     await deps.live.drain();
+    await settledWithin(Promise.allSettled([...endpoint.admissions]), DRAIN_GRACE_MS);
     await new Promise<void>((resolve) => endpoint.wss.close(() => resolve()));
   });
 };
@@ -165,7 +169,7 @@ function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage, writes:
     ws.off('message', early.hold);
   };
   const params = new URL(req.url ?? '/', 'http://localhost').searchParams.get('params') ?? '';
-  checkConnect(params, {
+  const admission = checkConnect(params, {
     rsa: deps.rsa,
     secret: deps.secret,
     services: deps.services,
@@ -188,7 +192,9 @@ function accept(endpoint: Endpoint, ws: WebSocket, req: IncomingMessage, writes:
       early.discard();
       // a refused socket paused by its early frames reads again, so that its close handshake completes
       if (ws.readyState !== WebSocket.OPEN && ws.isPaused) ws.resume();
+      endpoint.admissions.delete(admission);
     });
+  endpoint.admissions.add(admission);
 }
 
 /** Admits a checked connect; an admitted one gets its connection, the held frames, and the welcome. */

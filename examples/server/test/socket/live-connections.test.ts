@@ -85,4 +85,33 @@ describe('live connections: drain', () => {
     expect(stuck.terminated).toBe(true);
     expect(live.size).toBe(0);
   });
+
+  it('waits for the work a closed connection had queued (it may still use the store, which closes next), at most a grace', async () => {
+    vi.useFakeTimers();
+    const live = new LiveConnections<FakeConnection & { idle(): Promise<void> }>();
+    let finish: () => void = () => undefined;
+    const queued = new Promise<void>((resolve) => (finish = resolve));
+    const busy = Object.assign(new FakeConnection(0, (c) => live.delete(c as never)), { idle: () => queued });
+    live.add(busy);
+    let drained = false;
+    const drain = live.drain().then(() => (drained = true));
+    await vi.advanceTimersByTimeAsync(DRAIN_GRACE_MS / 2);
+    expect(live.size).toBe(0); // the socket is gone...
+    expect(drained).toBe(false); // ...but its queued work has not run yet
+    finish();
+    await vi.advanceTimersByTimeAsync(0);
+    await drain;
+    expect(drained).toBe(true);
+
+    // work that never settles is waited for one grace, not forever
+    const hung = Object.assign(new FakeConnection(0, (c) => live.delete(c as never)), { idle: () => new Promise<void>(() => undefined) });
+    live.add(hung);
+    let hungDrained = false;
+    const second = live.drain().then(() => (hungDrained = true));
+    await vi.advanceTimersByTimeAsync(DRAIN_GRACE_MS - 20);
+    expect(hungDrained).toBe(false);
+    await vi.advanceTimersByTimeAsync(40);
+    await second;
+    expect(hungDrained).toBe(true);
+  });
 });
