@@ -1,7 +1,8 @@
 /**
  * A small windowing list for long chat histories: only the rows in and near the viewport are in
  * the DOM (10 000 messages stay smooth), row heights are measured as they render, and the view
- * keeps still when older rows are added above it or rows above change height.
+ * keeps still when older rows are added above it or rows above change height (the anchor is the
+ * first row that starts in the view, so a change of the row cut by the top stays above the reader).
  * @module
  */
 import {
@@ -101,7 +102,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
       const target = anchoredScrollTop(layout, anchor.current);
       if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
     }
-    anchor.current = anchorAt(keys, layout.offsets, el.scrollTop);
+    anchor.current = anchorAt(keys, layout.offsets, el.scrollTop, el.clientHeight);
     // Render the window of the position just set before the browser paints.
     setScrollTop(el.scrollTop);
   });
@@ -126,7 +127,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     if (!el) return;
     setScrollTop(el.scrollTop);
     const { keys: k, layout: l } = latest.current;
-    anchor.current = anchorAt(k, l.offsets, el.scrollTop);
+    anchor.current = anchorAt(k, l.offsets, el.scrollTop, el.clientHeight);
     const distance = distanceFromBottom(el);
     stuck.current = distance <= 2;
     if (el.scrollTop < nearTopPx) onNearTop?.();
@@ -143,7 +144,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
         stuck.current = false;
         el.scrollTop = Math.max(0, (latest.current.layout.offsets[i] ?? 0) - el.clientHeight / 3);
         // The new position is the anchor: otherwise the next render restores the old one.
-        anchor.current = anchorAt(latest.current.keys, latest.current.layout.offsets, el.scrollTop);
+        anchor.current = anchorAt(latest.current.keys, latest.current.layout.offsets, el.scrollTop, el.clientHeight);
         setScrollTop(el.scrollTop);
         return true;
       },
