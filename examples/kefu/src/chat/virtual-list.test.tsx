@@ -100,6 +100,22 @@ describe('issue 5: "older messages load on scroll up without the view jumping"',
     expect(readerTop - el.scrollTop).toBe(30);
   });
 
+  it('leaves a reader who scrolled up where they are when the list renders before the scroll event comes (issue 23)', () => {
+    const list = items(100);
+    const { container, rerender } = render(<VirtualList items={list} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    const el = container.querySelector<HTMLElement>('.vlist');
+    if (!el) throw new Error('no list');
+    expect(el.scrollTop).toBeGreaterThanOrEqual(100 * ROW - VIEW); // at the bottom: the list follows new rows
+    // the reader scrolls up; a browser dispatches the scroll event at its next frame, and a row's
+    // update renders the list before that
+    el.scrollTop = 60 * ROW;
+    rerender(<VirtualList items={[...list, { id: 'new' }]} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    expect(el.scrollTop).toBe(60 * ROW);
+    act(() => void el.dispatchEvent(new Event('scroll')));
+    rerender(<VirtualList items={[...list, { id: 'new' }, { id: 'newer' }]} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    expect(el.scrollTop).toBe(60 * ROW);
+  });
+
   it('asks for older rows near the top', () => {
     let asked = 0;
     const { container } = render(<VirtualList items={items(100)} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} onNearTop={() => (asked += 1)} />);

@@ -64,6 +64,9 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   const [viewport, setViewport] = useState(600);
   const anchor = useRef<ScrollAnchor | null>(null);
   const stuck = useRef(true);
+  // The scroll position as last seen (a scroll event, or a position the list set) and the rows it
+  // was seen with: a different position at a render is a scroll whose event has not come yet.
+  const seen = useRef<{ top: number; keys: readonly string[]; offsets: Float64Array } | null>(null);
 
   const keys = useMemo(() => (items.length === 0 ? NO_ITEMS : items.map(itemKey)), [items, itemKey]);
   // `version` changes when a measured height changed: recompute the offsets.
@@ -96,6 +99,13 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     }
     const el = scroller.current;
     if (!el) return;
+    // The reader scrolled and this render came before the event: their position decides, not the
+    // one before (which would pull them back to the bottom or to the old anchor).
+    const before = seen.current;
+    if (before && Math.abs(el.scrollTop - before.top) >= 1) {
+      anchor.current = anchorAt(before.keys, before.offsets, el.scrollTop, el.clientHeight);
+      stuck.current = distanceFromBottom(el) <= 2;
+    }
     if (stuck.current) {
       el.scrollTop = el.scrollHeight;
     } else {
@@ -103,6 +113,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
       if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
     }
     anchor.current = anchorAt(keys, layout.offsets, el.scrollTop, el.clientHeight);
+    seen.current = { top: el.scrollTop, keys, offsets: layout.offsets };
     // Render the window of the position just set before the browser paints.
     setScrollTop(el.scrollTop);
   });
@@ -128,6 +139,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     setScrollTop(el.scrollTop);
     const { keys: k, layout: l } = latest.current;
     anchor.current = anchorAt(k, l.offsets, el.scrollTop, el.clientHeight);
+    seen.current = { top: el.scrollTop, keys: k, offsets: l.offsets };
     const distance = distanceFromBottom(el);
     stuck.current = distance <= 2;
     if (el.scrollTop < nearTopPx) onNearTop?.();
@@ -145,6 +157,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
         el.scrollTop = Math.max(0, (latest.current.layout.offsets[i] ?? 0) - el.clientHeight / 3);
         // The new position is the anchor: otherwise the next render restores the old one.
         anchor.current = anchorAt(latest.current.keys, latest.current.layout.offsets, el.scrollTop, el.clientHeight);
+        seen.current = { top: el.scrollTop, keys: latest.current.keys, offsets: latest.current.layout.offsets };
         setScrollTop(el.scrollTop);
         return true;
       },
