@@ -5,10 +5,11 @@
  * through the entry link (a reload in English) while reading up: the view stays at the newest
  * message, "no more messages" is not in view, and no "new messages" pill shows, through the
  * switch, the end and the rating prompt. None of them reproduced the report (they guard it).
- * The cause of the intermittent failure of the ux case: a reader who scrolled up while the bottom
- * rule still retried (about a second after a new last message) was pulled back to the bottom, and
- * at the bottom the switch (a longer English welcome) moved the rows; the case here makes the
- * timing certain.
+ * The cause of the intermittent failure of the ux case: a reader who scrolled up just after a new
+ * last message was pulled back to the bottom (by the bottom rule's retries, by the list's "stuck to
+ * the bottom" flag at a render before the scroll event, or by the next message forcing the bottom
+ * from a distance taken before the scroll), and at the bottom the switch (a longer English welcome)
+ * moved the rows; the case here makes the timing likely (a scroll in the frame the own row shows).
  */
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
