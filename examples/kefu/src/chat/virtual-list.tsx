@@ -67,6 +67,11 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   // The scroll position as last seen (a scroll event, or a position the list set) and the rows it
   // was seen with: a different position at a render is a scroll whose event has not come yet.
   const seen = useRef<{ top: number; keys: readonly string[]; offsets: Float64Array } | null>(null);
+  /** Takes the anchor at the current position with these rows, and notes the position as seen. */
+  const takeAnchor = useCallback((el: HTMLElement, rowKeys: readonly string[], offsets: Float64Array): void => {
+    anchor.current = anchorAt(rowKeys, offsets, el.scrollTop, el.clientHeight);
+    seen.current = { top: el.scrollTop, keys: rowKeys, offsets };
+  }, []);
 
   const keys = useMemo(() => (items.length === 0 ? NO_ITEMS : items.map(itemKey)), [items, itemKey]);
   // `version` changes when a measured height changed: recompute the offsets.
@@ -112,8 +117,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
       const target = anchoredScrollTop(layout, anchor.current);
       if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
     }
-    anchor.current = anchorAt(keys, layout.offsets, el.scrollTop, el.clientHeight);
-    seen.current = { top: el.scrollTop, keys, offsets: layout.offsets };
+    takeAnchor(el, keys, layout.offsets);
     // Render the window of the position just set before the browser paints.
     setScrollTop(el.scrollTop);
   });
@@ -138,13 +142,12 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     if (!el) return;
     setScrollTop(el.scrollTop);
     const { keys: k, layout: l } = latest.current;
-    anchor.current = anchorAt(k, l.offsets, el.scrollTop, el.clientHeight);
-    seen.current = { top: el.scrollTop, keys: k, offsets: l.offsets };
+    takeAnchor(el, k, l.offsets);
     const distance = distanceFromBottom(el);
     stuck.current = distance <= 2;
     if (el.scrollTop < nearTopPx) onNearTop?.();
     onScrolled?.(distance);
-  }, [nearTopPx, onNearTop, onScrolled]);
+  }, [nearTopPx, onNearTop, onScrolled, takeAnchor]);
 
   useImperativeHandle(
     ref,
@@ -156,14 +159,13 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
         stuck.current = false;
         el.scrollTop = Math.max(0, (latest.current.layout.offsets[i] ?? 0) - el.clientHeight / 3);
         // The new position is the anchor: otherwise the next render restores the old one.
-        anchor.current = anchorAt(latest.current.keys, latest.current.layout.offsets, el.scrollTop, el.clientHeight);
-        seen.current = { top: el.scrollTop, keys: latest.current.keys, offsets: latest.current.layout.offsets };
+        takeAnchor(el, latest.current.keys, latest.current.layout.offsets);
         setScrollTop(el.scrollTop);
         return true;
       },
       element: () => scroller.current,
     }),
-    [],
+    [takeAnchor],
   );
 
   const total = layout.offsets[layout.offsets.length - 1] ?? 0;
