@@ -69,6 +69,20 @@ describe('non-character keys (spec §9)', () => {
   });
 });
 
+/** A {@link container} with scroll events: `scrollTo` moves the view and emits one. */
+function scrollingContainer(scrollHeight: number, clientHeight: number, scrollTop: number): ReturnType<typeof container> & { listeners: Set<() => void>; scrollTo(top: number): void } {
+  const listeners = new Set<() => void>();
+  return Object.assign(container(scrollHeight, clientHeight, scrollTop), {
+    listeners,
+    addEventListener: (_type: 'scroll', listener: () => void) => void listeners.add(listener),
+    removeEventListener: (_type: 'scroll', listener: () => void) => void listeners.delete(listener),
+    scrollTo(this: ScrollContainer, top: number) {
+      this.scrollTop = top;
+      for (const listener of listeners) listener();
+    },
+  });
+}
+
 /** A scroll container that clamps scrollTop like a browser does. */
 function container(scrollHeight: number, clientHeight: number, scrollTop: number): ScrollContainer & { scrollHeight: number } {
   let top = scrollTop;
@@ -110,6 +124,55 @@ describe('scroll to bottom: "when under 400 px from the bottom or forced; retrie
     expect(distanceFromBottom(el)).toBe(0);
     vi.advanceTimersByTime(300);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('stops retrying when the reader scrolls up during the retries (issue 23: pulled back to the bottom)', () => {
+    vi.useFakeTimers();
+    const el = container(1000, 500, 500);
+    scrollToBottom(el, { force: true });
+    vi.advanceTimersByTime(100); // at the bottom: a retry that changes nothing
+    el.scrollTop = 100; // the reader scrolls up to read older messages
+    el.scrollHeight = 1300; // and older rows or a late image grow the content meanwhile
+    vi.advanceTimersByTime(1_000);
+    expect(el.scrollTop).toBe(100);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps following content that grows while the reader stays at the bottom', () => {
+    vi.useFakeTimers();
+    const el = container(1000, 500, 500);
+    scrollToBottom(el, { force: true });
+    for (const height of [1100, 1250, 1400]) {
+      el.scrollHeight = height;
+      vi.advanceTimersByTime(100);
+      expect(distanceFromBottom(el)).toBe(0);
+    }
+  });
+
+  it('stops retrying when a scroll event shows the reader moving up, after the list itself had followed new rows', () => {
+    vi.useFakeTimers();
+    const el = scrollingContainer(500, 500, 0); // the first rows do not fill the view yet
+    scrollToBottom(el, { force: true });
+    vi.advanceTimersByTime(100);
+    el.scrollHeight = 1424; // more rows: the list keeps itself at the bottom (a scroll event)
+    el.scrollTo(924);
+    el.scrollTo(0); // the reader scrolls up before the next retry
+    vi.advanceTimersByTime(1_000);
+    expect(el.scrollTop).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(el.listeners.size).toBe(0);
+  });
+
+  it('keeps following when the content shrinks (the browser lowers the view) and then grows', () => {
+    vi.useFakeTimers();
+    const el = container(1000, 500, 500);
+    scrollToBottom(el, { force: true });
+    el.scrollHeight = 900; // a row measured smaller than estimated
+    el.scrollTop = el.scrollTop; // the browser clamps the view to the new bottom
+    vi.advanceTimersByTime(100);
+    el.scrollHeight = 1400; // then an image loads
+    vi.advanceTimersByTime(100);
+    expect(distanceFromBottom(el)).toBe(0);
   });
 
   it('cancel stops the retries', () => {

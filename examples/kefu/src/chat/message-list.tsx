@@ -60,6 +60,8 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
   const client = useImClient();
   const list = useRef<VirtualListHandle>(null);
   const distance = useRef(0);
+  // The scroll position at the last scroll event: `distance` is stale once the view moved since.
+  const seenTop = useRef<number | null>(null);
   const cancelRetry = useRef<(() => void) | null>(null);
   const [unseen, setUnseen] = useState(false);
   const [flash, setFlash] = useState<{ fp: string; at: number } | null>(null);
@@ -91,8 +93,11 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
   const lastKey = last ? messageKey(last) : '';
   useEffect(() => {
     if (!last) return;
-    // The distance before this message was added decides (the view was within the threshold).
-    const forced = (isMine(last) && last.sendState === 'pending') || distance.current < threshold;
+    // The distance before this message was added decides (the view was within the threshold),
+    // unless the reader scrolled up since it was taken (the scroll event has not come yet).
+    const top = list.current?.element()?.scrollTop;
+    const movedUp = top !== undefined && seenTop.current !== null && top < seenTop.current - 1;
+    const forced = (isMine(last) && last.sendState === 'pending') || (!movedUp && distance.current < threshold);
     if (!followBottom(forced)) setUnseen(true);
     // Only a change of the last row counts, not a change inside it.
   }, [lastKey]);
@@ -148,6 +153,7 @@ function MessageListInner(props: MessageListProps, ref: Ref<MessageListHandle>):
   }, [hasMore, loading, onLoadOlder]);
   const scrolled = useCallback((d: number) => {
     distance.current = d;
+    seenTop.current = list.current?.element()?.scrollTop ?? null;
     if (d < threshold) setUnseen(false);
   }, [threshold]);
   const renderItem = useCallback(

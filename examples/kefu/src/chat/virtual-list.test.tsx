@@ -6,6 +6,9 @@ import { VirtualList } from './virtual-list.js';
 const ROW = 50;
 const VIEW = 600;
 
+/** Rows whose height is not {@link ROW}, by key (a row that changed, e.g. through a language switch). */
+const rowHeights = new Map<string, number>();
+
 /** Gives the DOM the sizes a browser would: rows 50 px, a 600 px viewport, content as tall as the spacer. */
 function stubLayout(): () => void {
   const proto = HTMLElement.prototype;
@@ -17,7 +20,7 @@ function stubLayout(): () => void {
   Object.defineProperty(Element.prototype, 'getBoundingClientRect', {
     configurable: true,
     value(this: Element) {
-      const h = this.classList.contains('vrow') ? ROW : 0;
+      const h = this.classList.contains('vrow') ? (rowHeights.get((this as HTMLElement).dataset['key'] ?? '') ?? ROW) : 0;
       return { x: 0, y: 0, top: 0, left: 0, right: 0, bottom: h, width: 300, height: h, toJSON: () => ({}) };
     },
   });
@@ -52,6 +55,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   restore();
+  rowHeights.clear();
 });
 
 describe('issue 5: "a history of 10 000 messages stays smooth"', () => {
@@ -78,6 +82,38 @@ describe('issue 5: "older messages load on scroll up without the view jumping"',
     rerender(<VirtualList items={[...items(100, 'old'), ...list]} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
     expect(el.scrollTop).toBe(600 * ROW + 20);
     expect(container.querySelector('.vrow')?.textContent).not.toMatch(/^old/);
+  });
+
+  it('keeps the first row that starts in the view still when rows above it, and the row cut by the top, grow (issue 23)', () => {
+    const list = items(100);
+    const { container, rerender } = render(<VirtualList items={list} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    const el = container.querySelector<HTMLElement>('.vlist');
+    if (!el) throw new Error('no list');
+    act(() => {
+      el.scrollTop = 50 * ROW + 20; // m50 is cut by the top; the reader reads from m51, 30 px down
+      el.dispatchEvent(new Event('scroll'));
+    });
+    // the texts of the rendered rows change (another language): m45 to m50 grow by 3 px each
+    for (let i = 45; i <= 50; i++) rowHeights.set(`m${i}`, ROW + 3);
+    rerender(<VirtualList items={list} itemKey={key} renderItem={(item: Item) => `${item.id} (en)`} label="messages" estimateHeight={ROW} />);
+    const readerTop = 51 * ROW + 6 * 3;
+    expect(readerTop - el.scrollTop).toBe(30);
+  });
+
+  it('leaves a reader who scrolled up where they are when the list renders before the scroll event comes (issue 23)', () => {
+    const list = items(100);
+    const { container, rerender } = render(<VirtualList items={list} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    const el = container.querySelector<HTMLElement>('.vlist');
+    if (!el) throw new Error('no list');
+    expect(el.scrollTop).toBeGreaterThanOrEqual(100 * ROW - VIEW); // at the bottom: the list follows new rows
+    // the reader scrolls up; a browser dispatches the scroll event at its next frame, and a row's
+    // update renders the list before that
+    el.scrollTop = 60 * ROW;
+    rerender(<VirtualList items={[...list, { id: 'new' }]} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    expect(el.scrollTop).toBe(60 * ROW);
+    act(() => void el.dispatchEvent(new Event('scroll')));
+    rerender(<VirtualList items={[...list, { id: 'new' }, { id: 'newer' }]} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />);
+    expect(el.scrollTop).toBe(60 * ROW);
   });
 
   it('asks for older rows near the top', () => {

@@ -1,7 +1,8 @@
 /**
  * A small windowing list for long chat histories: only the rows in and near the viewport are in
  * the DOM (10 000 messages stay smooth), row heights are measured as they render, and the view
- * keeps still when older rows are added above it or rows above change height.
+ * keeps still when older rows are added above it or rows above change height (the anchor is the
+ * first row that starts in the view, so a change of the row cut by the top stays above the reader).
  * @module
  */
 import {
@@ -63,6 +64,14 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   const [viewport, setViewport] = useState(600);
   const anchor = useRef<ScrollAnchor | null>(null);
   const stuck = useRef(true);
+  // The scroll position as last seen (a scroll event, or a position the list set) and the rows it
+  // was seen with: a different position at a render is a scroll whose event has not come yet.
+  const seen = useRef<{ top: number; keys: readonly string[]; offsets: Float64Array } | null>(null);
+  /** Takes the anchor at the current position with these rows, and notes the position as seen. */
+  const takeAnchor = useCallback((el: HTMLElement, rowKeys: readonly string[], offsets: Float64Array): void => {
+    anchor.current = anchorAt(rowKeys, offsets, el.scrollTop, el.clientHeight);
+    seen.current = { top: el.scrollTop, keys: rowKeys, offsets };
+  }, []);
 
   const keys = useMemo(() => (items.length === 0 ? NO_ITEMS : items.map(itemKey)), [items, itemKey]);
   // `version` changes when a measured height changed: recompute the offsets.
@@ -95,13 +104,20 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     }
     const el = scroller.current;
     if (!el) return;
+    // The reader scrolled and this render came before the event: their position decides, not the
+    // one before (which would pull them back to the bottom or to the old anchor).
+    const before = seen.current;
+    if (before && Math.abs(el.scrollTop - before.top) >= 1) {
+      anchor.current = anchorAt(before.keys, before.offsets, el.scrollTop, el.clientHeight);
+      stuck.current = distanceFromBottom(el) <= 2;
+    }
     if (stuck.current) {
       el.scrollTop = el.scrollHeight;
     } else {
       const target = anchoredScrollTop(layout, anchor.current);
       if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
     }
-    anchor.current = anchorAt(keys, layout.offsets, el.scrollTop);
+    takeAnchor(el, keys, layout.offsets);
     // Render the window of the position just set before the browser paints.
     setScrollTop(el.scrollTop);
   });
@@ -126,12 +142,12 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     if (!el) return;
     setScrollTop(el.scrollTop);
     const { keys: k, layout: l } = latest.current;
-    anchor.current = anchorAt(k, l.offsets, el.scrollTop);
+    takeAnchor(el, k, l.offsets);
     const distance = distanceFromBottom(el);
     stuck.current = distance <= 2;
     if (el.scrollTop < nearTopPx) onNearTop?.();
     onScrolled?.(distance);
-  }, [nearTopPx, onNearTop, onScrolled]);
+  }, [nearTopPx, onNearTop, onScrolled, takeAnchor]);
 
   useImperativeHandle(
     ref,
@@ -143,13 +159,13 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
         stuck.current = false;
         el.scrollTop = Math.max(0, (latest.current.layout.offsets[i] ?? 0) - el.clientHeight / 3);
         // The new position is the anchor: otherwise the next render restores the old one.
-        anchor.current = anchorAt(latest.current.keys, latest.current.layout.offsets, el.scrollTop);
+        takeAnchor(el, latest.current.keys, latest.current.layout.offsets);
         setScrollTop(el.scrollTop);
         return true;
       },
       element: () => scroller.current,
     }),
-    [],
+    [takeAnchor],
   );
 
   const total = layout.offsets[layout.offsets.length - 1] ?? 0;

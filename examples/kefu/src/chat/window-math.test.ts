@@ -34,6 +34,23 @@ describe('issue 5: "older messages load on scroll up without the view jumping"',
     expect(anchoredScrollTop(after, anchor)).toBe(20 * 60 + 1_234);
   });
 
+  it('with the viewport: anchors the first row that starts in the view, not the row cut by its top (issue 23)', () => {
+    const layout = layoutRows(keys(50), () => 100, 100);
+    const all = keys(50);
+    expect(anchorAt(all, layout.offsets, 1_234, 600)).toEqual({ key: 'm13', delta: -66 });
+    // a row starting at the view's top (within the slack) is itself the anchor
+    expect(anchorAt(all, layout.offsets, 1_200.4, 600)?.key).toBe('m12');
+    // one row taller than the view fills it: it stays the anchor
+    const tall = layoutRows(all, (k) => (k === 'm12' ? 2_000 : 100), 100);
+    expect(anchorAt(all, tall.offsets, 1_500, 600)).toEqual({ key: 'm12', delta: 300 });
+    // the last row cut by the top has no next row
+    expect(anchorAt(all, layout.offsets, 4_950, 600)?.key).toBe('m49');
+    // the cut row grows (its text in another language): the anchored row, and the reader, stay
+    const grown = layoutRows(all, (k) => (k === 'm12' ? 117.5 : 100), 100);
+    const anchor = anchorAt(all, layout.offsets, 1_234, 600);
+    expect((grown.offsets[13] ?? 0) - (anchoredScrollTop(grown, anchor) ?? 0)).toBe(66);
+  });
+
   it('keeps the reader\'s row when the browser rounds the scroll position a fraction of a pixel above it', () => {
     // older rows were added: the list asks for the anchor's top, 2211.016; the browser stops at 2211
     const layout = layoutRows([...keys(20, 'old'), 'reader', ...keys(5)], () => undefined, 110.5508);

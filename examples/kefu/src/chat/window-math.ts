@@ -97,15 +97,22 @@ export interface ScrollAnchor {
 export const ANCHOR_SLACK_PX = 1;
 
 /**
- * The anchor for a scroll position: the row at the viewport's top (within
- * {@link ANCHOR_SLACK_PX}; `delta` is then a fraction of a pixel below zero).
+ * The anchor for a scroll position: the first row that starts in the view (the row the reader
+ * reads from; within {@link ANCHOR_SLACK_PX}, `delta` is then zero or below). When the row at the
+ * view's top is cut by it, the next row is the anchor if it starts in the view: a change of the
+ * cut row (a text in another language, a late image) then happens above the reader instead of
+ * pushing what they read down. Without `viewport`, or when no row starts in the view (one tall
+ * row fills it), the row at the view's top is the anchor.
  * @param keys - the row keys
  * @param offsets - see {@link RowLayout.offsets}
  * @param scrollTop - the viewport's top
+ * @param viewport - the viewport's height (0: anchor the row at the top)
  */
-export function anchorAt(keys: readonly string[], offsets: Float64Array, scrollTop: number): ScrollAnchor | null {
+export function anchorAt(keys: readonly string[], offsets: Float64Array, scrollTop: number, viewport = 0): ScrollAnchor | null {
   if (keys.length === 0) return null;
-  const i = rowAt(offsets, scrollTop + ANCHOR_SLACK_PX);
+  let i = rowAt(offsets, scrollTop + ANCHOR_SLACK_PX);
+  const next = offsets[i + 1];
+  if (viewport > 0 && i + 1 < keys.length && next !== undefined && (offsets[i] ?? 0) < scrollTop - ANCHOR_SLACK_PX && next < scrollTop + viewport) i += 1;
   const key = keys[i];
   return key === undefined ? null : { key, delta: scrollTop - (offsets[i] ?? 0) };
 }
