@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The steps `npm test` runs before vitest, in two lanes at once (CI has 2 cores; tsc and tsup's
 // declaration build each keep one busy):
-//   lane 1: typecheck, then build:app   (neither needs the built packages: both read the sources)
+//   lane 1: typecheck, build:app, docs  (none needs the built packages: they read the sources;
+//           typedoc treats a warning as an error, so undocumented exports fail the run)
 //   lane 2: build, then check:package   (check:package lints what build wrote)
 // Each step's output is printed whole when it ends, with its time; the first failure stops the
 // other lane and the exit code is non-zero. `node scripts/prepare-tests.mjs --serial` runs the
@@ -10,7 +11,7 @@ import { spawn } from 'node:child_process';
 
 /** @type {string[][]} */
 const LANES = [
-  ['typecheck', 'build:app'],
+  ['typecheck', 'build:app', 'docs'],
   ['build', 'check:package'],
 ];
 

@@ -10,10 +10,10 @@ export const SUPPORTED_LANGUAGES = ['zh', 'zh-Hant', 'en', 'de', 'es', 'fr', 'ja
 /** A supported language code. */
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** The key language: bundled, and used for every text a catalogue lacks (spec §9: fallback zh). */
+/** The key language: its catalogue is the contract of every other and the fallback for any text one lacks (spec §9: fallback zh). It loads on demand like the others; the zh texts of the notices the SDK raises itself are bundled. */
 export const FALLBACK_LANGUAGE: Language = 'zh';
 
-/** A text key: the keys of the zh catalogue are the contract every catalogue fulfils. */
+/** A text key: the keys of the zh catalogue (`loadCatalogue('zh')`) are the contract every catalogue fulfils. */
 export type I18nKey = keyof typeof zh;
 
 /** A complete catalogue: a text for every {@link I18nKey}, nothing else. */
