@@ -15,10 +15,9 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/i18n/i18n.js';
-import { zh } from '../../src/i18n/locales/zh.js';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
-import { ZH_APP_TEXTS } from '../../examples/kefu/src/env/app-texts.js';
-import { DEMO, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
+import { openChat, seedHistory, send, switchLanguage } from './visitor-page.js';
+import { E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -26,34 +25,9 @@ useE2eEnvironment((env) => ({ server, browser } = env), { rate: { httpMax: 1_000
 
 const enTexts = await loadCatalogue('en');
 
-async function openChat(page: Page, path = entryPath('zh')): Promise<void> {
-  await page.goto(`${server.url}${path}`);
-  await page.getByRole('navigation').getByRole('button').first().waitFor();
-}
 
-async function send(page: Page, text: string): Promise<void> {
-  const input = page.getByLabel(zh.inputPlaceholder);
-  await input.fill(text);
-  await input.press('Enter');
-}
 
-/** Stores `count` robot texts ("历史消息 1" oldest ... ) in a visitor's conversation, one minute apart. */
-async function seedHistory(clientId: string, count: number): Promise<void> {
-  const start = Date.now() - count * 60_000;
-  for (let i = 1; i <= count; i++) {
-    await server.store.chat.insertMessage({
-      fp: randomUUID(), type: 200, from: 'robot', to: clientId, fn: '', tn: '', fa: '', ta: '', mchId: DEMO.mchId, platformId: DEMO.platformId,
-      clientId, groupId: null, sessionId: null, dataContent: `历史消息 ${i}`, isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
-    });
-  }
-}
 
-/** Switches the interface language from zh to `to` through the menu. */
-async function switchLanguage(page: Page, to: string): Promise<void> {
-  await page.getByRole('button', { name: ZH_APP_TEXTS.more, exact: true }).click();
-  await page.getByRole('menuitem', { name: ZH_APP_TEXTS.language }).click();
-  await page.getByRole('dialog', { name: ZH_APP_TEXTS.language }).getByRole('button', { name: to }).click();
-}
 
 describe('issue 23: the list stays where the reader was, at the bottom, when short, and after an entry-link switch', () => {
   /** How far the list is from its bottom (px), whether "no more messages" is in view, and whether the pill shows. */
@@ -80,16 +54,16 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
 
   it('at the very bottom of two pages: a language switch and the end keep the bottom in view, without the pill', async () => {
     const clientId = `e2e-bottom-${randomUUID()}`;
-    await seedHistory(clientId, 45);
+    await seedHistory(server, clientId, 45);
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
     await page.waitForTimeout(800);
     expect(await where(page)).toMatchObject({ startInView: false, pill: false });
     expect((await where(page)).distance).toBeLessThanOrEqual(2);
-    await switchLanguage(page, 'English');
+    await switchLanguage(page, 'zh', 'English');
     await page.getByLabel(enTexts.inputPlaceholder).waitFor();
     await page.waitForTimeout(800);
     expect(await where(page)).toMatchObject({ startInView: false, pill: false });
@@ -109,11 +83,11 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
 
   it('a switch through the entry link (a reload in English) while reading two pages up opens at the newest, without the pill', async () => {
     const clientId = `e2e-relink-${randomUUID()}`;
-    await seedHistory(clientId, 45);
+    await seedHistory(server, clientId, 45);
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
     await page.waitForTimeout(1_500); // the bottom rule's retries (1 s) are over: the reader scrolls up
     await page.locator('.vlist').evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 2.5)));
@@ -132,11 +106,11 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
 
   it('a reader who scrolls up while the bottom rule still retries (a new last message just came) is not pulled back', async () => {
     const clientId = `e2e-pullback-${randomUUID()}`;
-    await seedHistory(clientId, 45);
+    await seedHistory(server, clientId, 45);
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
     await page.waitForTimeout(1_500);
     // The visitor's own text is a new last message: the list goes to the bottom and retries for
@@ -170,12 +144,12 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
   it('a list shorter than one screen: the switch and the end show no pill', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await send(page, '你好');
     await page.locator('.msg.mine').filter({ hasText: '你好' }).waitFor();
     await page.waitForTimeout(800);
     expect((await where(page)).scrollable).toBe(false);
-    await switchLanguage(page, 'English');
+    await switchLanguage(page, 'zh', 'English');
     await page.getByLabel(enTexts.inputPlaceholder).waitFor();
     await page.waitForTimeout(800);
     expect((await where(page)).pill).toBe(false);

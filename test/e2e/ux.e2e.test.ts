@@ -25,6 +25,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
 import { appText, ZH_APP_TEXTS as APP_TEXT_ZH } from '../../examples/kefu/src/env/app-texts.js';
 import { EMOJI_NAMES_EN } from '../../examples/kefu/src/env/emoji-names-en.js';
+import { openChat, seedHistory, send, switchLanguage } from './visitor-page.js';
 import { axeSource, DEMO, E2E_TIMEOUT, entryPath, phoneContext, placeholderFit, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
 /** A LibreTranslate-compatible provider: answers every text with "[<target>] <text>". */
@@ -53,16 +54,7 @@ useE2eEnvironment((env) => ({ server, browser } = env), {
 
 const enTexts = await loadCatalogue('en');
 
-async function openChat(page: Page, path = entryPath('zh')): Promise<void> {
-  await page.goto(`${server.url}${path}`);
-  await page.getByRole('navigation').getByRole('button').first().waitFor();
-}
 
-async function send(page: Page, text: string): Promise<void> {
-  const input = page.getByLabel(zh.inputPlaceholder);
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 function focusedName(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -71,24 +63,7 @@ function focusedName(page: Page): Promise<string> {
   });
 }
 
-/** Stores `count` robot texts ("历史消息 1" oldest ... ) in a visitor's conversation, one minute apart. */
-async function seedHistory(clientId: string, count: number, text = (i: number) => `历史消息 ${i}`): Promise<void> {
-  const start = Date.now() - count * 60_000;
-  for (let i = 1; i <= count; i++) {
-    await server.store.chat.insertMessage({
-      fp: randomUUID(), type: 200, from: 'robot', to: clientId, fn: '', tn: '', fa: '', ta: '', mchId: DEMO.mchId, platformId: DEMO.platformId,
-      clientId, groupId: null, sessionId: null, dataContent: text(i), isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
-    });
-  }
-}
 
-/** Switches the interface language from the menu (the menu and dialog named in `from`). */
-async function switchLanguage(page: Page, from: 'zh' | 'en', to: string): Promise<void> {
-  const texts = from === 'zh' ? APP_TEXT_ZH : APP_TEXT_TRANSLATIONS.en;
-  await page.getByRole('button', { name: texts.more, exact: true }).click();
-  await page.getByRole('menuitem', { name: texts.language }).click();
-  await page.getByRole('dialog', { name: texts.language }).getByRole('button', { name: to }).click();
-}
 
 /** Whether a text holds Chinese characters. */
 const CHINESE = /[\u3400-\u9fff]/;
@@ -130,7 +105,7 @@ describe('the language switcher (ten languages, remembered) and the translate ac
   it('switches to English, keeps it after a reload over the link, and offers translation of Chinese texts only then', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.getByRole('navigation').getByRole('button').first().click();
     const answer = page.locator('.msg.theirs').filter({ has: page.locator('.badge-robot') }).last();
     await answer.waitFor();
@@ -191,11 +166,11 @@ async function revealed(page: Page, text: RegExp): Promise<boolean> {
 describe('search: the box is focused, a hit is scrolled to and highlighted', () => {
   it('reveals an older message of the loaded history', async () => {
     const clientId = `e2e-search-${randomUUID()}`;
-    await seedHistory(clientId, 18);
+    await seedHistory(server, clientId, 18);
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 18' }).waitFor();
     await page.getByRole('button', { name: zh.searchPlaceholder }).click();
     const search = page.getByRole('dialog', { name: zh.searchPlaceholder });
@@ -209,11 +184,11 @@ describe('search: the box is focused, a hit is scrolled to and highlighted', () 
 
   it('issue 23: marks the match (as elements, never HTML); a hit in history not loaded yet is loaded, scrolled to and highlighted', async () => {
     const clientId = `e2e-search-old-${randomUUID()}`;
-    await seedHistory(clientId, 90, (i) => (i === 5 ? '<img src=x onerror="window.__x=1">历史消息 5 <b>粗</b>' : `历史消息 ${i}`));
+    await seedHistory(server, clientId, 90, (i) => (i === 5 ? '<img src=x onerror="window.__x=1">历史消息 5 <b>粗</b>' : `历史消息 ${i}`));
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 90' }).waitFor();
     await page.waitForTimeout(500);
     // the first messages are not in the list yet: only the newest pages are loaded
@@ -252,7 +227,7 @@ describe('issue 23: one language at a time', () => {
     const axe = axeSource();
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     const welcome = page.locator('.msg.theirs .bubble').first();
     await expect.poll(() => welcome.textContent()).toBe(APP_TEXT_ZH.robotGreeting);
     await page.screenshot({ path: join(tmpdir(), 'issue23-welcome-zh-390.png') });
@@ -299,7 +274,7 @@ describe('issue 23: one language at a time', () => {
   it('shows the suggested questions with the welcome, also after a reload (not only after the robot failed once)', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg.theirs').first().waitFor();
     await page.reload();
     const robotTexts = page.locator('.msg.theirs');
@@ -315,11 +290,11 @@ describe('issue 23: the list stays where the reader was', () => {
   it('through a language switch and the end of the conversation; the end says what ended and what to do next; the hint fits', async () => {
     const axe = axeSource();
     const clientId = `e2e-stay-${randomUUID()}`;
-    await seedHistory(clientId, 40);
+    await seedHistory(server, clientId, 40);
     const context = await phoneContext(browser);
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 40' }).waitFor();
     // the reader scrolls up and reads in the middle of the history
     const list = page.locator('.vlist');
@@ -373,7 +348,7 @@ describe('rows: read marks for robot-answered texts, "You" for screen readers, "
   it('marks typed and asked texts alike as read by the robot; names the sender; the end of history scrolls with the rows', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await send(page, '你好机器人');
     const typed = page.locator('.msg.mine').filter({ hasText: '你好机器人' });
     await typed.locator('.read-mark.is-read').waitFor();
@@ -393,7 +368,7 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
   it('fades the chips with an arrow that scrolls on', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     const nav = page.getByRole('navigation', { name: zh.suggestedQuestions });
     await nav.getByRole('button').first().waitFor();
     const more = nav.getByRole('button', { name: appText('zh', 'moreSuggestions') });
@@ -407,7 +382,7 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
   it('says the app did not open after the 3 s rule', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     // timed in the page, from the click to the toast (the test runner's own pauses do not count)
     await page.evaluate((text) => {
       const times: Record<string, number> = {};
@@ -430,7 +405,7 @@ describe('suggestion chips show that they scroll; open-in-app tells when nothing
   it('puts the text box before the tools', async () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.getByLabel(zh.inputPlaceholder).focus();
     await page.keyboard.press('Tab');
     expect(await focusedName(page)).toBe(zh.send);
@@ -445,7 +420,7 @@ describe('axe: the new menu and dialogs have no serious or critical issue', () =
     const axe = axeSource();
     const context = await phoneContext(browser);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.getByRole('button', { name: appText('zh', 'more'), exact: true }).click();
     await page.getByRole('menu').waitFor();
     expect(await seriousViolations(page, axe)).toEqual([]);
@@ -466,11 +441,11 @@ describe('axe: the new menu and dialogs have no serious or critical issue', () =
 describe('issue 22: the visitor downloads the transcript of the conversation from the chat menu', () => {
   it('by keyboard: a text file of the whole history (older pages too), times in the visitor\'s zone and language, who said what; text never HTML', async () => {
     const clientId = `e2e-transcript-${randomUUID()}`;
-    await seedHistory(clientId, 130); // more than the list loads at first, more than one history page of 100
+    await seedHistory(server, clientId, 130); // more than the list loads at first, more than one history page of 100
     const context = await browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
     await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
     const page = await context.newPage();
-    await openChat(page);
+    await openChat(page, server);
     await page.locator('.msg').filter({ hasText: '历史消息 130' }).waitFor();
     const markup = '<img src=x onerror="window.__xss=1"> **粗体** face[微笑]';
     await send(page, markup);
