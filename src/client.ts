@@ -150,7 +150,7 @@ export class ImClient extends Emitter<ImClientEvents> {
     ({ visibility: this.visibility, receipts: this.receipts } = tracking);
     this.engine = new Engine(ctx, options, {
       ...{ receipts: this.receipts, network: window, document, start: () => this.start() },
-      ...{ state: this.state, createId: randomUuid, clientEvents: this },
+      ...{ state: this.state, createId: randomUuid, clientEvents: this, journal: storage },
     });
     this.history = this.engine.history;
     this.connectionStore = this.engine.connectionStore;

@@ -16,7 +16,7 @@ import { HistoryPager } from './messages/history.js';
 import type { ChatMessage, StoredMessage } from './messages/types.js';
 import type { TabEvents, TabRole } from './tabs/tab-link.js';
 import { INITIAL_SESSION } from './session.js';
-import { DEFAULT_OUTBOX_FILE_CAP, type DocumentLike, type ImClientOptions, type WindowLike } from './options.js';
+import { DEFAULT_OUTBOX_FILE_CAP, type DocumentLike, type ImClientOptions, type StorageLike, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
 import type { FileSender } from './outbox/file-sender.js';
 import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
@@ -47,6 +47,8 @@ export interface EngineHooks {
   state: IdentityDeps['state'];
   /** Makes a new client id. */
   createId(): string;
+  /** The client's synchronous storage: the outbox notes pending texts in it at once (a journal). */
+  journal?: StorageLike;
 }
 
 /**
@@ -124,6 +126,7 @@ export class Engine {
       now: () => Date.now(),
       fileCap: options.outboxFileCap ?? DEFAULT_OUTBOX_FILE_CAP,
       onError: (error) => ctx.reportError(error, 'send'),
+      journal: hooks.journal,
     });
     // The sender writes through the tab link: the own socket, or the leader tab's in a follower.
     const socket: SenderSocket = {

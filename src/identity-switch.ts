@@ -79,13 +79,11 @@ export async function identify(client: ImClient, engine: Engine, input: Identity
  * @internal
  */
 export async function reset(client: ImClient, engine: Engine): Promise<void> {
-  const { storage, scope } = engine.durable.deps;
-  const oldScope = scope();
+  const oldScope = engine.durable.deps.scope();
   const { wanted, stack } = await leave(engine);
   stack.identityTokens.setSource(undefined);
   for (const key of Object.keys(client.drafts.getSnapshot())) client.drafts.set(key, '');
-  const records = await storage.load(oldScope);
-  await Promise.all(records.map((record) => storage.remove(oldScope, record.fp)));
+  await engine.durable.forget(oldScope);
   client.state.setState({ uuid: engine.hooks.createId(), clientSecret: null });
   client.emit('identity', { change: 'reset', clientId: client.clientId });
   if (wanted) engine.connect();

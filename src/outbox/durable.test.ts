@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DurableOutbox, outboxScope } from './durable.js';
+import { memoryStorage } from '../state/storage.js';
+import { DurableOutbox, OUTBOX_JOURNAL_PREFIX, outboxScope } from './durable.js';
 import { memoryOutboxStorage, type OutboxStorage } from './storage.js';
 
 function make(storage: OutboxStorage = memoryOutboxStorage(), now = () => 1000, fileCap = 10) {
@@ -66,6 +67,62 @@ describe('writes reach the storage in the order they were made', () => {
     await durable.flush();
     expect(errors.map((e) => e.message)).toEqual(['load refused', 'quota']);
     expect((await memory.load('v1|7|9|')).map((r) => r.fp)).toEqual(['b']);
+  });
+});
+
+describe('the journal: a text is noted synchronously until its asynchronous write has landed', () => {
+  /** A storage whose writes never land (the tab closed while IndexedDB was writing). */
+  const stalled = (): OutboxStorage => ({ load: async () => [], put: () => new Promise<void>(() => undefined), remove: async () => undefined });
+  const journaled = (storage: OutboxStorage, journal = memoryStorage()) => {
+    const durable = new DurableOutbox({ storage, scope: () => 'v1|7|9|', now: () => 1000, fileCap: 10, onError: () => undefined, journal });
+    return { durable, journal };
+  };
+
+  it('a text whose write never landed comes back on the next page, in order, and is stored then', async () => {
+    const { durable, journal } = journaled(stalled());
+    durable.keep(text('a'));
+    durable.keep(text('b'));
+    const storage = memoryOutboxStorage();
+    const next = journaled(storage, journal).durable;
+    expect((await next.restore()).map((r) => r.fp)).toEqual(['a', 'b']);
+    await next.flush();
+    expect((await storage.load('v1|7|9|')).map((r) => r.fp).sort()).toEqual(['a', 'b']);
+    expect(journal.getItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`)).toBeNull();
+  });
+
+  it('is empty once the writes landed, and a dropped text is not noted again', async () => {
+    const storage = memoryOutboxStorage();
+    const { durable, journal } = journaled(storage);
+    durable.keep(text('a'));
+    expect(journal.getItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`)).toContain('"a"');
+    durable.keep(text('b'));
+    durable.drop('b');
+    await durable.flush();
+    expect(journal.getItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`)).toBeNull();
+    expect((await journaled(storage, journal).durable.restore()).map((r) => r.fp)).toEqual(['a']);
+  });
+
+  it('a text acknowledged before its write landed is not restored; garbage in the journal is ignored', async () => {
+    const { durable, journal } = journaled(stalled());
+    durable.keep(text('a'));
+    durable.drop('a');
+    journal.setItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`, journal.getItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`) ?? '{"x":null,"y":{"fp":"y"}}');
+    expect(await journaled(memoryOutboxStorage(), journal).durable.restore()).toEqual([]);
+    journal.setItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`, 'not json');
+    expect(await journaled(memoryOutboxStorage(), journal).durable.restore()).toEqual([]);
+  });
+
+  it('notes no file (its bytes stay in IndexedDB), and forget() clears the journal and the storage of a scope', async () => {
+    const storage = memoryOutboxStorage();
+    const { durable, journal } = journaled(stalled());
+    durable.keep(text('f'), { name: 'a', kind: 'file', size: 1, mime: '' });
+    expect(journal.getItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`)).toBeNull();
+    durable.keep(text('t'));
+    await storage.put('v1|7|9|', { fp: 's', seq: 1, message: text('s') });
+    const other = journaled(storage, journal).durable;
+    await other.forget('v1|7|9|');
+    expect(journal.getItem(`${OUTBOX_JOURNAL_PREFIX}v1|7|9|`)).toBeNull();
+    expect(await other.restore()).toEqual([]);
   });
 });
 

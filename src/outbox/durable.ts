@@ -3,7 +3,11 @@
  * order they happen, numbers them in composition order, and reads them back after a reload.
  * @module
  */
+import type { StorageLike } from '../options.js';
 import type { OutboxRecord, OutboxStorage, PendingFile } from './storage.js';
+
+/** Storage key prefix of the journal of pending texts (the visitor's scope follows it). */
+export const OUTBOX_JOURNAL_PREFIX = 'kefu-im:outbox:';
 
 /** What {@link DurableOutbox} needs. @internal */
 export interface DurableOutboxDeps {
@@ -16,6 +20,12 @@ export interface DurableOutboxDeps {
   fileCap: number;
   /** A storage call failed (the message stays pending in memory). */
   onError(error: Error): void;
+  /**
+   * Synchronous storage (the client's, `localStorage` in a browser) noting each pending text the
+   * moment it is composed, until its write to `storage` has landed: an IndexedDB write is
+   * asynchronous, and a tab closed right after "send" aborts it.
+   */
+  journal?: StorageLike;
 }
 
 /**
@@ -64,7 +74,7 @@ export class DurableOutbox {
     this.scopes.set(message.fp, scope);
     if (file?.blob) this.fileBytes.set(message.fp, file.blob.size);
     else this.fileBytes.delete(message.fp);
-    this.enqueue(() => this.deps.storage.put(scope, record));
+    this.put(scope, record);
   }
 
   /** Removes a message that was acknowledged, refused or abandoned. */
@@ -72,7 +82,20 @@ export class DurableOutbox {
     const scope = this.scopes.get(fp) ?? this.deps.scope();
     this.scopes.delete(fp);
     this.fileBytes.delete(fp);
+    this.note(scope, fp);
     this.enqueue(() => this.deps.storage.remove(scope, fp));
+  }
+
+  /** Forgets every pending message of a scope, noted or stored (a reset: the member logged out). */
+  async forget(scope: string): Promise<void> {
+    try {
+      this.deps.journal?.removeItem(OUTBOX_JOURNAL_PREFIX + scope);
+    } catch {
+      // an unavailable storage holds nothing to forget
+    }
+    const { storage } = this.deps;
+    const records = await storage.load(scope);
+    await Promise.all(records.map((record) => storage.remove(scope, record.fp)));
   }
 
   /** The records of the current scope in composition order; their numbers are taken over. */
@@ -83,9 +106,16 @@ export class DurableOutbox {
       records = await this.deps.storage.load(scope);
     } catch (e) {
       this.deps.onError(e instanceof Error ? e : new Error(String(e)));
-      return [];
+      records = [];
     }
-    records = records.filter((r) => r && typeof r.fp === 'string' && typeof r.seq === 'number' && r.message).sort((a, b) => a.seq - b.seq);
+    // A text noted but not stored (its tab closed before the write landed) is stored now.
+    const stored = new Set(records.map((r) => r?.fp));
+    for (const noted of Object.values(this.notes(scope))) {
+      if (!isRecord(noted) || stored.has(noted.fp)) continue;
+      records.push(noted);
+      this.put(scope, noted);
+    }
+    records = records.filter(isRecord).sort((a, b) => a.seq - b.seq);
     for (const r of records) {
       this.seqs.set(r.fp, r.seq);
       this.scopes.set(r.fp, scope);
@@ -100,9 +130,48 @@ export class DurableOutbox {
     return this.queue;
   }
 
+  /** Notes a text in the journal at once and stores it; the note goes once the write landed. */
+  private put(scope: string, record: OutboxRecord): void {
+    if (!record.file) this.note(scope, record.fp, record);
+    this.enqueue(() => this.deps.storage.put(scope, record).then(() => this.note(scope, record.fp)));
+  }
+
+  /** The texts noted in the journal for a scope, by fingerprint. */
+  private notes(scope: string): Record<string, OutboxRecord> {
+    try {
+      const notes: unknown = JSON.parse(this.deps.journal?.getItem(OUTBOX_JOURNAL_PREFIX + scope) ?? '{}');
+      return notes && typeof notes === 'object' && !Array.isArray(notes) ? (notes as Record<string, OutboxRecord>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Notes a text in the journal (with `record`) or removes its note (without). */
+  private note(scope: string, fp: string, record?: OutboxRecord): void {
+    const { journal } = this.deps;
+    if (!journal) return;
+    const notes = this.notes(scope);
+    if (record) notes[fp] = record;
+    else if (fp in notes) delete notes[fp];
+    else return;
+    const key = OUTBOX_JOURNAL_PREFIX + scope;
+    try {
+      if (Object.keys(notes).length === 0) journal.removeItem(key);
+      else journal.setItem(key, JSON.stringify(notes));
+    } catch {
+      // a full or unavailable storage: the IndexedDB write still keeps the text once it lands
+    }
+  }
+
   private enqueue(write: () => Promise<void>): void {
     this.queue = this.queue.then(write).catch((e: unknown) => this.deps.onError(e instanceof Error ? e : new Error(String(e))));
   }
+}
+
+/** Whether a value read back from storage has the shape of an {@link OutboxRecord}. */
+function isRecord(r: unknown): r is OutboxRecord {
+  const record = r as Partial<OutboxRecord> | null;
+  return typeof record === 'object' && record !== null && typeof record.fp === 'string' && typeof record.seq === 'number' && typeof record.message === 'object' && record.message !== null;
 }
 
 /**
