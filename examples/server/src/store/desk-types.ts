@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { MessageRecord, ServiceSession } from './types.js';
+import type { MessageRecord, ServiceSession } from './chat-types.js';
 
 /** A canned reply of a merchant: a title, the text to send, and the `/shortcut` that finds it. */
 export interface CannedReply {

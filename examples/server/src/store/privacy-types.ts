@@ -8,7 +8,9 @@
 
 import type { Arrival } from './desk-types.js';
 import type { Member } from './member-types.js';
-import type { Complaint, GroupMember, LeaveMessage, MessageRecord, ServiceSession, UploadRecord, Visitor } from './types.js';
+import type { MessageRecord, ServiceSession, Visitor } from './chat-types.js';
+import type { GroupMember } from './directory-types.js';
+import type { Complaint, LeaveMessage, UploadRecord } from './record-types.js';
 
 /** A stored file (a single upload, or an assembled chunked one) and who uploaded it. */
 export interface UploadedFile {
