@@ -85,6 +85,15 @@ export function agentByUserId(ctx: ChatContext, userId: string): Promise<AgentAc
   return ctx.agents.byUserId(userId);
 }
 
+/**
+ * How a session event names an agent (`agent` of `agent-joined`, `agent-left`, `state`): its user
+ * id, its display name (the id when no agent is behind it) and the agents' avatar.
+ */
+export async function agentCard(ctx: ChatContext, agentId: string): Promise<{ id: string; name: string; avatar: string }> {
+  const agent = await agentByUserId(ctx, agentId);
+  return { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR };
+}
+
 /** The merchants the agent behind a user id works for (none for anybody else). */
 export function agentMerchants(ctx: ChatContext, userId: string): Promise<readonly string[]> {
   return ctx.agents.merchantsOf(userId);

@@ -8,10 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServiceSession } from '../store/types.js';
 import {
-  agentByUserId,
+  agentCard,
   agentMerchants,
   availableAgents,
-  DEFAULT_AGENT_AVATAR,
   DEFAULT_VISITOR_AVATAR,
   merchantAgentsOnline,
   pushToVisitor,
@@ -20,7 +19,8 @@ import {
 } from './context.js';
 import { Availability, estimatedWait } from '../services/availability.js';
 import { AvailabilitySignals, unavailableEvent } from './availability-signals.js';
-import { agentSnapshot, queueEntries, type RosterEntry, type SharedSnapshot } from './agent-snapshot.js';
+import type { RosterEntry, SharedSnapshot } from './agent-snapshot.js';
+import { SnapshotBroadcast } from './snapshot-broadcast.js';
 import { QueueUpdates, queuedEvent } from './queue-updates.js';
 import type { Peer } from './hub.js';
 import { bestAnswer, type Suggestion } from './robot.js';
@@ -40,9 +40,6 @@ export interface SessionSummary {
   agentId?: string;
 }
 
-/** Queue snapshots (type 310) triggered within this many ms are sent once. */
-export const SNAPSHOT_COALESCE_MS = 50;
-
 /** Runs the life of service sessions. */
 export class Sessions {
   /** Queue position updates to waiting visitors (live, coalesced, not stored). */
@@ -51,8 +48,8 @@ export class Sessions {
   onRoutingChange: () => void = () => undefined;
   /** The online agents' status and load for the 310 snapshots (set by the server; none by default). */
   agentRoster: (online: readonly string[]) => Promise<RosterEntry[]> = () => Promise.resolve([]);
-  /** The pending coalesced snapshot broadcast. */
-  private snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The agents' 310 snapshots, broadcast coalesced. */
+  private readonly snapshots: SnapshotBroadcast;
   /** Business hours, agents available, the queue's estimated wait. */
   readonly availability: Availability;
   /** Availability told to visitor connections (type 320). */
@@ -74,6 +71,7 @@ export class Sessions {
       availability ?? new Availability({ store: ctx.store, configured: ctx.config.merchantHours, agentsOnline: (mchId) => availableAgents(ctx, mchId) });
     this.signals = new AvailabilitySignals(ctx, this.availability, onError);
     this.suggested = new SuggestedQuestions(ctx);
+    this.snapshots = new SnapshotBroadcast(ctx, (online) => this.agentRoster(online), onError);
     this.queueUpdates = new QueueUpdates(ctx, ctx.config.abuse.queueUpdateMs, (mchId) => this.busy(mchId), onError, () => this.availability.waitPerPlace());
   }
 
@@ -202,18 +200,8 @@ export class Sessions {
   async assigned(session: ServiceSession): Promise<void> {
     const agentId = session.agentId ?? '';
     this.queueUpdates.forget(session.sessionId);
-    const agent = await agentByUserId(this.ctx, agentId);
-    await pushToVisitor(
-      this.ctx,
-      await this.visitorOfSession(session),
-      session.sessionId,
-      T.SessionEvent,
-      JSON.stringify({
-        event: 'agent-joined',
-        sessionId: session.sessionId,
-        agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR },
-      }),
-    );
+    const agent = await agentCard(this.ctx, agentId);
+    await pushToVisitor(this.ctx, await this.visitorOfSession(session), session.sessionId, T.SessionEvent, JSON.stringify({ event: 'agent-joined', sessionId: session.sessionId, agent }));
     this.queueUpdates.changed();
     this.broadcastSnapshots();
   }
@@ -233,8 +221,8 @@ export class Sessions {
       session.acceptedAt = null;
       await this.ctx.store.chat.updateSession(session);
       const v = await this.visitorOfSession(session);
-      const agent = await agentByUserId(this.ctx, agentId);
-      await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'agent-left', sessionId: session.sessionId, agent: { id: agentId, name: agent?.name ?? agentId, avatar: DEFAULT_AGENT_AVATAR } }));
+      const agent = await agentCard(this.ctx, agentId);
+      await pushToVisitor(this.ctx, v, session.sessionId, T.SessionEvent, JSON.stringify({ event: 'agent-left', sessionId: session.sessionId, agent }));
       await pushToVisitor(this.ctx, v, session.sessionId, T.RobotText, textsFor(v.language).agentLeft);
       released.push(session.clientId);
     }
@@ -291,12 +279,7 @@ export class Sessions {
     }
     let content: Record<string, unknown> = { event: 'created', sessionId: session.sessionId };
     if (session.state === 'active' && session.agentId) {
-      const agent = await agentByUserId(this.ctx, session.agentId);
-      content = {
-        event: 'agent-joined',
-        sessionId: session.sessionId,
-        agent: { id: session.agentId, name: agent?.name ?? session.agentId, avatar: DEFAULT_AGENT_AVATAR },
-      };
+      content = { event: 'agent-joined', sessionId: session.sessionId, agent: await agentCard(this.ctx, session.agentId) };
     } else if (session.state === 'ended') {
       content = { event: 'ended', sessionId: session.sessionId };
     }
@@ -317,8 +300,7 @@ export class Sessions {
       Object.assign(content, { position, busy: await this.busy(session.mchId), etaMs: estimatedWait(await this.availability.waitPerPlace(), position) });
     }
     if (session.state === 'active' && session.agentId) {
-      const agent = await agentByUserId(this.ctx, session.agentId);
-      content.agent = { id: session.agentId, name: agent?.name ?? session.agentId, avatar: DEFAULT_AGENT_AVATAR };
+      content.agent = await agentCard(this.ctx, session.agentId);
     }
     return { type: T.SessionEvent, from: 'system', to: v.clientId, fp: randomUUID(), sm: Date.now(), dataContent: JSON.stringify(content) };
   }
@@ -363,38 +345,23 @@ export class Sessions {
   }
 
   /** The 310 snapshot for one agent (`shared`: the part built once for this change). */
-  async snapshotFor(agentId: string, shared?: SharedSnapshot): Promise<WireMessage> {
-    if (shared) return agentSnapshot(this.ctx, agentId, shared);
-    const online = await this.ctx.hub.onlineAgents();
-    return agentSnapshot(this.ctx, agentId, { queue: await queueEntries(this.ctx), agents: await this.agentRoster(online) });
+  snapshotFor(agentId: string, shared?: SharedSnapshot): Promise<WireMessage> {
+    return this.snapshots.snapshotFor(agentId, shared);
   }
 
   /**
-   * Sends every online agent its snapshot, at most once per {@link SNAPSHOT_COALESCE_MS}: changes
-   * that come in a burst (many visitors queueing at once) make one snapshot, not one each.
+   * Sends every online agent its snapshot, coalesced (`SNAPSHOT_COALESCE_MS`, `snapshot-broadcast.ts`):
+   * changes that come in a burst (many visitors queueing at once) make one snapshot, not one each.
    */
   broadcastSnapshots(): void {
-    if (this.snapshotTimer !== null) return;
-    this.snapshotTimer = setTimeout(() => {
-      this.snapshotTimer = null;
-      this.sendSnapshots().catch(this.onError);
-    }, SNAPSHOT_COALESCE_MS);
+    this.snapshots.schedule();
   }
 
-  /** Stops a pending snapshot broadcast (server shutdown). */
+  /** Stops a pending snapshot broadcast and the other timers (server shutdown). */
   dispose(): void {
-    if (this.snapshotTimer !== null) clearTimeout(this.snapshotTimer);
-    this.snapshotTimer = null;
+    this.snapshots.dispose();
     this.queueUpdates.dispose();
     this.signals.dispose();
-  }
-
-  private async sendSnapshots(): Promise<void> {
-    const agents = await this.ctx.hub.onlineAgents();
-    if (agents.length === 0) return;
-    // the queue is read once per change, not once per agent (load: N visitors x A agents)
-    const built = { queue: await queueEntries(this.ctx), agents: await this.agentRoster(agents) };
-    for (const agentId of agents) this.ctx.hub.sendTo(agentId, await this.snapshotFor(agentId, built));
   }
 
   /** Whether no agent of the merchant is online (its visitors may leave a message). */
