@@ -8,87 +8,19 @@ import type { ChatMessage } from '../messages/types.js';
 import { DEFAULT_RECEIPT_OPTIONS } from '../options.js';
 import { Subscribable } from '../state/subscribable.js';
 import { Disposables } from '../timers.js';
-import type { Disposer, TimerProvider } from '../timers.js';
+import type { Disposer } from '../timers.js';
 import { RECEIPTABLE_TYPES, buildReceipt, flag, isChatMessage, messageTime, needsReceipt } from './receipt.js';
-import type { VisibilityListener, VisibilityLogEntry, VisibilityStatus } from './visibility.js';
+import type { ReceiptManagerOptions, ReceiptOutcome, ReceiptSocket, ReceiptStatus, ReceiptVisibilitySource } from './receipt-types.js';
 
 export { buildReceipt, messageTime, needsReceipt, toMillis } from './receipt.js';
 export type { BuildReceiptOptions } from './receipt.js';
+export type { ReceiptManagerOptions, ReceiptOutcome, ReceiptSocket, ReceiptStatus, ReceiptVisibilitySource } from './receipt-types.js';
 
 /** The error thrown when a receipt manager is created without a socket (spec §5). */
 export const SOCKET_REQUIRED_ERROR = '首次创建时必须提供 socket 实例';
 
 /** How many acknowledged fps are remembered, so that a message is acknowledged once. @internal */
 export const RECEIPTED_MEMORY = 1_000;
-
-/** What the manager sends receipts through. */
-export interface ReceiptSocket {
-  /**
-   * Sends a message.
-   * @returns false when it could not be sent (e.g. the socket is not open)
-   */
-  send(message: ChatMessage): boolean;
-}
-
-/** The part of a {@link VisibilityTracker} the manager uses. */
-export interface ReceiptVisibilitySource {
-  /** Listens for visibility changes. */
-  subscribe(listener: VisibilityListener): () => void;
-  /** The current visibility. */
-  getSnapshot(): boolean;
-  /** The visibility log. */
-  getStatus(): VisibilityStatus;
-}
-
-/** Options of {@link ReceiptManager}. */
-export interface ReceiptManagerOptions {
-  /** The current user id (the receipt's `from`); when unknown, an incoming message's `to` is used. */
-  selfId: () => string | undefined;
-  /** Timer functions (looked up at call time by the provider). */
-  timers: TimerProvider;
-  /** Draws the new `fp` of each receipt; defaults to a random UUID. */
-  createId?: () => string;
-  /**
-   * Whether the page is visible now. Defaults to the tracker's snapshot, else always visible.
-   */
-  isVisible?: () => boolean;
-  /**
-   * A visibility tracker: the manager follows its changes (as if {@link ReceiptManager.setVisible}
-   * were called) and shows its log in {@link ReceiptManager.getStatus}.
-   */
-  tracker?: ReceiptVisibilitySource | null;
-  /** How many hidden-time messages the queue keeps (the latest by time), default 10. */
-  batchSize?: number;
-  /** How long the page must stay visible before the queue is acknowledged, ms (default 1000). */
-  autoReadDelay?: number;
-  /** Receives the exception of a throwing subscriber (default: dropped; the manager never throws). */
-  onListenerError?: (error: unknown) => void;
-}
-
-/** What happened to a message given to the manager. */
-export type ReceiptOutcome =
-  /** A receipt was sent. */
-  | 'sent'
-  /** Queued until the page is visible again. */
-  | 'queued'
-  /** The receipt could not be sent (skipped silently, counted in `failed`). */
-  | 'failed'
-  /** Needs no receipt, was already acknowledged, or was superseded by a later message. */
-  | 'ignored';
-
-/** What {@link ReceiptManager.getStatus} returns. */
-export interface ReceiptStatus {
-  /** Whether the page is visible now. */
-  visible: boolean;
-  /** Messages waiting for the page to become visible. */
-  queued: number;
-  /** Receipts sent. */
-  sent: number;
-  /** Receipts whose send returned false or threw. */
-  failed: number;
-  /** The last 10 visibility changes (empty without a tracker). */
-  log: VisibilityLogEntry[];
-}
 
 /** A message waiting in the hidden-time queue, with its time read once when queued. */
 interface QueuedMessage {
