@@ -119,18 +119,20 @@ async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frame
   const done = new Promise((resolve) => {
     let seen = 0;
     let t0 = 0;
+    let c0;
     client.on('socket message', () => {
-      if (seen++ === 0) t0 = performance.now();
-      if (seen === FRAMES) queueMicrotask(() => resolve(performance.now() - t0));
+      if (seen++ === 0) [t0, c0] = [performance.now(), process.cpuUsage()];
+      if (seen === FRAMES) queueMicrotask(() => resolve(span(t0, c0)));
     });
   });
-  const [ms] = await Promise.all([done, server.push(nth, wire)]);
+  const [run] = await Promise.all([done, server.push(nth, wire)]);
   await new Promise((r) => setTimeout(r, 0));
   if (client.messages.size !== FRAMES) throw new Error(`the store holds ${client.messages.size} of ${FRAMES}`);
+  if (reads === 0) throw new Error('the store never told its reader');
   if (visible) await receipts(server, nth, FRAMES);
   unsubscribe();
   client.destroy();
-  return { rate: (FRAMES / ms) * 1000, reads };
+  return run;
 }
 
 /**
@@ -144,19 +146,31 @@ async function bareRun(server, nth, frames, reply = false, Socket = WebSocket) {
   const done = new Promise((resolve) => {
     let seen = 0;
     let t0 = 0;
+    let c0;
     const list = [];
     ws.on('message', (data) => {
-      if (seen++ === 0) t0 = performance.now();
+      if (seen++ === 0) [t0, c0] = [performance.now(), process.cpuUsage()];
       const message = JSON.parse(data.toString());
       list.push(message);
       if (reply) ws.send(JSON.stringify({ type: 104, dataContent: message.fp, fp: randomUUID(), from: message.to, to: message.from, cm: message.createTime }));
-      if (seen === FRAMES) resolve(performance.now() - t0);
+      if (seen === FRAMES) resolve(span(t0, c0));
     });
   });
-  const [ms] = await Promise.all([done, server.push(nth, frames)]);
+  const [run] = await Promise.all([done, server.push(nth, frames)]);
   if (reply) await receipts(server, nth, FRAMES);
   ws.close();
-  return (FRAMES / ms) * 1000;
+  return run;
+}
+
+/**
+ * A run's figures from its first frame to its last: frames per second of wall time, and this
+ * process's CPU time per frame in microseconds (all its threads: on a loaded machine, the steadier
+ * of the two, since time spent waiting for a core is not in it).
+ */
+function span(t0, c0) {
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  return { rate: (FRAMES / ms) * 1000, cpu: (cpu.user + cpu.system) / FRAMES };
 }
 
 /** Waits (up to 5 s) until the server has received `count` frames from socket `nth`. */
@@ -190,7 +204,7 @@ const server = SERVER === 'inproc' ? await startInProcess() : await startChild()
 let nth = 0;
 const bare = [];
 const bareReply = { each: [], tick: [] };
-const rates = new Map(); // `${build}|${row}` -> frames/s per round
+const rates = new Map(); // `${build}|${row}` -> the rounds' { rate, cpu }
 for (let round = 0; round < ROUNDS; round++) {
   const frames = chatFrames(round);
   bare.push(await bareRun(server, ++nth, frames));
@@ -202,19 +216,22 @@ for (let round = 0; round < ROUNDS; round++) {
     for (const build of builds.map((_, i) => builds[(i + round) % builds.length])) {
       const key = `${build.name}|${row.label}`;
       if (!rates.has(key)) rates.set(key, []);
-      rates.get(key).push((await sdkRun(build.sdk, server, ++nth, row.aes, frames, row.visible, Sockets[row.writes])).rate);
+      rates.get(key).push(await sdkRun(build.sdk, server, ++nth, row.aes, frames, row.visible, Sockets[row.writes]));
     }
   }
 }
 await server.close();
-const b = median(bare);
-const bBest = Math.max(...bare);
+const b = median(bare.map((r) => r.rate));
+const bBest = Math.max(...bare.map((r) => r.rate));
+const bCpu = Math.min(...bare.map((r) => r.cpu));
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-// "best": the fastest round of each row; on a loaded machine the least disturbed run
-const table = [['row', 'build', 'frames/s', 'x bare', 'best', 'x best bare', 'target']];
-const line = (label, build, xs, target = '') => {
-  const [m, best] = [median(xs), Math.max(...xs)];
-  table.push([label, build, fmt(m), (m / b).toFixed(2), fmt(best), (best / bBest).toFixed(2), target]);
+// "best": the fastest round of each row (on a loaded machine the least disturbed run); "CPU": the
+// least CPU time per text of the rounds, this process only, and the bare client's over it
+const table = [['row', 'build', 'frames/s', 'x bare', 'best', 'x best bare', 'CPU us/text', 'x bare CPU', 'target']];
+const line = (label, build, runs, target = '') => {
+  const xs = runs.map((r) => r.rate);
+  const [m, best, cpu] = [median(xs), Math.max(...xs), Math.min(...runs.map((r) => r.cpu))];
+  table.push([label, build, fmt(m), (m / b).toFixed(2), fmt(best), (best / bBest).toFixed(2), cpu.toFixed(2), (bCpu / cpu).toFixed(2), target]);
 };
 line('bare ws client, JSON.parse only', '', bare);
 for (const writes of WRITES) {
@@ -225,4 +242,4 @@ for (const row of rows) {
 }
 const widths = table[0].map((_, c) => Math.max(...table.map((line) => line[c].length)));
 console.log(`${FRAMES} agent texts (type 100, ~70 chars) over loopback ws from a server ${SERVER === 'inproc' ? 'in this process' : 'in a child process'}, median and best of ${ROUNDS} interleaved rounds, Node ${process.version}`);
-for (const line of table) console.log(line.map((cell, c) => (c >= 2 && c <= 5 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd());
+for (const line of table) console.log(line.map((cell, c) => (c >= 2 && c <= 7 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd());
