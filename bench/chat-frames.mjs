@@ -3,15 +3,17 @@
 // `ws` server on 127.0.0.1 into an `ImClient`'s message store, beside a bare `ws` client that only
 // JSON.parses the same frames, in the same run. Runs the built SDK (`npm run build` first).
 //
-// The server pre-frames the whole burst and writes it to the TCP socket in one call, so its own
-// cost is negligible and the figure is the receiving side's: ws parsing + (AES-ECB) + decode +
-// routing + the message store + events. A store subscriber reads `getSnapshot()` on every change,
+// The server (bench/chat-frames-server.mjs) runs in a child process (`SERVER=inproc`: in this one),
+// pre-frames the whole burst and writes it to the TCP socket in one call, so the figure is the
+// receiving side's: ws parsing + (AES-ECB) + decode + routing + the message store + events (+ the
+// receipts' encoding and socket writes). A store subscriber reads `getSnapshot()` on every change,
 // as React's `useSyncExternalStore` does, so a per-change copy of the list would show here.
 // The page is hidden in the first rows (read receipts wait in the hidden-time queue); the
 // "visible" rows show a visible page, where every text is answered at once with its read receipt
 // (issue 24's target: plain >= 0.5x bare, AES-ECB >= 20,000/s).
 //
-// Every row is printed beside the bare client of the same run (frames/s and the ratio). With
+// Every row is printed beside the bare client of the same run (frames/s and the ratio; median and
+// best round). With
 // BASE=<another build's dist directory> the same rounds also run that build (e.g. main's, built
 // apart), interleaved, so that a change is compared side by side on a machine whose load swings.
 //
@@ -19,10 +21,11 @@
 //   ONLY=visible node bench/chat-frames.mjs          # the receipt rows only (profiling: node --cpu-prof)
 //   BASE=/tmp/main/dist node bench/chat-frames.mjs   # this build against another, same run
 //   BASE=main=/tmp/main/dist,step1=/tmp/s1/dist ...  # against several, named
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
+import { startChild, startInProcess } from './chat-frames-server.mjs';
 import { ascii, benchKeys, ecb, fakeFetch } from './fake-key-exchange.mjs';
 
 const FRAMES = Number(process.env.FRAMES ?? 20_000);
@@ -56,34 +59,26 @@ function chatFrames(round) {
   );
 }
 
-/** One unmasked server text frame (RFC 6455 §5.2). */
-function wsFrame(text) {
-  const payload = Buffer.from(text, 'utf8');
-  const n = payload.length;
-  const head = n < 126 ? Buffer.from([0x81, n]) : n < 65_536 ? Buffer.from([0x81, 126, n >> 8, n & 255]) : null;
-  if (!head) throw new Error('frame too large for the bench');
-  return Buffer.concat([head, payload]);
-}
-
-/** A loopback server that writes `burst` (pre-framed) to each new socket once asked. */
-async function startServer() {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise((r) => wss.once('listening', r));
-  const sockets = [];
-  wss.on('connection', (ws) => sockets.push(ws));
-  return {
-    url: `ws://127.0.0.1:${wss.address().port}/ws`,
-    /** The next socket that connects (or the latest one). */
-    async socket(count) {
-      while (sockets.length < count) await new Promise((r) => setTimeout(r, 5));
-      return sockets[count - 1];
-    },
-    /** Writes the frames straight to the TCP socket: one write of pre-built ws frames. */
-    push(ws, texts) {
-      ws._socket.write(Buffer.concat(texts.map(wsFrame)));
-    },
-    close: () => new Promise((r) => wss.close(r)),
-  };
+/**
+ * `ws` writes every frame to the TCP socket at once: one system call per receipt. A browser hands
+ * `send()` to its network stack instead, which writes the frames queued meanwhile together (Chromium's
+ * WebSocket stream writes its pending frames in one buffer). This socket models that: the frames
+ * sent in one tick go out in one write (the TCP socket corked until the next tick). Same frames,
+ * same order; only the number of writes differs.
+ */
+class TickWebSocket extends WebSocket {
+  send(...args) {
+    const socket = this._socket;
+    if (socket && !this.corked) {
+      this.corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        socket.uncork();
+      });
+    }
+    super.send(...args);
+  }
 }
 
 /** A page in the background: read receipts wait for it to be shown (the hidden-time queue). */
@@ -96,13 +91,13 @@ for (const entry of (process.env.BASE ?? '').split(',').filter(Boolean)) {
   builds.push({ name, sdk: await import(pathToFileURL(resolve(dir, 'index.js')).href) });
 }
 
-async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frames, visible) {
+async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frames, visible, Socket) {
   const client = new ImClient({
     baseUrl: 'http://bench.local',
     socketUrl: server.url,
     socketKey,
     fetch: fakeFetch(keys, aesSwitch),
-    WebSocket,
+    WebSocket: Socket,
     storage: memoryStorage(),
     window: null,
     document: visible ? null : hiddenDocument,
@@ -110,10 +105,10 @@ async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frame
   });
   await client.start();
   client.connect();
-  const ws = await server.socket(nth);
+  await server.socket(nth);
   while (client.connectionState !== 'open') await new Promise((r) => setTimeout(r, 5));
   const welcome = JSON.stringify({ type: 60, to: VISITOR, sm: Date.now() });
-  server.push(ws, [aesSwitch ? ecb(token, welcome) : welcome]);
+  await server.push(nth, [aesSwitch ? ecb(token, welcome) : welcome]);
   while (client.userId !== VISITOR) await new Promise((r) => setTimeout(r, 5));
   // A React-like reader: every change, read the snapshot.
   let reads = 0;
@@ -124,90 +119,127 @@ async function sdkRun({ ImClient, memoryStorage }, server, nth, aesSwitch, frame
   const done = new Promise((resolve) => {
     let seen = 0;
     let t0 = 0;
+    let c0;
     client.on('socket message', () => {
-      if (seen++ === 0) t0 = performance.now();
-      if (seen === FRAMES) queueMicrotask(() => resolve(performance.now() - t0));
+      if (seen++ === 0) [t0, c0] = [performance.now(), process.cpuUsage()];
+      if (seen === FRAMES) queueMicrotask(() => resolve(span(t0, c0)));
     });
   });
-  server.push(ws, wire);
-  const ms = await done;
+  const [run] = await Promise.all([done, server.push(nth, wire)]);
   await new Promise((r) => setTimeout(r, 0));
   if (client.messages.size !== FRAMES) throw new Error(`the store holds ${client.messages.size} of ${FRAMES}`);
+  if (reads === 0) throw new Error('the store never told its reader');
+  if (visible) await receipts(server, nth, FRAMES);
   unsubscribe();
   client.destroy();
-  return { rate: (FRAMES / ms) * 1000, reads };
+  return run;
 }
 
 /**
  * A bare `ws` client: JSON.parse of each frame; with `reply`, also one small JSON frame sent back
  * per text (what a read receipt costs at the least: a stringify and a socket write).
  */
-async function bareRun(server, nth, frames, reply = false) {
-  const ws = new WebSocket(server.url);
+async function bareRun(server, nth, frames, reply = false, Socket = WebSocket) {
+  const ws = new Socket(server.url);
   await new Promise((r, j) => ws.once('open', r).once('error', j));
-  const sws = await server.socket(nth);
+  await server.socket(nth);
   const done = new Promise((resolve) => {
     let seen = 0;
     let t0 = 0;
+    let c0;
     const list = [];
     ws.on('message', (data) => {
-      if (seen++ === 0) t0 = performance.now();
+      if (seen++ === 0) [t0, c0] = [performance.now(), process.cpuUsage()];
       const message = JSON.parse(data.toString());
       list.push(message);
-      if (reply) ws.send(JSON.stringify({ type: 104, dataContent: message.fp, fp: `receipt-${seen}`, from: message.to, to: message.from, cm: message.createTime }));
-      if (seen === FRAMES) resolve(performance.now() - t0);
+      if (reply) ws.send(JSON.stringify({ type: 104, dataContent: message.fp, fp: randomUUID(), from: message.to, to: message.from, cm: message.createTime }));
+      if (seen === FRAMES) resolve(span(t0, c0));
     });
   });
-  server.push(sws, frames);
-  const ms = await done;
+  const [run] = await Promise.all([done, server.push(nth, frames)]);
+  if (reply) await receipts(server, nth, FRAMES);
   ws.close();
-  return (FRAMES / ms) * 1000;
+  return run;
+}
+
+/**
+ * A run's figures from its first frame to its last: frames per second of wall time, and this
+ * process's CPU time per frame in microseconds (all its threads: on a loaded machine, the steadier
+ * of the two, since time spent waiting for a core is not in it).
+ */
+function span(t0, c0) {
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  return { rate: (FRAMES / ms) * 1000, cpu: (cpu.user + cpu.system) / FRAMES };
+}
+
+/** Waits (up to 5 s) until the server has received `count` frames from socket `nth`. */
+async function receipts(server, nth, count) {
+  for (let waited = 0; (await server.received(nth)) < count; waited += 10) {
+    if (waited > 5_000) throw new Error(`the server received ${await server.received(nth)} of ${count} receipts`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The rows: which page, AES switch, the issue's target. */
 const ONLY = process.env.ONLY;
+const WRITES = process.env.WRITES === 'each' || process.env.WRITES === 'tick' ? [process.env.WRITES] : ['each', 'tick'];
+const Sockets = { each: WebSocket, tick: TickWebSocket };
 const rows = [
   { label: 'hidden page, plain', visible: false, aes: false, skip: ONLY === 'visible' },
   { label: 'hidden page, AES-ECB', visible: false, aes: true, skip: ONLY === 'visible' || ONLY === 'plain' },
   { label: 'visible + read receipts, plain', visible: true, aes: false, skip: ONLY === 'plain', target: '>= 0.5x bare' },
   { label: 'visible + read receipts, AES-ECB', visible: true, aes: true, skip: ONLY === 'plain', target: '>= 20,000/s' },
-].filter((row) => !row.skip);
+]
+  // WRITES=each|tick|both (both by default): the visible rows with `ws` as it is (a write per
+  // frame), with the frames of a tick written together (TickWebSocket, as a browser's network stack), or both
+  .flatMap((row) => (row.visible ? WRITES.map((writes) => ({ ...row, writes, label: `${row.label}${writes === 'tick' ? ', writes per tick' : ''}` })) : [{ ...row, writes: 'each' }]))
+  .filter((row) => !row.skip);
 
-const server = await startServer();
+// SERVER=inproc: the server in this process (its parsing of the receipts then counts against the client)
+const SERVER = process.env.SERVER ?? 'child';
+const server = SERVER === 'inproc' ? await startInProcess() : await startChild();
 let nth = 0;
 const bare = [];
-const bareReply = [];
-const rates = new Map(); // `${build}|${row}` -> frames/s per round
+const bareReply = { each: [], tick: [] };
+const rates = new Map(); // `${build}|${row}` -> the rounds' { rate, cpu }
 for (let round = 0; round < ROUNDS; round++) {
   const frames = chatFrames(round);
   bare.push(await bareRun(server, ++nth, frames));
-  if (rows.some((row) => row.visible)) bareReply.push(await bareRun(server, ++nth, frames, true));
+  for (const writes of WRITES) {
+    if (rows.some((row) => row.visible)) bareReply[writes].push(await bareRun(server, ++nth, frames, true, Sockets[writes]));
+  }
   for (const row of rows) {
     // each round starts with another build: none always runs first (or right after the bare client)
     for (const build of builds.map((_, i) => builds[(i + round) % builds.length])) {
       const key = `${build.name}|${row.label}`;
       if (!rates.has(key)) rates.set(key, []);
-      rates.get(key).push((await sdkRun(build.sdk, server, ++nth, row.aes, frames, row.visible)).rate);
+      rates.get(key).push(await sdkRun(build.sdk, server, ++nth, row.aes, frames, row.visible, Sockets[row.writes]));
     }
   }
 }
 await server.close();
-const b = median(bare);
-const bBest = Math.max(...bare);
+const b = median(bare.map((r) => r.rate));
+const bBest = Math.max(...bare.map((r) => r.rate));
+const bCpu = Math.min(...bare.map((r) => r.cpu));
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-// "best": the fastest round of each row; on a loaded machine the least disturbed run
-const table = [['row', 'build', 'frames/s', 'x bare', 'best', 'x best bare', 'target']];
-const line = (label, build, xs, target = '') => {
-  const [m, best] = [median(xs), Math.max(...xs)];
-  table.push([label, build, fmt(m), (m / b).toFixed(2), fmt(best), (best / bBest).toFixed(2), target]);
+// "best": the fastest round of each row (on a loaded machine the least disturbed run); "CPU": the
+// least CPU time per text of the rounds, this process only, and the bare client's over it
+const table = [['row', 'build', 'frames/s', 'x bare', 'best', 'x best bare', 'CPU us/text', 'x bare CPU', 'target']];
+const line = (label, build, runs, target = '') => {
+  const xs = runs.map((r) => r.rate);
+  const [m, best, cpu] = [median(xs), Math.max(...xs), Math.min(...runs.map((r) => r.cpu))];
+  table.push([label, build, fmt(m), (m / b).toFixed(2), fmt(best), (best / bBest).toFixed(2), cpu.toFixed(2), (bCpu / cpu).toFixed(2), target]);
 };
 line('bare ws client, JSON.parse only', '', bare);
-if (bareReply.length) line('bare ws client, JSON.parse + one JSON frame sent back per text', '', bareReply, '(the floor with receipts)');
+for (const writes of WRITES) {
+  if (bareReply[writes].length) line(`bare ws client, JSON.parse + one JSON frame sent back per text${writes === 'tick' ? ', writes per tick' : ''}`, '', bareReply[writes], '(the floor with receipts)');
+}
 for (const row of rows) {
   for (const build of builds) line(`ImClient, ${row.label}`, builds.length > 1 ? build.name : '', rates.get(`${build.name}|${row.label}`), row.target);
 }
 const widths = table[0].map((_, c) => Math.max(...table.map((line) => line[c].length)));
-console.log(`${FRAMES} agent texts (type 100, ~70 chars) over loopback ws, median of ${ROUNDS} interleaved rounds, Node ${process.version}`);
-for (const line of table) console.log(line.map((cell, c) => (c >= 2 && c <= 5 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd());
+console.log(`${FRAMES} agent texts (type 100, ~70 chars) over loopback ws from a server ${SERVER === 'inproc' ? 'in this process' : 'in a child process'}, median and best of ${ROUNDS} interleaved rounds, Node ${process.version}`);
+for (const line of table) console.log(line.map((cell, c) => (c >= 2 && c <= 7 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join('  ').trimEnd());

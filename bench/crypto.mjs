@@ -2,7 +2,8 @@
 // crypto-js against @noble/ciphers for the protocol's AES-256-ECB frames (and HMAC-SHA256 from
 // crypto-js against @noble/hashes), from the same run: what each adds to a browser bundle
 // (min+gzip, esbuild) and how many typical frames per second each encrypts and decrypts, with the
-// same base64/UTF-8 conversions as the SDK. The SDK uses noble (`src/crypto/aes-ecb.ts`); crypto-js
+// same base64/UTF-8 conversions as the SDK. The SDK uses noble's key expansion with rounds of its own
+// (`src/crypto/aes-ecb.ts`, `aes-blocks.ts`); crypto-js
 // is no longer a dependency, so its column prints only where it is installed
 // (`npm i --no-save crypto-js@4.2.0` to compare again). `npm run build` first.
 import { createCipheriv } from 'node:crypto';

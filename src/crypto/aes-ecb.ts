@@ -1,17 +1,19 @@
 /**
  * AES-256-ECB with PKCS#7 padding, base64 output (protocol conventions `AES-ECB(k, s)`).
  *
- * Uses the AES block functions of `@noble/ciphers` (audited; only its AES module is bundled, in the
+ * Uses the AES key expansion of `@noble/ciphers` (audited; only its AES module is bundled, in the
  * lazy AES chunk) with the key schedules cached per key: frames are encrypted and decrypted one
- * by one under the same user key, which noble's `ecb()` expanded (and wiped) again per call. ECB and
+ * by one under the same user key, which noble's `ecb()` expanded (and wiped) again per call. The
+ * rounds are noble's with small tables (`aes-blocks.ts`: cheaper between other work). ECB and
  * PKCS#7 padding are done here, so that every failure (a wrong key included) gives the same error.
- * The block functions and key expansion come from noble's `unsafe` export, which it says may change
- * in any release: the dependency is pinned exactly, and the tests compare every result with
- * node:crypto's aes-256-ecb.
+ * The key expansion comes from noble's `unsafe` export, which it says may change in any release:
+ * the dependency is pinned exactly, and the tests compare every result with node:crypto's
+ * aes-256-ecb.
  * @module
  */
 import { unsafe } from '@noble/ciphers/aes.js';
 import { swap32IfBE } from '@noble/ciphers/utils.js';
+import { decryptWords, encryptWords } from './aes-blocks.js';
 import { utf8Decode } from './encoding.js';
 import { base64ToCiphertext, ciphertextToBase64 } from './frame-base64.js';
 
@@ -69,32 +71,17 @@ function plaintextBuffer(room: number): Uint8Array {
   return buffer;
 }
 
-/** noble's AES block functions (the round loop of its `ecb()`), called directly: inlined by the JIT. */
-const { encrypt: encryptBlock, decrypt: decryptBlock } = unsafe;
-
 /** Encrypts `words` (4 words a block, little-endian lanes) in place. */
 function encryptBlocks(words: Uint32Array, xk: Uint32Array): void {
   swap32IfBE(words);
-  for (let i = 0; i + 4 <= words.length; i += 4) {
-    const r = encryptBlock(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
-    words[i] = r.s0;
-    words[i + 1] = r.s1;
-    words[i + 2] = r.s2;
-    words[i + 3] = r.s3;
-  }
+  encryptWords(words, xk);
   swap32IfBE(words);
 }
 
-/** Decrypts `words` in place (a copy of {@link encryptBlocks}: one call site per block function). */
+/** Decrypts `words` in place. */
 function decryptBlocks(words: Uint32Array, xk: Uint32Array): void {
   swap32IfBE(words);
-  for (let i = 0; i + 4 <= words.length; i += 4) {
-    const r = decryptBlock(xk, words[i] as number, words[i + 1] as number, words[i + 2] as number, words[i + 3] as number);
-    words[i] = r.s0;
-    words[i + 1] = r.s1;
-    words[i + 2] = r.s2;
-    words[i + 3] = r.s3;
-  }
+  decryptWords(words, xk);
   swap32IfBE(words);
 }
 

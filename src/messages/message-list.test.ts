@@ -70,6 +70,20 @@ describe('"a receiver keeps at most one message per fp" (protocol §4)', () => {
     expect(list.size).toBe(1);
   });
 
+  it('finds an fp that starts with "~" like a generated key, and a generated key, each in its own index', () => {
+    const list = new MessageList();
+    const tilde = list.upsert(msg('~1', { createTime: 1 }));
+    const wire = list.upsert(msg('~local:1', { createTime: 2 })); // a server fp that looks like a generated key
+    const local = list.upsert(msg(undefined, { createTime: 3 }));
+    expect(list.get('~1')).toBe(tilde);
+    expect(list.get('~local:1')).toBe(wire);
+    const key = list.keyOf(local) as string;
+    expect(key.startsWith('~local:')).toBe(true);
+    expect(list.get(key)).toBe(key === '~local:1' ? wire : local);
+    expect(list.has('~nothing')).toBe(false);
+    expect(list.get('x')).toBeUndefined();
+  });
+
   it('stores a copy, so later changes to the caller\'s object do not leak in', () => {
     const list = new MessageList();
     const input = msg('a', { createTime: 1 });

@@ -30,6 +30,11 @@ function compare(a: Entry, b: Entry): number {
 /** Above this many new messages in one `upsertMany` (and a quarter of the list), sort once instead. */
 const BULK_THRESHOLD = 64;
 
+/** The start of the key a message without an fp is held under. */
+const LOCAL_KEY_PREFIX = '~local:';
+/** Its first character's code: a key that does not start with it is no generated key. */
+const LOCAL_KEY_CHAR = 0x7e;
+
 /**
  * The messages of one conversation, at most one per fp, in display order.
  *
@@ -257,17 +262,21 @@ export class MessageList extends Subscribable {
     return this.snapshot;
   };
 
-  /** Looks an entry up by fp, then by generated key. */
+  /**
+   * Looks an entry up by fp, then by generated key (only a key that starts like one, `~local:`:
+   * an incoming fp costs one lookup, not two).
+   */
   private find(key: string): Entry | undefined {
     if (typeof key !== 'string') return undefined;
-    return this.byFp.get(key) ?? this.byLocalKey.get(key);
+    const entry = this.byFp.get(key);
+    return entry !== undefined || key.charCodeAt(0) !== LOCAL_KEY_CHAR ? entry : this.byLocalKey.get(key);
   }
 
   /** Adds a new entry at its place. */
   private insert(fp: string | undefined, msg: StoredMessage): StoredMessage {
     let key = fp;
     if (key === undefined) {
-      key = `~local:${++this.localSeq}`;
+      key = `${LOCAL_KEY_PREFIX}${++this.localSeq}`;
       this.localKeyOf.set(msg, key);
     }
     const time = sortTime(msg);

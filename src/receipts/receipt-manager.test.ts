@@ -410,4 +410,24 @@ describe('ReceiptManager is a store: subscribe/getSnapshot (no hook polls)', () 
       vi.useRealTimers();
     }
   });
+  it('without a subscriber, receipts build no status; getSnapshot then reads the counters, and keeps its identity until the next change', () => {
+    const tracker = { subscribe: () => () => undefined, getSnapshot: () => true, getStatus: vi.fn(() => ({ visible: true, log: [], totalChanges: 0 })) };
+    const manager = new ReceiptManager({ send: () => true }, { selfId: () => 'me', timers: defaultTimers, tracker });
+    const first = manager.getSnapshot();
+    expect(first).toMatchObject({ sent: 0 });
+    for (let i = 0; i < 5; i++) manager.handleIncoming({ type: 100, fp: `m${i}`, from: 'agent', to: 'me', dataContent: 'x', createTime: i });
+    expect(tracker.getStatus).toHaveBeenCalledTimes(1); // the first getSnapshot only, not once per receipt
+    const after = manager.getSnapshot();
+    expect(after).not.toBe(first);
+    expect(after).toMatchObject({ sent: 5, queued: 0, failed: 0 });
+    expect(manager.getSnapshot()).toBe(after);
+    manager.handleIncoming({ type: 100, fp: 'm0', from: 'agent', to: 'me', dataContent: 'x', createTime: 0 }); // already acknowledged
+    expect(manager.getSnapshot()).toBe(after);
+    const listener = vi.fn();
+    manager.subscribe(listener);
+    manager.handleIncoming({ type: 100, fp: 'm9', from: 'agent', to: 'me', dataContent: 'x', createTime: 9 });
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(manager.getSnapshot()).toMatchObject({ sent: 6 });
+    manager.destroy();
+  });
 });

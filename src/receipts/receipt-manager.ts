@@ -143,7 +143,8 @@ export class ReceiptManager extends Subscribable {
   /**
    * Re-reads the status and notifies the subscribers when it changed. The tracker's log changes
    * only with a change the tracker tells its subscribers of (`trackerChanged`); otherwise the
-   * counters decide, without building a status (this runs for every incoming message).
+   * counters decide, without building a status (this runs for every incoming message); with no
+   * subscriber, a change only drops the held status.
    * @param trackerChanged - the tracker just told of a change (its log may have grown)
    */
   private changed(trackerChanged = false): void {
@@ -157,6 +158,11 @@ export class ReceiptManager extends Subscribable {
       held.failed === this.failedCount &&
       held.visible === this.isVisible()
     ) {
+      return;
+    }
+    if (!trackerChanged && !this.hasListeners()) {
+      // Nobody to tell: the next getSnapshot() builds the status (not one per receipt sent).
+      this.snapshot = null;
       return;
     }
     const next = this.getStatus();

@@ -77,6 +77,18 @@ describe('"Incoming: parsed as JSON; if that fails, decrypted with AES (ECB, PKC
     expect(decodeFrame('{"type":100,"dataContent":null}').message).toEqual({ type: 100 });
   });
 
+  it('encoding never changes the message given (a non-string or null dataContent is normalised in a copy)', () => {
+    const object = { type: 300, dataContent: { event: 'queued' } } as unknown as ChatMessage;
+    expect(encodeFrame(object)).toBe('{"type":300,"dataContent":"{\\"event\\":\\"queued\\"}"}');
+    expect(object.dataContent).toEqual({ event: 'queued' });
+    const dropped = { type: 100, dataContent: null, fp: 'a' } as unknown as ChatMessage;
+    expect(encodeFrame(dropped)).toBe('{"type":100,"fp":"a"}');
+    expect(dropped).toEqual({ type: 100, dataContent: null, fp: 'a' });
+    const text: ChatMessage = { type: 100, dataContent: 'hi', fp: 'b' };
+    expect(encodeFrame(text)).toBe('{"type":100,"dataContent":"hi","fp":"b"}');
+    expect(text).toEqual({ type: 100, dataContent: 'hi', fp: 'b' });
+  });
+
   it('unknown types and unknown fields pass through', () => {
     expect(decodeFrame('{"type":999,"extra":[1]}').message).toEqual({ type: 999, extra: [1] });
   });

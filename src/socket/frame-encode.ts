@@ -73,7 +73,9 @@ export function toMessage(value: unknown): ChatMessage {
  * serialised, or when encryption fails (the cause says why, e.g. a key that is not 32 bytes)
  */
 export function encodeFrame(message: ChatMessage, userKey?: string): string {
-  const normalised = toMessage(typeof message === 'object' && message !== null ? { ...message } : message);
+  // toMessage changes only a `dataContent` that is not a string: then it works on a copy
+  const copy = typeof message === 'object' && message !== null && message.dataContent !== undefined && typeof message.dataContent !== 'string';
+  const normalised = toMessage(copy ? { ...message } : message);
   let json: string;
   try {
     json = JSON.stringify(normalised);
