@@ -6,35 +6,64 @@
  *   npm run bench:list -- --messages 2000 --prepends 10
  *   npm run bench:list -- --profile phone     # a low-end phone: 4x CPU slowdown (Chromium throttling)
  *   npm run bench:list -- --profile both      # desktop and phone, side by side, same server and build
+ *   npm run bench:list -- --visit both        # a first visit and a returning visitor's (the second
+ *                                             # visit in the same storage); default: first
+ *   npm run bench:list -- --runs 5            # each case 5 times: the run of the median time is printed
+ *   npm run bench:list -- --baseline DIR      # also a built app in DIR (e.g. of the main branch), its
+ *                                             # runs interleaved with this tree's: side by side
  */
 import { parseArgs } from 'node:util';
 import { buildApp, entryPath, launchBrowser, phoneContext, removeDir, startServer } from '../test/e2e/harness.js';
-import { formatFigures, measureList, seedConversation } from './list/measure.js';
+import { formatFigures, measureList, seedConversation, type ListFigures } from './list/measure.js';
 
 const { values } = parseArgs({
-  options: { messages: { type: 'string', default: '10000' }, prepends: { type: 'string', default: '20' }, profile: { type: 'string', default: 'desktop' } },
+  options: {
+    messages: { type: 'string', default: '10000' },
+    prepends: { type: 'string', default: '20' },
+    profile: { type: 'string', default: 'desktop' },
+    visit: { type: 'string', default: 'first' },
+    runs: { type: 'string', default: '1' },
+    baseline: { type: 'string' },
+  },
 });
 const PROFILES = { desktop: { cpuSlowdown: 1 }, phone: { cpuSlowdown: 4 } } as const;
 const wanted = values.profile === 'both' ? (['desktop', 'phone'] as const) : values.profile === 'phone' ? (['phone'] as const) : (['desktop'] as const);
 const messages = Math.min(100_000, Math.max(1, Number(values.messages) || 10_000));
 const prepends = Math.min(200, Math.max(1, Number(values.prepends) || 20));
+const visits = values.visit === 'both' ? (['first', 'returning'] as const) : values.visit === 'returning' ? (['returning'] as const) : (['first'] as const);
+const runs = Math.min(21, Math.max(1, Number(values.runs) || 1));
 
 const appDir = await buildApp();
-const server = await startServer(appDir);
+const builds = [{ label: 'this tree', server: await startServer(appDir) }];
+if (values.baseline) builds.push({ label: `baseline ${values.baseline}`, server: await startServer(values.baseline) });
 const browser = await launchBrowser();
 try {
   for (const name of wanted) {
-    // a visitor of its own per profile: each run starts from an empty browser storage
-    const visitor = await seedConversation(server.store, messages);
-    const context = await phoneContext(browser);
-    const profile = PROFILES[name];
-    const figures = { messages, ...(await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends, profile)) };
-    console.log(`message list, profile ${name} (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x)\n${formatFigures(figures)}\n`);
-    await context.close();
+    for (const visit of visits) {
+      const profile = { ...PROFILES[name], returning: visit === 'returning' };
+      const all = builds.map((): ListFigures[] => []);
+      for (let run = 0; run < runs; run++) {
+        for (const [i, { server }] of builds.entries()) {
+          // a visitor of its own per run: each run starts from an empty browser storage
+          const visitor = await seedConversation(server.store, messages);
+          const context = await phoneContext(browser);
+          all[i]?.push({ messages, ...(await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends, profile)) });
+          await context.close();
+        }
+      }
+      for (const [i, { label }] of builds.entries()) {
+        const figures = all[i] ?? [];
+        const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as ListFigures;
+        const times = runs > 1 ? `, median of ${runs} runs: ${figures.map((f) => f.newestShownMs.toFixed(0)).join(' ')} ms` : '';
+        console.log(`message list, ${label}, profile ${name}, ${visit} visit (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x${times})\n${formatFigures(median)}\n`);
+      }
+    }
   }
 } finally {
   await browser.close();
-  await server.close();
-  removeDir(server.dataDir);
+  for (const { server } of builds) {
+    await server.close();
+    removeDir(server.dataDir);
+  }
   removeDir(appDir);
 }

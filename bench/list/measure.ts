@@ -4,6 +4,7 @@
  * the time from navigation to the newest message on screen, the chat rows in the DOM, the jump in
  * px of the top visible row at each prepend of an older page (the list must hold still), and the
  * long tasks (> 50 ms, PerformanceObserver `longtask`) while scrolling up through the pages.
+ * A returning visitor's second visit can be measured too ({@link ListProfile.returning}).
  * Used by `npm run bench:list` (figures) and by `test/e2e/list-bench.e2e.test.ts` (budgets on rows
  * and px, not on time).
  * @module
@@ -106,6 +107,11 @@ export interface StartupMilestones {
 export interface ListProfile {
   /** CPU slowdown factor (1 = none; 4 = a low-end phone). */
   cpuSlowdown: number;
+  /**
+   * A returning visitor: the page is opened once (until the newest message shows) and then opened
+   * again in the same browser storage, and the second visit is measured. Default: the first visit.
+   */
+  returning?: boolean;
 }
 
 /** Sums long tasks. */
@@ -147,8 +153,13 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
     },
     { clientId: visitor.clientId, clientSecret: visitor.clientSecret },
   );
-  await page.goto(url);
   const newest = page.locator('.msg').filter({ hasText: visitor.newestText });
+  if (profile.returning) {
+    await page.goto(url);
+    await newest.waitFor({ state: 'visible', timeout: 30_000 });
+  }
+  const firstPage = page.waitForResponse((r) => r.url().endsWith('/findMsgForCus'), { timeout: 30_000 });
+  await page.goto(url);
   await newest.waitFor({ state: 'visible', timeout: 30_000 });
   const newestShownMs = await page.evaluate(() => performance.now());
   const rowsAtStart = await page.locator('.msg').count();
@@ -169,6 +180,9 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
     };
   }, newestShownMs);
 
+  // the prepends below are older pages: the first page (which may follow what a returning
+  // visitor's page showed from its own storage) is in first
+  await firstPage;
   // Each older page is held at the network until the reader's view is measured: the request shows
   // that the list asked for it; the anchor (the top visible row) is taken with the page still held,
   // then the page is let through and the same row is measured again.

@@ -3,7 +3,8 @@
  * older pages, each held at the network until the reader's view is measured. Budgets on what must
  * not regress whatever the machine's speed: the rows in the DOM (virtualised) and the jump of the
  * top visible row at each prepend (the list holds still: at most 1 px, the browser's rounding of
- * the scroll position). The times are printed, not checked.
+ * the scroll position). The times are printed, not checked. Also for a returning visitor, whose
+ * page shows the newest messages kept on the device before the first history page (issue 24).
  */
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +27,19 @@ describe('message list with 10 000 messages (bench/list)', () => {
     const page = await context.newPage();
     const figures = { messages: MESSAGES, ...(await measureList(page, `${server.url}${entryPath('zh')}`, visitor, PREPENDS)) };
     console.log(`[list-bench]\n${formatFigures(figures)}`);
+    expect(figures.rowsAtStart).toBeGreaterThan(0);
+    expect(figures.rowsMax).toBeLessThanOrEqual(MAX_ROWS);
+    expect(figures.prependJumpsPx).toHaveLength(PREPENDS);
+    for (const jump of figures.prependJumpsPx) expect(jump).toBeLessThanOrEqual(1);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('a returning visitor (the newest from the device first, issue 24): the same rows and the same stillness', async () => {
+    const visitor = await seedConversation(server.store, MESSAGES);
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const figures = { messages: MESSAGES, ...(await measureList(page, `${server.url}${entryPath('zh')}`, visitor, PREPENDS, { cpuSlowdown: 1, returning: true })) };
+    console.log(`[list-bench, returning visitor]\n${formatFigures(figures)}`);
     expect(figures.rowsAtStart).toBeGreaterThan(0);
     expect(figures.rowsMax).toBeLessThanOrEqual(MAX_ROWS);
     expect(figures.prependJumpsPx).toHaveLength(PREPENDS);

@@ -114,6 +114,11 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     await phone.screenshot({ path: join(tmpdir(), 'issue22-member-second-context.png') });
     expect(await seriousViolations(phone, axeSource())).toEqual([]);
 
+    // the member's newest messages are kept on this device for the next visit (issue 24) ...
+    const firstScreen = (): Promise<string | null> => chat.evaluate(() => localStorage.getItem('kefu:first-screen'));
+    await expect.poll(async () => (await firstScreen()) ?? '', { timeout: 10_000 }).toContain('said after logging in');
+    expect(await firstScreen()).toContain(memberId!);
+
     // the merchant page logs out: a fresh chat, a new visitor, nothing of the member left
     await post(shop, { type: 'kefu:logout' });
     await expect.poll(() => chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).not.toBe(memberId);
@@ -121,6 +126,11 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     expect(freshId).not.toMatch(/^vm-/);
     expect(freshId).not.toBe(anonymousId);
     await expect.poll(() => chat.locator('.msg.mine').count(), { timeout: 15_000 }).toBe(0);
+    // ... and forgotten at the log-out (client.reset()): at most the new visitor's own is kept
+    const kept = await firstScreen();
+    expect(kept ?? '').not.toContain('said after logging in');
+    expect(kept ?? '').not.toContain('question before logging in');
+    if (kept !== null) expect((JSON.parse(kept) as { clientId: string }).clientId).toBe(freshId);
     // the new visitor connects and claims its own id (protocol §3a)
     await expect.poll(() => chat.evaluate(() => localStorage.getItem('clientSecret')), { timeout: 15_000 }).not.toBeNull();
     await shop.screenshot({ path: join(tmpdir(), 'issue22-shop-logged-out.png') });

@@ -7,6 +7,7 @@ import { installJumpFunctions, postLaunch } from '@kefu-im/sdk/embed';
 import { useEffect, useLayoutEffect, type ReactElement } from 'react';
 import { Redirect, Route, Switch, useLocation, useParams } from 'wouter';
 import { appText } from './env/app-texts.js';
+import { forgetFirstScreen, pageStorage } from './runtime/first-screen.js';
 import { installOpenAppHelpers, openAppEnv } from './runtime/open-app.js';
 import { RuntimeContext, useAppTexts, useRuntime } from './runtime/context.js';
 import type { AppRuntime } from './runtime/runtime.js';
@@ -49,7 +50,9 @@ function Globals(): null {
     const offJump = installJumpFunctions(window, { openChat: (id) => navigate(`/kefu/${seg(id)}`), openGroup: group, openChannel: group });
     const offOpen = installOpenAppHelpers(window, () => openAppEnv(window, runtime.i18n.t.bind(runtime.i18n)));
     const offFatal = runtime.onFatal((client) => {
-      if (runtime.owns(client)) navigate('/401', { replace: true });
+      if (!runtime.owns(client)) return;
+      forgetFirstScreen(pageStorage());
+      navigate('/401', { replace: true });
     });
     return () => {
       offJump();

@@ -10,6 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
 import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
+import { forgetFirstScreen, pageStorage, primeFirstScreen, readFirstScreen, type FirstScreen } from './runtime/first-screen.js';
 import { conversationKey, conversationOfPath, preparedConversation } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
 import './styles.css';
@@ -34,6 +35,15 @@ function showFailure(root: HTMLElement): void {
   root.replaceChildren(main);
 }
 
+/** With a stored first screen, the key exchange starts once it is painted, or after this long, ms. */
+const START_AFTER_MS = 1_000;
+
+/** The stored first screen of this page's visitor (its client id as kept by the SDK's state). */
+function readFirstScreenOf(storage: NonNullable<ReturnType<typeof pageStorage>>): FirstScreen | null {
+  const clientId = storage.getItem(CLIENT_STATE_KEYS.uuid);
+  return clientId ? readFirstScreen(storage, clientId, `${window.location.pathname}${window.location.search}`) : null;
+}
+
 // The member's identity (protocol §3b) comes from the entry link's `?identity=` or the framing
 // page: its code loads only then, and the link's token leaves the address bar before anything else.
 const identityCode = window.parent !== window || window.location.search.includes('identity=') ? import('./runtime/identity-bridge.js') : null;
@@ -49,26 +59,56 @@ async function boot(): Promise<void> {
   // chunk of its own too), are fetched while the configuration is read.
   if (language) void appTexts.load(language);
   void loadCatalogue(normalizeLanguage(language) ?? FALLBACK_LANGUAGE).catch(() => undefined);
+  const spec = conversationOfPath(window.location.pathname);
+  // A returning visitor's stored first screen (not when a new identity arrives with the link):
+  // shown at once, with the configuration kept beside it.
+  const storage = pageStorage();
+  const stored = spec && token === null && storage ? readFirstScreenOf(storage) : null;
+  const configCall = loadPublicConfig(serverOrigin(window.location.origin));
   let runtime: AppRuntime;
   try {
-    runtime = new AppRuntime(await loadPublicConfig(serverOrigin(window.location.origin)), language);
+    runtime = new AppRuntime(stored ? stored.config : await configCall, language);
   } catch {
     showFailure(root);
     return;
   }
+  if (stored) {
+    // the server moved (another socket, key or host): start again with its configuration
+    configCall.then(
+      (config) => {
+        if (JSON.stringify(config) !== JSON.stringify(stored.config)) {
+          forgetFirstScreen(storage);
+          window.location.reload();
+        }
+      },
+      () => undefined,
+    );
+  }
   identity?.installIdentity(runtime, window, token);
   // The language's texts (the SDK's and the app's own) before the first paint: no zh flash.
   await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
-  const spec = conversationOfPath(window.location.pathname);
-  // Server time, then the keys and the AES switch (client.start), then mount.
+  // Server time, then the keys and the AES switch (client.start), then mount; with a stored
+  // first screen, mount at once and start once its rows are painted.
   if (spec) {
     const client = runtime.acquire(conversationKey(spec));
-    await client.start().catch(() => undefined);
+    let started: Promise<unknown>;
+    if (stored && stored.clientId === client.clientId) {
+      // the key exchange once the stored rows are painted (or after a while, whatever the page shows)
+      started = new Promise<void>((resolve) => {
+        primeFirstScreen(client, stored, resolve);
+        setTimeout(resolve, START_AFTER_MS);
+      }).then(() => client.start().catch(() => undefined));
+    } else {
+      started = client.start().catch(() => undefined);
+      await started;
+    }
     // The entry is read and the socket opened while React renders the first screen (the page's
     // provider finds it connecting): on a slow phone the handshake and the first render overlap.
-    preparedConversation(client, runtime, spec, window.location.search).then(
-      () => client.connect(),
-      () => undefined,
+    void started.then(() =>
+      preparedConversation(client, runtime, spec, window.location.search).then(
+        () => client.connect(),
+        () => undefined,
+      ),
     );
   }
   // A transition: React renders the first screen in slices and yields between them, so that the

@@ -15,6 +15,7 @@ import { ChatHeader } from './chat-header.js';
 import { ConnectionBanner } from './connection-banner.js';
 import { conversationRows, lastChatFp } from './end-divider.js';
 import { Composer, isWriting } from './composer.js';
+import { useFirstScreenRows } from './first-screen.js';
 import { ChatContext, type ChatActions, type ConversationInfo, type DialogName } from './conversation.js';
 import { MessageList, type MessageListHandle } from './message-list.js';
 import { AvailabilityNotice } from './availability-notice.js';
@@ -99,7 +100,10 @@ export function ChatScreen({ info }: { info: ConversationInfo }): ReactElement {
   // suggestion chips show instead.
   const status = useSession((s) => s.status);
   const [endedAfter, setEndedAfter] = useState<ReadonlySet<string>>(() => new Set());
-  const shown = useMemo(() => conversationRows(messages, endedAfter, info.kind === 'service' && status === 'ended'), [messages, endedAfter, info.kind, status]);
+  // A returning visitor's stored newest messages, until the first history page replaces them.
+  const stored = useFirstScreenRows(client, loadOlder);
+  const listed = stored ?? messages;
+  const shown = useMemo(() => conversationRows(listed, endedAfter, info.kind === 'service' && status === 'ended'), [listed, endedAfter, info.kind, status]);
   const lastFp = useMemo(() => lastChatFp(messages), [messages]);
   // Where the conversation ended stays marked after a new one starts: after the last message
   // when the status turned to ended, or (a state restored after a reload) once history is loaded.

@@ -8,9 +8,12 @@ import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { useSearch } from 'wouter';
 import { ChatScreen } from '../chat/chat-screen.js';
 import type { ConversationInfo } from '../chat/conversation.js';
+import { FirstScreenKeeper } from '../chat/first-screen.js';
+import { readEntryQuery } from '../env/entry.js';
 import { faviconFor } from '../env/favicon.js';
 import { useAttention } from '../ui/attention.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
+import { dropPrimedFirstScreen, forgetFirstScreen, pageStorage, primedFirstScreen } from '../runtime/first-screen.js';
 import { conversationKey, PlatformDisabledError, preparedConversation, type ConversationSpec } from '../runtime/prepare.js';
 import { StatusPage } from './status-page.js';
 
@@ -44,7 +47,14 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   const key = conversationKey(spec);
   const client = useMemo(() => runtime.acquire(key), [runtime, key]);
   const search = useSearch();
-  const [state, setState] = useState<{ info: ConversationInfo } | { broken: 'link' | 'platform' } | null>(null);
+  // The page address the stored first screen belongs to (as the boot read it).
+  const [page] = useState(() => `${window.location.pathname}${window.location.search}`);
+  // A returning visitor's stored first screen shows at once (the boot handed it over); the
+  // preparation's own facts replace its facts when they come.
+  const [state, setState] = useState<{ info: ConversationInfo; prepared: boolean } | { broken: 'link' | 'platform' } | null>(() => {
+    const stored = primedFirstScreen(client);
+    return stored ? { info: { ...stored.info, query: readEntryQuery(search ? `?${search}` : '') }, prepared: false } : null;
+  });
 
   useEffect(() => {
     runtime.retain(key);
@@ -54,8 +64,12 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   useEffect(() => {
     let live = true;
     preparedConversation(client, runtime, spec, search ? `?${search}` : '').then(
-      (info) => live && setState({ info }),
-      (error: unknown) => live && setState({ broken: error instanceof PlatformDisabledError ? 'platform' : 'link' }),
+      (info) => live && setState({ info, prepared: true }),
+      (error: unknown) => {
+        dropPrimedFirstScreen(client);
+        forgetFirstScreen(pageStorage());
+        if (live) setState({ broken: error instanceof PlatformDisabledError ? 'platform' : 'link' });
+      },
     );
     return () => {
       live = false;
@@ -66,8 +80,10 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   if (!state) return <Loading />;
   if ('broken' in state) return <StatusPage code={state.broken} />;
   return (
-    <ImProvider client={client}>
+    // Connected once prepared (the connect data is set then): the stored first screen shows before.
+    <ImProvider client={client} autoStart={state.prepared} autoConnect={state.prepared}>
       <MerchantFavicon />
+      {state.prepared && <FirstScreenKeeper info={state.info} config={runtime.config} page={page} />}
       {state.info.kind === 'service' ? <ServiceChat info={state.info} /> : <ChatScreen info={state.info} />}
     </ImProvider>
   );
