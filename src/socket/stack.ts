@@ -55,6 +55,8 @@ export interface SocketStackDeps {
   createId(): string;
   /** A refused identity (4004) was replaced by a new one: forget its conversation. */
   identityReset(): void;
+  /** Forgets on this device what a refused identity left (its drafts, its durable outbox). */
+  forgetIdentity(clientId: string): Promise<void>;
   /** Every welcome (type 60): the connect was accepted. */
   onWelcome(message: ChatMessage): void;
   /** The outbox (an echo acknowledges its message). */
@@ -99,7 +101,13 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
   const identity = new IdentityKeeper({
     state: deps.state,
     createId: deps.createId,
-    onReset: () => deps.identityReset(),
+    onReset: ({ oldId, newId }) => {
+      deps.identityReset();
+      // The refused id never comes back (a member's id without its token, a deleted or merged id):
+      // nothing of it stays on this device, as after reset() (its drafts, its durable outbox).
+      deps.forgetIdentity(oldId).catch((e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'));
+      ctx.events.emit('identity', { change: 'refused', clientId: newId });
+    },
     onGiveUp: (error) => ctx.reportError(error, 'connect'),
   });
   const tokens = new IdentityTokens({
