@@ -300,6 +300,7 @@ export class Engine {
       ...{ keys: this.keys, store: this.connectionStore, start: hooks.start },
       ...{ outbox: this.sender.outbox, receipts: hooks.receipts, markFailed: (fp, reason) => this.sender.markFailed(fp, reason) },
       ...{ state: hooks.state, createId: hooks.createId, identityReset: () => this.forgetConversation(), forgetIdentity: (id) => this.forgetIdentity(id) },
+      followIdentity: (c) => import('./identity-switch.js').then((m) => m.follow(this, c)),
       onWelcome: (message) => this.onWelcome(message),
       loggedIn: (reconnected) => this.onOpen(reconnected),
       halted: () => {

@@ -14,8 +14,12 @@ import { MessageType } from './messages/types.js';
 import type { ClientState } from './state/client-state.js';
 import type { Store } from './state/store.js';
 
-/** What {@link IdentityKeeper.onRefused} decided. */
-export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up';
+/**
+ * What {@link IdentityKeeper.onRefused} decided. `wait`: the id was merged into a member by
+ * another tab of this storage, which switched the stored id: no new id, no retry; that tab tells
+ * this one to follow it (the tab channel's `identity` message).
+ */
+export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up' | 'wait';
 
 /** What the identity keeper needs from the client (narrow on purpose). @internal */
 export interface IdentityDeps {
@@ -90,12 +94,20 @@ export class IdentityKeeper {
 
   /**
    * The server refused the identity (4004). Another tab of the same storage may have claimed the
-   * id meanwhile: its secret is adopted and the connect retried. Otherwise a new identity replaces
-   * the refused one (once); a refusal of that fresh identity gives up.
+   * id meanwhile: its secret is adopted and the connect retried; or it logged in and merged the id
+   * into the member's (reason `merged`, another id stored): this tab waits to be told to follow.
+   * Otherwise a new identity replaces the refused one (once); a refusal of that fresh identity
+   * gives up.
+   * @param reason - the close reason (`identity refused`, `deleted`, `merged`)
    */
-  onRefused(): IdentityOutcome {
+  onRefused(reason = ''): IdentityOutcome {
     const { uuid } = this.deps.state.getState();
     const stored = this.deps.state.readStoredIdentity();
+    this.gaveUp = false;
+    if (reason === 'merged' && stored.uuid !== null && stored.uuid !== uuid) {
+      this.gaveUp = true; // no reconnect under the retired id; the tab that logged in leads the way
+      return 'wait';
+    }
     if (stored.uuid === uuid && stored.clientSecret !== null && stored.clientSecret !== this.sent) {
       this.deps.state.setState({ clientSecret: stored.clientSecret });
       return 'retry';

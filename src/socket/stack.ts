@@ -14,7 +14,7 @@ import type { RequestOptions } from '../http/http-client.js';
 import { IdentityKeeper, verifiedOfWelcome, type IdentityDeps } from '../identity.js';
 import { IdentityTokens } from '../identity-token.js';
 import { InboundRouter } from '../inbound.js';
-import type { ConnectionState } from '../events.js';
+import type { ConnectionState, IdentityChange } from '../events.js';
 import type { KeyRing } from '../key-ring.js';
 import { MessageType, type ChatMessage, type FailReason } from '../messages/types.js';
 import type { DocumentLike, ImClientOptions, WindowLike } from '../options.js';
@@ -57,6 +57,8 @@ export interface SocketStackDeps {
   identityReset(): void;
   /** Forgets on this device what a refused identity left (its drafts, its durable outbox). */
   forgetIdentity(clientId: string): Promise<void>;
+  /** Another tab switched this tab's visitor (see `TabHost.followIdentity`): follow it. */
+  followIdentity(ctx: { change: IdentityChange; clientId: string }): Promise<void>;
   /** Every welcome (type 60): the connect was accepted. */
   onWelcome(message: ChatMessage): void;
   /** The outbox (an echo acknowledges its message). */
@@ -87,6 +89,12 @@ export interface SocketStack {
    * `failed`); returns nothing for other calls.
    */
   callReady(path: string, opts: RequestOptions, welcomed: () => Promise<void>): Promise<void> | undefined;
+  /**
+   * `identify()` is under way (true) until the verified welcome: this tab enters the tab election
+   * under a name of its own, so that it opens its own socket with the token instead of following
+   * another tab of the anonymous visitor.
+   */
+  setIdentifying(on: boolean): void;
   /** Stops the connection, the tab link and the lifecycle listeners. */
   destroy(): void;
 }
@@ -107,6 +115,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       // nothing of it stays on this device, as after reset() (its drafts, its durable outbox).
       deps.forgetIdentity(oldId).catch((e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'));
       ctx.events.emit('identity', { change: 'refused', clientId: newId });
+      tabs?.announceIdentity('refused', oldId, newId); // the other tabs of the refused id follow
     },
     onGiveUp: (error) => ctx.reportError(error, 'connect'),
   });
@@ -118,7 +127,9 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     onRefused: (refusal) => ctx.events.emit('identity token refused', refusal),
     reportError: (error) => ctx.reportError(error, 'connect'),
   });
-  const welcomed = (message: ChatMessage): void => {
+  let tabs: TabLink | undefined; // undefined while attachTabs runs
+  let identifying = false;
+  const welcomed = (message: ChatMessage, own: boolean): void => {
     identity.onFrame(message); // the welcome's claim (protocol §3a)
     if (message.type !== MessageType.Welcome) return;
     tokens.onWelcome();
@@ -128,9 +139,17 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     // client id, so that calls naming the visitor name the member (the anonymous id is retired by
     // the merge, and a member needs no §3a secret).
     const memberId = message.to;
-    if (verified && typeof memberId === 'string' && memberId !== '' && memberId !== deps.state.getState().uuid) {
+    const previous = deps.state.getState().uuid;
+    if (verified && own) identifying = false;
+    if (verified && typeof memberId === 'string' && memberId !== '' && memberId !== previous) {
       deps.state.setState({ uuid: memberId, clientSecret: null });
+      if (own) tabs?.announceIdentity('identify', previous, memberId); // the other tabs of the anonymous id follow
     }
+    // The tabs of one visitor share a socket under the visitor's name: a tab whose own socket was
+    // welcomed under another client id (a member's, a new one after 4004) enters the election of
+    // that id (the socket stays open: it leads there, or follows the tab that already does).
+    const enteredAs = tabs?.enteredAs ?? '';
+    if (own && enteredAs !== '' && enteredAs !== ctx.clientId()) tabs?.connect();
   };
   const link = new SocketLink({
     ...options,
@@ -146,10 +165,10 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     withIdentityToken: (data) => tokens.connectData(data),
     onWelcome: (message) => {
       deps.onWelcome(message);
-      welcomed(message);
+      welcomed(message, true);
     },
     identity: {
-      identityRefused: () => void identity.onRefused(),
+      identityRefused: (reason) => void identity.onRefused(reason),
       identityGivenUp: () => identity.givenUp,
       identityTokenRefused: (reason) => tokens.onRefused(reason),
     },
@@ -162,7 +181,6 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     decode: (data) => link.decode(data),
     markFailed: deps.markFailed,
   });
-  let tabs: TabLink | undefined; // undefined while attachTabs runs
   const stateChanged = (change: { newState: ConnectionState; oldState: ConnectionState }): void => {
     ctx.events.emit('state', change);
     const following = tabs?.role === 'follower';
@@ -176,10 +194,15 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     {
       connection,
       events: deps.clientEvents,
-      scope: () => ({ clientId: ctx.clientId(), connectData: ctx.connectData() }),
+      scope: () => ({ clientId: identifying ? `${ctx.clientId()}#identify` : ctx.clientId(), connectData: ctx.connectData() }),
+      followIdentity: (change) =>
+        void deps.followIdentity(change).then(
+          () => ctx.events.emit('identity', change),
+          (e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'),
+        ),
       writeOwn: (message) => link.send(message),
       deliver: (message, encrypted) => {
-        if (message.type === MessageType.Welcome) welcomed(message); // the leader's claim, kept here too
+        if (message.type === MessageType.Welcome) welcomed(message, false); // the leader's claim, kept here too
         router.handleMessage(message, encrypted);
       },
       loggedIn: deps.loggedIn,
@@ -210,6 +233,9 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     identityTokens: tokens,
     callReady: (path, opts, welcomed) =>
       connection.store.getState().failed ? undefined : welcomeBeforeCall(path, opts, welcomed, ctx.timers, ctx.limits.requestTimeout),
+    setIdentifying(on) {
+      identifying = on;
+    },
     destroy() {
       tokens.destroy();
       lifecycle.destroy();
