@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImClient, memoryStorage, type ImClientOptions, type Notice } from '../src/index.js';
 import { CloseCode } from '../src/codes.js';
+import { MERGED_FOLLOW_WAIT } from '../src/identity.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, gcmDecryptNode, makeSocketKey } from './helpers/fake-permit.js';
 
@@ -235,7 +236,7 @@ describe('protocol §3a.2: 4004 starts a new identity, once', () => {
     client.destroy();
   });
 
-  it('merged with the same id still stored (another device logged in): a new identity, told as identity change refused', async () => {
+  it('merged, and no tab says to follow within MERGED_FOLLOW_WAIT: a new identity after all, told as identity change refused', async () => {
     const storage = memoryStorage();
     storage.setItem('uuid', 'anonymous-id');
     const { client } = setup({ storage });
@@ -246,7 +247,10 @@ describe('protocol §3a.2: 4004 starts a new identity, once', () => {
     ws1.open();
     ws1.receive(welcome('anonymous-id'));
     ws1.serverClose(CloseCode.IdentityRefused, 'merged');
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(MERGED_FOLLOW_WAIT - 100);
+    expect(client.clientId).toBe('anonymous-id');
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
     const fresh = client.clientId;
     expect(fresh).not.toBe('anonymous-id');
     expect(changes).toEqual([{ change: 'refused', clientId: fresh }]);

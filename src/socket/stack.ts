@@ -11,7 +11,7 @@
 import type { ClientContext } from '../client-context.js';
 import { welcomeBeforeCall } from '../http/bound-calls.js';
 import type { RequestOptions } from '../http/http-client.js';
-import { IdentityKeeper, verifiedOfWelcome, type IdentityDeps } from '../identity.js';
+import { IdentityKeeper, MERGED_FOLLOW_WAIT, verifiedOfWelcome, type IdentityDeps } from '../identity.js';
 import { IdentityTokens } from '../identity-token.js';
 import { InboundRouter } from '../inbound.js';
 import type { ConnectionState, IdentityChange } from '../events.js';
@@ -23,6 +23,7 @@ import type { ReceiptManager } from '../receipts/receipt-manager.js';
 import { globalWebSocket } from '../platform.js';
 import type { Store } from '../state/store.js';
 import { attachTabs, type TabEvents, type TabLink } from '../tabs/tab-link.js';
+import type { TimerHandle } from '../timers.js';
 import type { ConnectionSnapshot } from './connection-snapshot.js';
 import { documentVisible, PageLifecycle } from './lifecycle.js';
 import { SocketLink } from './link.js';
@@ -129,6 +130,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
   });
   let tabs: TabLink | undefined; // undefined while attachTabs runs
   let identifying = false;
+  let mergedWait: TimerHandle | null = null;
   const welcomed = (message: ChatMessage, own: boolean): void => {
     identity.onFrame(message); // the welcome's claim (protocol §3a)
     if (message.type !== MessageType.Welcome) return;
@@ -168,7 +170,15 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       welcomed(message, true);
     },
     identity: {
-      identityRefused: (reason) => void identity.onRefused(reason),
+      identityRefused: (reason) => {
+        if (identity.onRefused(reason) !== 'wait') return;
+        // merged by a tab of this storage that logged in: it tells this one to follow; else a new id
+        if (mergedWait !== null) ctx.timers.clearTimeout(mergedWait);
+        mergedWait = ctx.timers.setTimeout(() => {
+          mergedWait = null;
+          if (identity.renewIfWaiting()) connection.connect();
+        }, MERGED_FOLLOW_WAIT);
+      },
       identityGivenUp: () => identity.givenUp,
       identityTokenRefused: (reason) => tokens.onRefused(reason),
     },
@@ -237,6 +247,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       identifying = on;
     },
     destroy() {
+      if (mergedWait !== null) ctx.timers.clearTimeout(mergedWait);
       tokens.destroy();
       lifecycle.destroy();
       attached.destroy();
