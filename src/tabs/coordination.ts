@@ -202,6 +202,8 @@ export class TabCoordinator {
     if (role === 'follower') this.startProbe();
     else this.endProbe();
     if (role === 'follower') {
+      // a tab that entered with its own socket open (welcomed under a new id) uses the leader's now
+      if (this.host.connection.state !== 'closed') this.host.connection.close();
       this.channel?.post({ kind: 'hello', from: this.tabId });
     } else if (role === 'leader' || role === 'solo') {
       this.leader = null;

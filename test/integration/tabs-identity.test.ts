@@ -32,15 +32,16 @@ afterAll(async () => {
 
 /** One browser: one storage, its locks and channels, and every socket its tabs opened. */
 function browser() {
-  const sockets: string[] = [];
+  const sockets: WebSocket[] = [];
   class Counting extends WebSocket {
     constructor(url: string) {
       super(url);
-      sockets.push(url);
+      sockets.push(this);
     }
   }
   const storage: StorageLike = memoryStorage();
-  return { storage, locks: new FakeLockManager(), channels: createFakeChannels(), sockets, WebSocket: Counting as unknown as WebSocketConstructor };
+  const openSockets = (): number => sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length;
+  return { storage, locks: new FakeLockManager(), channels: createFakeChannels(), openSockets, WebSocket: Counting as unknown as WebSocketConstructor };
 }
 
 type Tab = Recorded & { changes: { change: string; clientId: string }[] };
@@ -97,6 +98,7 @@ describe('the other tabs follow an identity switch', () => {
     expect(texts(two)).not.toContain('my card ends in 4242');
     expect(two.client.connectionStore.getState().verified).toBe(false);
     expect(b.storage.getItem('uuid')).toBe(fresh);
+    await waitUntil(() => expect(b.openSockets()).toBe(1));
     // the two tabs are one anonymous visitor again: one socket, a text from the second tab reaches the first
     const hello = two.client.sendText('hello as a guest');
     await waitUntil(() => expect(two.client.messages.get(hello.fp!)?.sendState).toBe('sent'));
@@ -111,6 +113,37 @@ describe('the other tabs follow an identity switch', () => {
     });
     expect(two.client.userId).toBe(fresh);
     expect(two.client.connectionStore.getState().verified).toBe(false);
+    expect([...one.errors, ...two.errors]).toEqual([]);
+  });
+
+  it('two member tabs reloaded without a token (4004): both forget the member and end up as one new anonymous visitor', async () => {
+    const b = browser();
+    const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `member-${randomUUID()}`, ttlS: 600, name: 'Ann' }, SECRET);
+    const earlier = tab(b, { getIdentityToken: () => Promise.resolve(token) });
+    await connect(earlier);
+    const memberId = earlier.client.userId!;
+    const said = earlier.client.sendText('my card ends in 4242');
+    await waitUntil(() => expect(earlier.client.messages.get(said.fp!)?.sendState).toBe('sent'));
+    earlier.client.destroy();
+    expect(b.storage.getItem('uuid')).toBe(memberId);
+
+    const one = tab(b);
+    const two = tab(b);
+    await Promise.all([connect(one), connect(two)]);
+    await waitUntil(() => {
+      expect(one.client.clientId).not.toBe(memberId);
+      expect(two.client.clientId).toBe(one.client.clientId);
+      expect([one.client.tabRole, two.client.tabRole].sort()).toEqual(['follower', 'leader']);
+      for (const t of [one, two]) expect(t.client.connectionState).toBe('open');
+    });
+    const fresh = one.client.clientId;
+    expect(b.storage.getItem('uuid')).toBe(fresh);
+    await waitUntil(() => expect(b.openSockets()).toBe(1)); // the browser's one socket for the visitor
+    for (const t of [one, two]) expect(t.changes.at(-1)).toEqual({ change: 'refused', clientId: fresh });
+    const hello = two.client.sendText('hello as a guest');
+    await waitUntil(() => expect(two.client.messages.get(hello.fp!)?.sendState).toBe('sent'));
+    await waitUntil(() => expect(texts(one)).toContain('hello as a guest'));
+    expect((await one.client.loadOlder(50)).list.map((m) => m.dataContent)).not.toContain('my card ends in 4242');
     expect([...one.errors, ...two.errors]).toEqual([]);
   });
 
@@ -140,6 +173,7 @@ describe('the other tabs follow an identity switch', () => {
     const after = two.client.sendText('said after logging in');
     await waitUntil(() => expect(two.client.messages.get(after.fp!)?.sendState).toBe('sent'));
     await waitUntil(() => expect(texts(one)).toContain('said after logging in'));
+    await waitUntil(() => expect(b.openSockets()).toBe(1));
     expect([...one.errors, ...two.errors]).toEqual([]);
   });
 });
