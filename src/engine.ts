@@ -18,6 +18,7 @@ import type { TabEvents, TabRole } from './tabs/tab-link.js';
 import { INITIAL_SESSION } from './session.js';
 import { DEFAULT_OUTBOX_FILE_CAP, type DocumentLike, type ImClientOptions, type StorageLike, type WindowLike } from './options.js';
 import { DurableOutbox, outboxScope } from './outbox/durable.js';
+import { DRAFTS_KEY_PREFIX } from './state/drafts.js';
 import type { FileSender } from './outbox/file-sender.js';
 import { sendFile, type FileKind, type FileSendInput, type StagedFile } from './outbox/file-message.js';
 import { MessageSender, type SenderSocket } from './outbox/sender.js';
@@ -298,7 +299,8 @@ export class Engine {
       ...{ ctx, options: this.options, network: hooks.network, document: hooks.document, clientEvents: hooks.clientEvents },
       ...{ keys: this.keys, store: this.connectionStore, start: hooks.start },
       ...{ outbox: this.sender.outbox, receipts: hooks.receipts, markFailed: (fp, reason) => this.sender.markFailed(fp, reason) },
-      ...{ state: hooks.state, createId: hooks.createId, identityReset: () => this.forgetConversation() },
+      ...{ state: hooks.state, createId: hooks.createId, identityReset: () => this.forgetConversation(), forgetIdentity: (id) => this.forgetIdentity(id) },
+      followIdentity: (c) => import('./identity-switch.js').then((m) => m.follow(this, c)),
       onWelcome: (message) => this.onWelcome(message),
       loggedIn: (reconnected) => this.onOpen(reconnected),
       halted: () => {
@@ -373,6 +375,22 @@ export class Engine {
   /** Lets every waiting visitor call go (a welcome came, or none is coming). */
   private releaseWaiters(): void {
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Forgets on this device the drafts and the durable outbox of a client id that is not ours any
+   * more (the server refused it: 4004).
+   * @param clientId - the refused id
+   * @internal
+   */
+  forgetIdentity(clientId: string): Promise<void> {
+    const scope = outboxScope(clientId, this.ctx.connectData());
+    try {
+      this.hooks.journal?.removeItem(DRAFTS_KEY_PREFIX + scope);
+    } catch {
+      // an unavailable storage holds no draft
+    }
+    return this.durable.forget(scope);
   }
 
   /**

@@ -33,8 +33,13 @@ export interface Notice {
 /** Why the server refused an identity token (close code 4006's reason, protocol §3b). */
 export type IdentityTokenRefusal = 'expired' | 'invalid' | 'merchant';
 
-/** What changed the visitor's identity on a running client: `identify()` or `reset()`. */
-export type IdentityChange = 'identify' | 'reset';
+/**
+ * What changed the visitor's identity on a running client: `identify()`, `reset()`, or `refused`:
+ * the server refused the client id held on this device (close code 4004: e.g. a member's id after
+ * a reload that gave no identity token, or a deleted id), so the client forgot it here as `reset()`
+ * does and connects as a new anonymous visitor by itself.
+ */
+export type IdentityChange = 'identify' | 'reset' | 'refused';
 
 /** Events emitted by {@link ImClient}. Listen with `client.on(name, listener)`. */
 export interface ImClientEvents {
@@ -85,8 +90,9 @@ export interface ImClientEvents {
    */
   'identity token refused': (ctx: { reason: IdentityTokenRefusal; retrying: boolean }) => void;
   /**
-   * `identify()` or `reset()` switched the visitor: the conversation held was cleared (`reset`) or
-   * will be the member's (`identify`); views reload their history. `clientId` is the client id now.
+   * `identify()` or `reset()` switched the visitor, or the server refused the client id held
+   * (`refused`, close code 4004): the conversation held was cleared (`reset`, `refused`) or will be
+   * the member's (`identify`); views reload their history. `clientId` is the client id now.
    */
   identity: (ctx: { change: IdentityChange; clientId: string }) => void;
   /** The interface language changed (its texts are loaded). */

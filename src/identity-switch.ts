@@ -10,6 +10,7 @@
  */
 import type { ImClient } from './client.js';
 import type { Engine } from './engine.js';
+import type { IdentityChange } from './events.js';
 import type { IdentityTokenSource } from './options.js';
 
 // No runtime import here: a module shared with the start-up graph would split it into one more chunk.
@@ -52,6 +53,7 @@ export async function identify(client: ImClient, engine: Engine, input: Identity
   const source = sourceOf(input);
   const { wanted, stack } = await leave(engine);
   stack.identityTokens.setSource(source);
+  stack.setIdentifying(true); // its own socket, not another tab's of the anonymous visitor
   engine.restoredScope = null; // the next connect restores the pending messages kept on this device
   // The drafts follow the visitor into the member's id (adopted at the verified welcome): held in
   // memory meanwhile, none left under the anonymous id.
@@ -80,11 +82,38 @@ export async function identify(client: ImClient, engine: Engine, input: Identity
  */
 export async function reset(client: ImClient, engine: Engine): Promise<void> {
   const oldScope = engine.durable.deps.scope();
+  const oldId = client.clientId;
   const { wanted, stack } = await leave(engine);
   stack.identityTokens.setSource(undefined);
+  stack.setIdentifying(false);
   for (const key of Object.keys(client.drafts.getSnapshot())) client.drafts.set(key, '');
   await engine.durable.forget(oldScope);
   client.state.setState({ uuid: engine.hooks.createId(), clientSecret: null });
+  stack.tabs.announceIdentity('reset', oldId, client.clientId); // the member's other tabs log out too
   client.emit('identity', { change: 'reset', clientId: client.clientId });
   if (wanted) engine.connect();
+}
+
+/**
+ * Another tab of this visitor switched it (told over the tab channel): this tab follows. Its
+ * conversation in memory is forgotten, it takes the other tab's client id (and the secret that
+ * tab stored for it, if any) and connects again (if it was connecting) under that id, where it
+ * shares the other tab's socket. After `reset` the identity token source is dropped as well (the
+ * member logged out); after `identify` the member's history is loaded. The drafts and the durable
+ * outbox in storage were forgotten (or moved) by the tab that switched. The caller emits the
+ * `identity` event.
+ * @param engine - the client's engine
+ * @param ctx - what the other tab did and the client id now
+ * @internal
+ */
+export async function follow(engine: Engine, ctx: { change: IdentityChange; clientId: string }): Promise<void> {
+  const { wanted, stack } = await leave(engine);
+  if (ctx.change === 'reset') stack.identityTokens.setSource(undefined);
+  const { state } = engine.hooks;
+  const stored = state.readStoredIdentity();
+  // the other tab may have been welcomed already and stored the new id's secret (protocol §3a)
+  state.setState({ uuid: ctx.clientId, clientSecret: stored.uuid === ctx.clientId ? stored.clientSecret : null });
+  if (!wanted) return;
+  engine.connect();
+  if (ctx.change === 'identify') engine.history.loadOlder().catch(() => undefined); // the paging snapshot holds the error
 }

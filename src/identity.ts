@@ -14,8 +14,19 @@ import { MessageType } from './messages/types.js';
 import type { ClientState } from './state/client-state.js';
 import type { Store } from './state/store.js';
 
-/** What {@link IdentityKeeper.onRefused} decided. */
-export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up';
+/**
+ * How long a client whose id was merged (4004 `merged`) waits to be told to follow the tab that
+ * logged in, ms; then it starts a new identity as for any refused id.
+ */
+export const MERGED_FOLLOW_WAIT = 10_000;
+
+/**
+ * What {@link IdentityKeeper.onRefused} decided. `wait`: the id was merged into a member (only a
+ * holder of its secret can do that: another tab of this storage that logged in): no new id, no
+ * retry; that tab tells this one to follow it (the tab channel's `identity` message), else
+ * {@link IdentityKeeper.renewIfWaiting} starts a new identity after {@link MERGED_FOLLOW_WAIT}.
+ */
+export type IdentityOutcome = 'retry' | 'new-identity' | 'give-up' | 'wait';
 
 /** What the identity keeper needs from the client (narrow on purpose). @internal */
 export interface IdentityDeps {
@@ -60,6 +71,8 @@ export class IdentityKeeper {
   /** True from a reset until the next welcome: another 4004 then means give up. */
   private freshSinceReset = false;
   private gaveUp = false;
+  /** The merged id this keeper waits to be told to leave (`wait`), or null. */
+  private waitingAs: string | null = null;
 
   constructor(private readonly deps: IdentityDeps) {}
 
@@ -82,6 +95,7 @@ export class IdentityKeeper {
   /** A frame arrived: a welcome ends any reset, and its secret (if any) is kept. */
   onFrame(message: ChatMessage): void {
     if (message.type !== MessageType.Welcome) return;
+    this.waitingAs = null;
     this.freshSinceReset = false;
     this.gaveUp = false;
     const secret = secretOfWelcome(message);
@@ -90,12 +104,22 @@ export class IdentityKeeper {
 
   /**
    * The server refused the identity (4004). Another tab of the same storage may have claimed the
-   * id meanwhile: its secret is adopted and the connect retried. Otherwise a new identity replaces
-   * the refused one (once); a refusal of that fresh identity gives up.
+   * id meanwhile: its secret is adopted and the connect retried; or it logged in and merged the id
+   * into the member's (reason `merged`): this tab waits to be told to follow (`wait`).
+   * Otherwise a new identity replaces the refused one (once); a refusal of that fresh identity
+   * gives up.
+   * @param reason - the close reason (`identity refused`, `deleted`, `merged`)
    */
-  onRefused(): IdentityOutcome {
+  onRefused(reason = ''): IdentityOutcome {
     const { uuid } = this.deps.state.getState();
     const stored = this.deps.state.readStoredIdentity();
+    this.gaveUp = false;
+    this.waitingAs = null;
+    if (reason === 'merged') {
+      this.gaveUp = true; // no reconnect under the retired id; the tab that logged in leads the way
+      this.waitingAs = uuid;
+      return 'wait';
+    }
     if (stored.uuid === uuid && stored.clientSecret !== null && stored.clientSecret !== this.sent) {
       this.deps.state.setState({ clientSecret: stored.clientSecret });
       return 'retry';
@@ -105,11 +129,29 @@ export class IdentityKeeper {
       this.deps.onGiveUp(new Error('The server refused a new visitor identity (close code 4004) as well; not retrying.'));
       return 'give-up';
     }
+    this.renew(uuid);
+    return 'new-identity';
+  }
+
+  /**
+   * Still waiting under the merged id (no tab told this one to follow, no welcome came): starts a
+   * new identity instead, as for any refused id.
+   * @returns whether it did (then connect again)
+   */
+  renewIfWaiting(): boolean {
+    const { uuid } = this.deps.state.getState();
+    if (this.waitingAs === null || this.waitingAs !== uuid) return false;
+    this.waitingAs = null;
+    this.gaveUp = false;
+    this.renew(uuid);
+    return true;
+  }
+
+  private renew(oldId: string): void {
     const newId = this.deps.createId();
     this.freshSinceReset = true;
     this.deps.state.setState({ uuid: newId, clientSecret: null });
-    this.deps.onReset({ oldId: uuid, newId });
-    return 'new-identity';
+    this.deps.onReset({ oldId, newId });
   }
 }
 

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImClient, memoryStorage, type ImClientOptions, type Notice } from '../src/index.js';
 import { CloseCode } from '../src/codes.js';
+import { MERGED_FOLLOW_WAIT } from '../src/identity.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, gcmDecryptNode, makeSocketKey } from './helpers/fake-permit.js';
 
@@ -209,6 +210,51 @@ describe('protocol §3a.2: 4004 starts a new identity, once', () => {
     expect(notices.map((n) => n.key)).not.toContain('identityReset');
     await vi.advanceTimersByTimeAsync(0);
     expect(connectPayload(await socketNumber(2))).toMatchObject({ u: 'shared-id', d: { clientSecret: 'claimed-by-tab-1' } });
+    client.destroy();
+  });
+
+  it('merged by another tab that logged in (4004 merged, another id stored): no new id, no retry, no error; it waits to follow that tab', async () => {
+    const storage = memoryStorage();
+    storage.setItem('uuid', 'anonymous-id');
+    const { client, notices, errors } = setup({ storage });
+    const changes: unknown[] = [];
+    client.on('identity', (c) => changes.push(c));
+    client.connect();
+    const ws1 = await socketNumber(1);
+    ws1.open();
+    ws1.receive(welcome('anonymous-id'));
+    // another tab of this storage logged in: the server merged the id into the member's
+    storage.setItem('uuid', 'vm-member');
+    ws1.serverClose(CloseCode.IdentityRefused, 'merged');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(client.clientId).toBe('anonymous-id');
+    expect(storage.getItem('uuid')).toBe('vm-member');
+    expect(notices.map((n) => n.key)).not.toContain('identityReset');
+    expect(changes).toEqual([]);
+    expect(errors).toEqual([]);
+    client.destroy();
+  });
+
+  it('merged, and no tab says to follow within MERGED_FOLLOW_WAIT: a new identity after all, told as identity change refused', async () => {
+    const storage = memoryStorage();
+    storage.setItem('uuid', 'anonymous-id');
+    const { client } = setup({ storage });
+    const changes: unknown[] = [];
+    client.on('identity', (c) => changes.push(c));
+    client.connect();
+    const ws1 = await socketNumber(1);
+    ws1.open();
+    ws1.receive(welcome('anonymous-id'));
+    ws1.serverClose(CloseCode.IdentityRefused, 'merged');
+    await vi.advanceTimersByTimeAsync(MERGED_FOLLOW_WAIT - 100);
+    expect(client.clientId).toBe('anonymous-id');
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(100);
+    const fresh = client.clientId;
+    expect(fresh).not.toBe('anonymous-id');
+    expect(changes).toEqual([{ change: 'refused', clientId: fresh }]);
+    expect(connectPayload(await socketNumber(2)).u).toBe(fresh);
     client.destroy();
   });
 });

@@ -14,7 +14,7 @@ export interface CloseCodeDeps {
   /** Forget the key session so the next attempt runs the key exchange again. */
   forgetKeys(): void;
   /** The server refused the identity (4004): the identity keeper decides what comes next. */
-  identityRefused?(): void;
+  identityRefused?(reason: string): void;
   /** True once even a fresh identity was refused: reconnecting would loop. */
   identityGivenUp?(): boolean;
   /** The server refused the identity token (4006, protocol §3b); true when a fresh one is asked and tried. */
@@ -73,7 +73,7 @@ export class CloseCodeHandler {
 
   /** The socket closed with `code` (and `reason`). */
   handleClose(code: number, reason = ''): void {
-    if (code === CloseCode.IdentityRefused) this.deps.identityRefused?.();
+    if (code === CloseCode.IdentityRefused) this.deps.identityRefused?.(reason);
     if (code === CloseCode.IdentityTokenRefused) this.tokenRetry = this.deps.identityTokenRefused?.(reason) ?? false;
     if (code === CloseCode.TooManyConnections) this.deps.tooManyConnections?.();
     if (code !== CloseCode.Unauthorized) return;

@@ -11,10 +11,10 @@
 import type { ClientContext } from '../client-context.js';
 import { welcomeBeforeCall } from '../http/bound-calls.js';
 import type { RequestOptions } from '../http/http-client.js';
-import { IdentityKeeper, verifiedOfWelcome, type IdentityDeps } from '../identity.js';
+import { IdentityKeeper, MERGED_FOLLOW_WAIT, verifiedOfWelcome, type IdentityDeps } from '../identity.js';
 import { IdentityTokens } from '../identity-token.js';
 import { InboundRouter } from '../inbound.js';
-import type { ConnectionState } from '../events.js';
+import type { ConnectionState, IdentityChange } from '../events.js';
 import type { KeyRing } from '../key-ring.js';
 import { MessageType, type ChatMessage, type FailReason } from '../messages/types.js';
 import type { DocumentLike, ImClientOptions, WindowLike } from '../options.js';
@@ -23,6 +23,7 @@ import type { ReceiptManager } from '../receipts/receipt-manager.js';
 import { globalWebSocket } from '../platform.js';
 import type { Store } from '../state/store.js';
 import { attachTabs, type TabEvents, type TabLink } from '../tabs/tab-link.js';
+import type { TimerHandle } from '../timers.js';
 import type { ConnectionSnapshot } from './connection-snapshot.js';
 import { documentVisible, PageLifecycle } from './lifecycle.js';
 import { SocketLink } from './link.js';
@@ -55,6 +56,10 @@ export interface SocketStackDeps {
   createId(): string;
   /** A refused identity (4004) was replaced by a new one: forget its conversation. */
   identityReset(): void;
+  /** Forgets on this device what a refused identity left (its drafts, its durable outbox). */
+  forgetIdentity(clientId: string): Promise<void>;
+  /** Another tab switched this tab's visitor (see `TabHost.followIdentity`): follow it. */
+  followIdentity(ctx: { change: IdentityChange; clientId: string }): Promise<void>;
   /** Every welcome (type 60): the connect was accepted. */
   onWelcome(message: ChatMessage): void;
   /** The outbox (an echo acknowledges its message). */
@@ -85,6 +90,12 @@ export interface SocketStack {
    * `failed`); returns nothing for other calls.
    */
   callReady(path: string, opts: RequestOptions, welcomed: () => Promise<void>): Promise<void> | undefined;
+  /**
+   * `identify()` is under way (true) until the verified welcome: this tab enters the tab election
+   * under a name of its own, so that it opens its own socket with the token instead of following
+   * another tab of the anonymous visitor.
+   */
+  setIdentifying(on: boolean): void;
   /** Stops the connection, the tab link and the lifecycle listeners. */
   destroy(): void;
 }
@@ -99,7 +110,14 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
   const identity = new IdentityKeeper({
     state: deps.state,
     createId: deps.createId,
-    onReset: () => deps.identityReset(),
+    onReset: ({ oldId, newId }) => {
+      deps.identityReset();
+      // The refused id never comes back (a member's id without its token, a deleted or merged id):
+      // nothing of it stays on this device, as after reset() (its drafts, its durable outbox).
+      deps.forgetIdentity(oldId).catch((e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'));
+      ctx.events.emit('identity', { change: 'refused', clientId: newId });
+      tabs?.announceIdentity('refused', oldId, newId); // the other tabs of the refused id follow
+    },
     onGiveUp: (error) => ctx.reportError(error, 'connect'),
   });
   const tokens = new IdentityTokens({
@@ -110,7 +128,10 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     onRefused: (refusal) => ctx.events.emit('identity token refused', refusal),
     reportError: (error) => ctx.reportError(error, 'connect'),
   });
-  const welcomed = (message: ChatMessage): void => {
+  let tabs: TabLink | undefined; // undefined while attachTabs runs
+  let identifying = false;
+  let mergedWait: TimerHandle | null = null;
+  const welcomed = (message: ChatMessage, own: boolean): void => {
     identity.onFrame(message); // the welcome's claim (protocol §3a)
     if (message.type !== MessageType.Welcome) return;
     tokens.onWelcome();
@@ -120,9 +141,17 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     // client id, so that calls naming the visitor name the member (the anonymous id is retired by
     // the merge, and a member needs no §3a secret).
     const memberId = message.to;
-    if (verified && typeof memberId === 'string' && memberId !== '' && memberId !== deps.state.getState().uuid) {
+    const previous = deps.state.getState().uuid;
+    if (verified && own) identifying = false;
+    if (verified && typeof memberId === 'string' && memberId !== '' && memberId !== previous) {
       deps.state.setState({ uuid: memberId, clientSecret: null });
+      if (own) tabs?.announceIdentity('identify', previous, memberId); // the other tabs of the anonymous id follow
     }
+    // The tabs of one visitor share a socket under the visitor's name: a tab whose own socket was
+    // welcomed under another client id (a member's, a new one after 4004) enters the election of
+    // that id (the socket stays open: it leads there, or follows the tab that already does).
+    const enteredAs = tabs?.enteredAs ?? '';
+    if (own && enteredAs !== '' && enteredAs !== ctx.clientId()) tabs?.connect();
   };
   const link = new SocketLink({
     ...options,
@@ -138,10 +167,18 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     withIdentityToken: (data) => tokens.connectData(data),
     onWelcome: (message) => {
       deps.onWelcome(message);
-      welcomed(message);
+      welcomed(message, true);
     },
     identity: {
-      identityRefused: () => void identity.onRefused(),
+      identityRefused: (reason) => {
+        if (identity.onRefused(reason) !== 'wait') return;
+        // merged by a tab of this storage that logged in: it tells this one to follow; else a new id
+        if (mergedWait !== null) ctx.timers.clearTimeout(mergedWait);
+        mergedWait = ctx.timers.setTimeout(() => {
+          mergedWait = null;
+          if (identity.renewIfWaiting()) connection.connect();
+        }, MERGED_FOLLOW_WAIT);
+      },
       identityGivenUp: () => identity.givenUp,
       identityTokenRefused: (reason) => tokens.onRefused(reason),
     },
@@ -154,7 +191,6 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     decode: (data) => link.decode(data),
     markFailed: deps.markFailed,
   });
-  let tabs: TabLink | undefined; // undefined while attachTabs runs
   const stateChanged = (change: { newState: ConnectionState; oldState: ConnectionState }): void => {
     ctx.events.emit('state', change);
     const following = tabs?.role === 'follower';
@@ -168,10 +204,15 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     {
       connection,
       events: deps.clientEvents,
-      scope: () => ({ clientId: ctx.clientId(), connectData: ctx.connectData() }),
+      scope: () => ({ clientId: identifying ? `${ctx.clientId()}#identify` : ctx.clientId(), connectData: ctx.connectData() }),
+      followIdentity: (change) =>
+        void deps.followIdentity(change).then(
+          () => ctx.events.emit('identity', change),
+          (e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'),
+        ),
       writeOwn: (message) => link.send(message),
       deliver: (message, encrypted) => {
-        if (message.type === MessageType.Welcome) welcomed(message); // the leader's claim, kept here too
+        if (message.type === MessageType.Welcome) welcomed(message, false); // the leader's claim, kept here too
         router.handleMessage(message, encrypted);
       },
       loggedIn: deps.loggedIn,
@@ -202,7 +243,11 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     identityTokens: tokens,
     callReady: (path, opts, welcomed) =>
       connection.store.getState().failed ? undefined : welcomeBeforeCall(path, opts, welcomed, ctx.timers, ctx.limits.requestTimeout),
+    setIdentifying(on) {
+      identifying = on;
+    },
     destroy() {
+      if (mergedWait !== null) ctx.timers.clearTimeout(mergedWait);
       tokens.destroy();
       lifecycle.destroy();
       attached.destroy();

@@ -5,10 +5,10 @@
  * @module
  * @internal
  */
-import type { ConnectionState } from '../events.js';
+import type { ConnectionState, IdentityChange } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
 import { LeaderElection, type TabRole } from './leader-election.js';
-import { TabChannel, tabScopeName, type LeaderSnapshot, type SharedKeySession, type TabMessage } from './tab-channel.js';
+import { identityChannelName, TabChannel, tabScopeName, type LeaderSnapshot, type SharedKeySession, type TabMessage } from './tab-channel.js';
 import type { TabApis, TabHost } from './tab-link.js';
 import { Disposables, type Disposer } from '../timers.js';
 
@@ -23,6 +23,8 @@ export class TabCoordinator {
   private election: LeaderElection | null = null;
   private channel: TabChannel | null = null;
   private scopeName = '';
+  /** The client id of the election entered ('' when in none). */
+  private scopeClientId = '';
   private wanted = false;
   private destroyed = false;
   /** Follower: the leader's last snapshot (null until the first one). */
@@ -40,6 +42,8 @@ export class TabCoordinator {
   private lastHeard = 0;
   private stopProbe: Disposer | null = null;
   private readonly disposables: Disposables;
+  /** The origin's identity channel (open for the coordinator's life, whatever the visitor). */
+  private readonly identityChannel: TabChannel;
 
   /**
    * @param host - what the link needs from the client
@@ -59,6 +63,7 @@ export class TabCoordinator {
     host.events.on('user', this.onOwnUser);
     host.lifecycle?.addEventListener('freeze', this.onFreeze);
     host.lifecycle?.addEventListener('resume', this.onResume);
+    this.identityChannel = new TabChannel(identityChannelName(resolved.prefix), resolved.Channel, this.onIdentity, (e) => host.reportError(e));
   }
 
   /** The role: `solo` until elected (and always without coordination). */
@@ -69,6 +74,11 @@ export class TabCoordinator {
   /** The lock and channel name in use ('' when not coordinating). */
   get name(): string {
     return this.scopeName;
+  }
+
+  /** The client id whose election this tab is in ('' when in none). */
+  get enteredAs(): string {
+    return this.scopeClientId;
   }
 
   /** The effective connection state: the own connection's, or the leader's when following. */
@@ -102,7 +112,7 @@ export class TabCoordinator {
     const { clientId, connectData } = this.host.scope();
     const name = tabScopeName(this.resolved.prefix, clientId, connectData);
     if (this.election && name !== this.scopeName) this.leave();
-    if (!this.election) return this.enter(name);
+    if (!this.election) return this.enter(name, clientId);
     if (this.currentRole === 'leader' || this.currentRole === 'solo') this.host.connection.connect();
     else this.update();
   }
@@ -124,10 +134,19 @@ export class TabCoordinator {
     return this.channel.post({ kind: 'send', from: this.tabId, message });
   }
 
+  /**
+   * Tells the other tabs that the visitor `previous` is now `clientId` (`reset()`, `identify()`,
+   * a refused id): the tabs of `previous` follow (see {@link TabHost.followIdentity}).
+   */
+  announceIdentity(change: IdentityChange, previous: string, clientId: string): void {
+    if (previous !== clientId) this.identityChannel.post({ kind: 'identity', from: this.tabId, change, previous, clientId });
+  }
+
   /** Resigns (the next tab leads at once) and removes every listener. */
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.identityChannel.close();
     this.leave();
     const { connection, events } = this.host;
     connection.off('state', this.onOwnState);
@@ -143,9 +162,10 @@ export class TabCoordinator {
     return this.resolved.tabId;
   }
 
-  private enter(name: string): void {
+  private enter(name: string, clientId: string): void {
     const resolved = this.resolved;
     this.scopeName = name;
+    this.scopeClientId = clientId;
     this.channel = new TabChannel(name, resolved.Channel, (m) => this.onTabMessage(m), (e) => this.host.reportError(e));
     const election = new LeaderElection({
       name,
@@ -168,6 +188,7 @@ export class TabCoordinator {
     this.channel?.close();
     this.channel = null;
     this.scopeName = '';
+    this.scopeClientId = '';
     this.leader = null;
     this.fallback = false;
     this.setRole(null);
@@ -181,6 +202,8 @@ export class TabCoordinator {
     if (role === 'follower') this.startProbe();
     else this.endProbe();
     if (role === 'follower') {
+      // a tab that entered with its own socket open (welcomed under a new id) uses the leader's now
+      if (this.host.connection.state !== 'closed') this.host.connection.close();
       this.channel?.post({ kind: 'hello', from: this.tabId });
     } else if (role === 'leader' || role === 'solo') {
       this.leader = null;
@@ -229,6 +252,12 @@ export class TabCoordinator {
       default:
     }
   }
+
+  /** Another tab switched the visitor: a tab of the visitor it left follows. */
+  private readonly onIdentity = (m: TabMessage): void => {
+    if (m.kind !== 'identity' || this.destroyed || m.previous !== this.host.scope().clientId) return;
+    this.host.followIdentity?.({ change: m.change, clientId: m.clientId });
+  };
 
   private broadcastSnapshot(): void {
     if (this.currentRole !== 'leader') return;

@@ -19,6 +19,13 @@ describe('tab messages', () => {
     const message = { type: 100, fp: 'f1', dataContent: 'hi' };
     expect(decodeTabMessage({ v, kind: 'inbound', from: 't1', message, encrypted: true })).toEqual({ kind: 'inbound', from: 't1', message, encrypted: true });
     expect(decodeTabMessage({ v, kind: 'send', from: 't2', message })).toEqual({ kind: 'send', from: 't2', message });
+    expect(decodeTabMessage({ v, kind: 'identity', from: 't2', change: 'reset', previous: 'vm-1', clientId: 'u2' })).toEqual({
+      kind: 'identity',
+      from: 't2',
+      change: 'reset',
+      previous: 'vm-1',
+      clientId: 'u2',
+    });
   });
 
   it('ignores other versions, unknown kinds and malformed values', () => {
@@ -36,6 +43,9 @@ describe('tab messages', () => {
       { v, kind: 'snapshot', from: 't1' },
       { v, kind: 'send', from: 't1', message: { type: '100' } },
       { v, kind: 'inbound', from: 't1', message: null },
+      { v, kind: 'identity', from: 't1', change: 'logout', previous: 'a', clientId: 'b' },
+      { v, kind: 'identity', from: 't1', change: 'reset', previous: '', clientId: 'b' },
+      { v, kind: 'identity', from: 't1', change: 'reset', previous: 'a' },
     ]) {
       expect(decodeTabMessage(bad)).toBeNull();
     }

@@ -12,9 +12,10 @@
  * | `inbound` | leader -> all | a decoded message that arrived on the leader's socket |
  * | `send` | follower -> leader | a message to write on the leader's socket (`fp` kept) |
  * | `bye` | leader -> all | the leader resigns (its socket is going away) |
+ * | `identity` | any -> all (the origin's identity channel) | the visitor `previous` is now `clientId` (`reset()`, `identify()`, a refused id): the tabs of `previous` follow |
  * @module
  */
-import type { ConnectionState } from '../events.js';
+import type { ConnectionState, IdentityChange } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
 import type { ListenerTarget } from '../timers.js';
 
@@ -49,7 +50,8 @@ export type TabMessage =
   | { kind: 'snapshot'; from: string; snapshot: LeaderSnapshot }
   | { kind: 'inbound'; from: string; message: ChatMessage; encrypted: boolean }
   | { kind: 'send'; from: string; message: ChatMessage }
-  | { kind: 'bye'; from: string };
+  | { kind: 'bye'; from: string }
+  | { kind: 'identity'; from: string; change: IdentityChange; previous: string; clientId: string };
 
 /** The `BroadcastChannel` instance shape used (the browser's, Node's, or a fake). */
 export interface BroadcastChannelLike extends ListenerTarget {
@@ -99,6 +101,11 @@ export function decodeTabMessage(data: unknown): TabMessage | null {
       return isMessage(data['message']) ? { kind, from, message: data['message'], encrypted: data['encrypted'] === true } : null;
     case 'send':
       return isMessage(data['message']) ? { kind, from, message: data['message'] } : null;
+    case 'identity': {
+      const { change, previous, clientId } = data;
+      if (change !== 'identify' && change !== 'reset' && change !== 'refused') return null;
+      return typeof previous === 'string' && typeof clientId === 'string' && previous !== '' && clientId !== '' ? { kind, from, change, previous, clientId } : null;
+    }
     default:
       return null;
   }
@@ -117,6 +124,15 @@ export function tabScopeName(prefix: string, clientId: string, connectData: Read
   const group = part(connectData['groupId']).replace(/^(null|0|data3)$/, '');
   const role = connectData['role'] === 'agent' ? ':agent' : '';
   return `${prefix}:${part(clientId)}:${part(connectData['mchId'])}:${part(connectData['platformId'])}${group ? `:g${group}` : ''}${role}`;
+}
+
+/**
+ * The name of the origin's identity channel: every coordinating tab listens there for `identity`
+ * messages (whatever its visitor), so that a switch reaches the tabs of the visitor it leaves.
+ * @param prefix - e.g. `kefu-im`
+ */
+export function identityChannelName(prefix: string): string {
+  return `${prefix}:identity`;
 }
 
 /**

@@ -310,7 +310,7 @@ describe('one socket per visitor: a leader that does not answer', () => {
     expect(follower.connection.connects).toBe(0);
 
     // The leader hangs (frozen by the browser without a freeze event): it answers nothing.
-    const leaderChannel = b.channels.instances[0]!;
+    const leaderChannel = b.channels.instances.find((c) => !c.name.endsWith(':identity'))!; // the visitor's channel, the leader's end
     leaderChannel.freeze();
     await advance(8_000);
     expect(follower.link.role).toBe('follower');

@@ -11,7 +11,7 @@
  * @module
  */
 import type { EventEmitter } from 'eventemitter3';
-import type { ConnectionState, ImClientEvents } from '../events.js';
+import type { ConnectionState, IdentityChange, ImClientEvents } from '../events.js';
 import type { ChatMessage } from '../messages/types.js';
 import { lazy } from '../lazy.js';
 import type { ListenerTarget, TimerProvider } from '../timers.js';
@@ -102,6 +102,11 @@ export interface TabHost {
    * others) and enters it again when resumed. Null or absent: not followed.
    */
   lifecycle?: ListenerTarget | null;
+  /**
+   * Another tab switched this tab's visitor to `clientId` (`reset()`, `identify()`, a refused id,
+   * told over the origin's identity channel): forget the conversation and follow.
+   */
+  followIdentity?(ctx: { change: IdentityChange; clientId: string }): void;
   /** The client's timers (the followers' probe of the leader). */
   timers: TimerProvider;
   /** Reports a failure of the lock manager or the channel (never thrown). */
@@ -192,6 +197,11 @@ export class TabLink {
     return this.coordinator?.name ?? '';
   }
 
+  /** The client id whose election this tab is in ('' when in none, and without coordination). */
+  get enteredAs(): string {
+    return this.coordinator?.enteredAs ?? '';
+  }
+
   /** The effective connection state: the own connection's, or the leader's when following. */
   get state(): ConnectionState {
     if (this.coordinator) return this.coordinator.state;
@@ -254,6 +264,14 @@ export class TabLink {
    */
   send(message: ChatMessage): boolean {
     return this.coordinator ? this.coordinator.send(message) : this.host.writeOwn(message);
+  }
+
+  /**
+   * Tells the other tabs that this tab's visitor `previous` is now `clientId`, so that the tabs of
+   * `previous` follow. Nothing without coordination (no other tab shares the visitor then).
+   */
+  announceIdentity(change: IdentityChange, previous: string, clientId: string): void {
+    this.coordinator?.announceIdentity(change, previous, clientId);
   }
 
   /** Resigns (the next tab leads at once) and removes every listener. */

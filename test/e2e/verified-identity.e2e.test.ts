@@ -141,4 +141,43 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     await phoneContext2.close();
     await shopServer.close();
   });
+
+  it('two pages of one browser: logged in on one, the other is the member; logged out on one, the other shows a fresh chat', async () => {
+    const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `bo-${Date.now()}`, ttlS: 600, name: 'Bo' }, DEMO_MERCHANT_SECRET);
+    const context = await phoneContext(browser);
+    const shopServer = await startShop(`${server.url}${entryPath('zh')}`);
+    const open = async (): Promise<{ page: Page; chat: Frame; errors: string[] }> => {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 480, height: 800 });
+      await page.goto(`${shopServer.origin}/account`);
+      const chat = await chatFrame(page);
+      const errors = collectErrors(page);
+      await chat.getByLabel(zh.inputPlaceholder).waitFor();
+      return { page, chat, errors };
+    };
+    const first = await open();
+    await say(first.chat, 'asked in the first page');
+    const second = await open();
+    await second.chat.locator('.msg.mine').filter({ hasText: 'asked in the first page' }).first().waitFor({ timeout: 15_000 });
+
+    // the merchant's first page logs the member in: the second page follows to the member
+    await post(first.page, { type: 'kefu:identity', token });
+    await expect.poll(() => first.chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).toMatch(/^vm-/);
+    await say(first.chat, 'the member writes');
+    await second.chat.locator('.msg.mine').filter({ hasText: 'the member writes' }).first().waitFor({ timeout: 15_000 });
+
+    // the merchant's first page logs out: the second page forgets the member's conversation too
+    await post(first.page, { type: 'kefu:logout' });
+    await expect.poll(() => second.chat.locator('.msg.mine').count(), { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => first.chat.locator('.msg.mine').count(), { timeout: 15_000 }).toBe(0);
+    // both pages are the same new anonymous visitor: what one says, the other shows
+    await say(second.chat, 'a guest again');
+    await first.chat.locator('.msg.mine').filter({ hasText: 'a guest again' }).first().waitFor({ timeout: 15_000 });
+    expect(await second.chat.locator('.msg').filter({ hasText: 'the member writes' }).count()).toBe(0);
+    await second.page.screenshot({ path: join(tmpdir(), 'issue22-second-page-logged-out.png') });
+
+    expect([...first.errors, ...second.errors]).toEqual([]);
+    await context.close();
+    await shopServer.close();
+  });
 });

@@ -5,7 +5,9 @@
  * and a run first claims its period in the store (one row per period, an insert that only one
  * node can make), so the cluster runs it exactly once per period, on SQLite and PostgreSQL alike,
  * whatever Redis does. The deletion goes in batches, each one transaction, so that no table is
- * locked for long; files go from disk only when no kept message or complaint names them.
+ * locked for long; files go from disk only when no kept message or complaint names them. What
+ * belonged to a deleted row goes with it: a deleted session's transfer records, and a member row
+ * (protocol §3b) whose visitor row is gone.
  * @module
  */
 

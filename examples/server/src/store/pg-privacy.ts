@@ -133,6 +133,28 @@ async function expireBefore(q: Queryable, cutoff: number, limit: number): Promis
       [cutoff, limit],
     ),
   );
+  // what belonged to a deleted session: the old agent's record of its transfer
+  count(
+    'session_transfers',
+    await changedRows(
+      q,
+      `DELETE FROM session_transfers WHERE (session_id, from_agent) IN (
+         SELECT session_id, from_agent FROM session_transfers t WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = t.session_id) LIMIT $1)`,
+      [limit],
+    ),
+  );
+  // a member whose visitor row is gone (its connect was refused after the member was made),
+  // verified before the cutoff (a connect under way is not yet admitted)
+  count(
+    'member_visitors',
+    await changedRows(
+      q,
+      `DELETE FROM member_visitors WHERE (mch_id, sub) IN (
+         SELECT mch_id, sub FROM member_visitors m WHERE m.verified_at < $1
+           AND NOT EXISTS (SELECT 1 FROM visitors v WHERE v.client_id = m.client_id) LIMIT $2)`,
+      [cutoff, limit],
+    ),
+  );
   const complaints = await allRows<{ images: string; video: string | null }>(
     q,
     'DELETE FROM complaints WHERE fp IN (SELECT fp FROM complaints WHERE created_at < $1 LIMIT $2) RETURNING images, video',

@@ -156,7 +156,9 @@ export interface PrivacyRepo {
   /**
    * Deletes one batch of what is older than `cutoff` (ms), atomically, at most `limit` rows per
    * table: messages (with their group reads), ended sessions (with their ratings), robot sessions
-   * left without a newer message, complaints, left messages and finished chunked uploads. Visitor
+   * left without a newer message, complaints, left messages and finished chunked uploads; and what
+   * belonged to removed rows: transfer records (`session_transfers`) of sessions that are gone,
+   * member rows (`member_visitors`) verified before `cutoff` whose visitor row is gone. Visitor
    * rows (the id, its secret's hash, its flags) and conversation counters stay: the visitor may
    * come back to its id, and its conversation's sequence goes on (a deletion on request erases them).
    */

@@ -84,6 +84,18 @@ function retentionStatements(db: Database.Database) {
            AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.create_time >= ?)
          LIMIT ?)`,
     ),
+    // what belonged to a deleted session: the old agent's record of its transfer
+    orphanTransfers: db.prepare<[number]>(
+      `DELETE FROM session_transfers WHERE rowid IN (
+         SELECT rowid FROM session_transfers t WHERE NOT EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = t.session_id) LIMIT ?)`,
+    ),
+    // a member whose visitor row is gone (its connect was refused after the member was made),
+    // verified before the cutoff (a connect under way is not yet admitted)
+    orphanMembers: db.prepare<[number, number]>(
+      `DELETE FROM member_visitors WHERE rowid IN (
+         SELECT rowid FROM member_visitors m WHERE m.verified_at < ?
+           AND NOT EXISTS (SELECT 1 FROM visitors v WHERE v.client_id = m.client_id) LIMIT ?)`,
+    ),
     oldComplaints: db.prepare<[number, number], { fp: string; images: string; video: string | null }>(
       'SELECT fp, images, video FROM complaints WHERE created_at < ? LIMIT ?',
     ),
@@ -173,6 +185,8 @@ export function sqlitePrivacyRepo(db: Database.Database): PrivacyRepo {
     const full: boolean[] = [count('messages', r.messagesById.run(JSON.stringify(messages.map((m) => m.id))).changes) >= limit];
     full.push(count('sessions', r.endedSessions.run(cutoff, limit).changes) >= limit);
     full.push(count('sessions', r.robotSessions.run(cutoff, cutoff, limit).changes) >= limit);
+    full.push(count('session_transfers', r.orphanTransfers.run(limit).changes) >= limit);
+    full.push(count('member_visitors', r.orphanMembers.run(cutoff, limit).changes) >= limit);
     const complaints = r.oldComplaints.all(cutoff, limit);
     files.push(...complaints.flatMap(rows.storedFilesOfComplaint));
     full.push(count('complaints', r.complaintsByFp.run(JSON.stringify(complaints.map((c) => c.fp))).changes) >= limit);

@@ -207,6 +207,38 @@ export function privacyCases(current: () => Store): void {
       expect(await store.privacy.expireBefore(cutoff, 3)).toEqual({ rows: {}, files: [], more: false });
     });
 
+    it('expireBefore also removes what belongs to removed sessions and visitors: transfers of deleted sessions, member rows of gone visitors', async () => {
+      const store = current();
+      const cutoff = T0 + 10 * DAY;
+      // two conversations an agent transferred: one ended long ago (deleted), one still going (kept)
+      for (const [id, endedAt] of [['gone', T0 + 5], ['kept', null]] as const) {
+        await store.chat.saveVisitor(visitor(`v-${id}`, { createdAt: T0, lastSeen: T0 }));
+        await store.chat.createSession(session(`t-${id}`, `v-${id}`, { state: 'active', agentId: 'agent:a', createdAt: T0 }));
+        const moved = await store.chat.reassign(`t-${id}`, 'agent:a', 'agent:b', T0 + 1, 10);
+        if (endedAt !== null) await store.chat.updateSession({ ...moved!, state: 'ended', endedAt });
+      }
+      // members: one whose visitor row is gone (a connect refused after the member was made), one
+      // whose visitor is kept, one gone but verified after the cutoff (a connect under way: kept)
+      const member = (sub: string, clientId: string, verifiedAt: number) => ({ mchId: MCH, sub, clientId, email: `${sub}@x.test`, createdAt: T0, verifiedAt });
+      await store.members.addMember(member('orphan', 'vm-orphan', T0));
+      await store.members.addMember(member('kept', 'v-kept', T0));
+      await store.members.addMember(member('fresh', 'vm-new', cutoff + 1));
+
+      const totals: Record<string, number> = {};
+      for (let more = true, n = 0; more; n += 1) {
+        const batch = await store.privacy.expireBefore(cutoff, 1);
+        for (const [table, count] of Object.entries(batch.rows)) totals[table] = (totals[table] ?? 0) + count;
+        more = batch.more;
+        expect(n).toBeLessThan(10);
+      }
+      expect(totals).toEqual({ sessions: 1, session_transfers: 1, member_visitors: 1 });
+      expect((await store.desk.deskTransferred('agent:a', 10)).map((t) => t.session.sessionId)).toEqual(['t-kept']);
+      expect(await store.members.member(MCH, 'orphan')).toBeUndefined();
+      expect((await store.members.member(MCH, 'kept'))?.clientId).toBe('v-kept');
+      expect((await store.members.member(MCH, 'fresh'))?.clientId).toBe('vm-new');
+      expect(await store.privacy.expireBefore(cutoff, 1)).toEqual({ rows: {}, files: [], more: false });
+    });
+
     it('one claim per period: of claims made at once exactly one wins; runs are finished, listed newest first, forgotten', async () => {
       const store = current();
       const claims = await Promise.all(
