@@ -12,7 +12,7 @@ import type { ConnectionState } from './events.js';
 import type { IdentityDeps } from './identity.js';
 import { KeyRing } from './key-ring.js';
 import { lazy } from './lazy.js';
-import { HistoryPager } from './messages/history.js';
+import { HistoryPager, type CatchUpMark } from './messages/history.js';
 import type { ChatMessage, StoredMessage } from './messages/types.js';
 import type { TabEvents, TabRole } from './tabs/tab-link.js';
 import { INITIAL_SESSION } from './session.js';
@@ -81,8 +81,11 @@ export class Engine {
   private stopNetworkWatch: Disposer;
   /** The durable outbox (pending messages across reloads). @internal */
   readonly durable: DurableOutbox;
-  /** A reconnect opened: fetch what was missed once the welcome says the connect was accepted. */
-  private catchUpOnWelcome = false;
+  /**
+   * A reconnect opened: fetch what was missed, from this mark (taken when the socket opened, before
+   * the echoes of resent texts and new messages arrive), once the welcome says the connect was accepted.
+   */
+  private catchUpOnWelcome: CatchUpMark | null = null;
   /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
   private welcomedSalt: string | undefined;
   private readonly welcomeWaiters: (() => void)[] = [];
@@ -322,9 +325,9 @@ export class Engine {
     // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
     // a follower is in once the leader's socket is open (its key session is then shared)
     if (this.tabRole === 'follower') this.releaseWaiters();
-    const catchUp = reconnected && this.ctx.connectData().role !== 'agent';
+    const catchUp = reconnected && this.ctx.connectData().role !== 'agent' ? this.history.heldMark() : null;
     // A follower tab uses the leader's socket, welcomed long ago, and its bound key session.
-    if (catchUp && this.tabRole === 'follower') this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
+    if (catchUp && this.tabRole === 'follower') this.fetchMissed(catchUp);
     else this.catchUpOnWelcome = catchUp;
   }
 
@@ -339,8 +342,13 @@ export class Engine {
     this.welcomedSalt = this.keys.token?.saltKey;
     this.connectionStore.setState(typeof message.to === 'string' && message.to !== '' ? { welcomed: true, userId: message.to } : { welcomed: true });
     for (const resolve of this.welcomeWaiters.splice(0)) resolve();
-    if (this.catchUpOnWelcome) this.history.fetchMissed().catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
-    this.catchUpOnWelcome = false;
+    if (this.catchUpOnWelcome) this.fetchMissed(this.catchUpOnWelcome);
+    this.catchUpOnWelcome = null;
+  }
+
+  /** Fetches what was missed after `from` (an error is reported, never thrown). */
+  private fetchMissed(from: CatchUpMark): void {
+    this.history.fetchMissed(undefined, from).catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
   }
 
   /**

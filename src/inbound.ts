@@ -127,8 +127,10 @@ export class InboundRouter {
   }
 
   /**
-   * The highest per-conversation `seq` of any message routed (list rows, session events,
-   * suggestions): gap-fill asks for what follows it.
+   * The highest per-conversation `seq` of any message of others routed (list rows, session
+   * events, suggestions): gap-fill asks for what follows it. The own messages' echoes do not count:
+   * in a cluster the own node echoes a text at once while another node's earlier message may still
+   * be on its way (and lost with the node).
    */
   highestSeq: number | undefined;
 
@@ -169,7 +171,7 @@ export class InboundRouter {
    * @param caughtUp - true for a message of the catch-up after a reconnect
    */
   route(message: ChatMessage, caughtUp?: boolean): void {
-    if (typeof message.seq === 'number' && (this.highestSeq === undefined || message.seq > this.highestSeq)) this.highestSeq = message.seq;
+    if (typeof message.seq === 'number' && (this.highestSeq === undefined || message.seq > this.highestSeq) && message.from !== this.userId) this.highestSeq = message.seq;
     routeInbound(message, this.ctx, caughtUp);
   }
 }

@@ -640,6 +640,28 @@ describe('page lifecycle through the client', () => {
     client.destroy();
   });
 
+  it('the catch-up after a reconnect starts where the dropped socket left off: neither the echo of a text resent on the new socket, a new message arriving with the welcome, nor an own text stamped after a message still on its way moves it on', async () => {
+    const history = vi.fn(() => ({ code: 0, message: 'ok', data: { list: [], hasMore: false } }));
+    const { client, ws, server } = await connected({ routes: { '/im/api/permit/findMsgForCus': history } });
+    ws.receive(JSON.stringify({ type: 100, fp: 'a-6', from: 'agent:a', to: 'u1', dataContent: 'a6', createTime: 900, seq: 6 }));
+    // the visitor's text is stamped 8 and echoed at once by its node; the agent's seq 7 was on its way through another node
+    const { fp } = client.sendText('v8');
+    ws.receive(JSON.stringify({ type: 100, fp, from: 'u1', to: 'agent:a', dataContent: 'v8', createTime: 910, seq: 8 }));
+    ws.serverClose(1006, '');
+    const pending = client.sendText('v9 written while away');
+    client.connect();
+    await vi.waitFor(() => expect(FakeWebSocket.instances).toHaveLength(2));
+    const socket = FakeWebSocket.last!;
+    socket.open();
+    // with the welcome, in the same read: the echo of the resent text and a new message of the agent
+    socket.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
+    socket.receive(JSON.stringify({ type: 100, fp: pending.fp, from: 'u1', to: 'agent:a', dataContent: 'v9 written while away', createTime: 950, seq: 17 }));
+    socket.receive(JSON.stringify({ type: 100, fp: 'a-18', from: 'agent:a', to: 'u1', dataContent: 'a18', createTime: 960, seq: 18 }));
+    await vi.waitFor(() => expect(server.calls.some((c) => c.path.endsWith('findMsgForCus'))).toBe(true));
+    expect(server.calls.find((c) => c.path.endsWith('findMsgForCus'))!.payload).toMatchObject({ afterSeq: 6 });
+    client.destroy();
+  });
+
   it('client.reconnect() tries at once from failed, even after a 4003 close, which is otherwise final', async () => {
     const { client, ws, network } = await connected();
     ws.serverClose(4003, 'banned');

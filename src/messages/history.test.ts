@@ -68,6 +68,15 @@ describe('history paging of any conversation: a page function, what is held, a c
     expect(pager.heldMark()).toEqual({ time: 9000 });
   });
 
+  it('heldMark leaves out the own messages\' seqs when it knows who is self', () => {
+    const messages = new MessageList();
+    messages.upsert({ ...msg(1), from: 'agent:a', seq: 6 });
+    messages.upsert({ ...msg(2), from: 'u1', seq: 8 });
+    const pager = (selfId?: () => string) => new HistoryPager({ messages, fetchPage: async () => ({ list: [], hasMore: false }), route: () => undefined, ...(selfId ? { selfId } : {}) });
+    expect(pager(() => 'u1').heldMark()).toEqual({ seq: 6 });
+    expect(pager().heldMark()).toEqual({ seq: 8 });
+  });
+
   it('fetchMissed(from) starts after the given seq, whatever is held now', async () => {
     const routed: ChatMessage[] = [];
     const seqMsg = (n: number): ChatMessage => ({ ...msg(n), seq: n });

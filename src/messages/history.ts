@@ -41,8 +41,8 @@ export interface HeldMessages {
   oldestTime(): number | undefined;
   /** The newest `createTime` (ms) held. */
   newestTime(): number | undefined;
-  /** The highest `seq` held. */
-  newestSeq(): number | undefined;
+  /** The highest `seq` held (leaving out the messages of `exceptFrom` when given). */
+  newestSeq(exceptFrom?: string): number | undefined;
 }
 
 /** Where the pager's pages come from: the visitor's own history calls, or a page function. @internal */
@@ -59,8 +59,13 @@ export type HistoryDeps = PageSource & Pick<ClientContext, 'messages'> & {
   held?: HeldMessages;
   /** Which messages of a page of older history join the list (default: chat content only). */
   keepOlder?(message: ChatMessage): boolean;
-  /** The highest `seq` of any message routed so far (frames and pages), if any. */
+  /** The highest `seq` of any message of others routed so far (frames and pages), if any. */
   seenSeq?: () => number | undefined;
+  /**
+   * Who the own messages are from: their `seq`s do not count for a catch-up (in a cluster the own
+   * node stamps and echoes them at once, while another node's earlier message may still be on its way).
+   */
+  selfId?: () => string | undefined;
   /** Handles a missed message as if it had arrived on the socket. */
   route(message: ChatMessage): void;
   /**
@@ -184,7 +189,7 @@ export class HistoryPager {
 
   /** Where a catch-up from what is held now starts. */
   heldMark(): CatchUpMark {
-    const held = [this.held.newestSeq(), this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
+    const held = [this.held.newestSeq(this.deps.selfId?.()), this.deps.seenSeq?.()].filter((s): s is number => s !== undefined);
     if (held.length > 0) return { seq: Math.max(...held) };
     const time = this.held.newestTime();
     return time === undefined ? {} : { time };

@@ -240,12 +240,13 @@ export class MessageList extends Subscribable {
   /**
    * The highest per-conversation `seq` held (messages of a server that stamps it), or undefined:
    * gap-fill asks for what is after it, whatever the servers' clocks say.
+   * @param exceptFrom - leave out the messages of this sender (the own ones)
    */
-  newestSeq(): number | undefined {
+  newestSeq(exceptFrom?: string): number | undefined {
     let max: number | undefined;
     for (const e of this.entries) {
       const s = e.msg.seq;
-      if (typeof s === 'number' && Number.isFinite(s) && (max === undefined || s > max)) max = s;
+      if (typeof s === 'number' && Number.isFinite(s) && (max === undefined || s > max) && (exceptFrom === undefined || e.msg.from !== exceptFrom)) max = s;
     }
     return max;
   }
