@@ -7,6 +7,7 @@
  */
 import {
   forwardRef,
+  memo,
   useCallback,
   useEffect,
   useImperativeHandle,
@@ -54,13 +55,34 @@ export interface VirtualListProps<T> {
 
 const NO_ITEMS: readonly string[] = [];
 
+/** Props of {@link Row}. */
+interface RowProps {
+  item: unknown;
+  rowKey: string;
+  render: (item: never) => ReactNode;
+}
+
+/**
+ * One rendered row. Memoised: the list re-renders itself after each measurement and each scroll,
+ * and a row whose item and renderer did not change is not rendered again.
+ */
+const Row = memo(function Row({ item, rowKey, render }: RowProps): ReactNode {
+  return (
+    <div data-key={rowKey} className="vrow">
+      {(render as (item: unknown) => ReactNode)(item)}
+    </div>
+  );
+});
+
 function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHandle>): ReactNode {
   const { items, itemKey, renderItem, label, estimateHeight = 72, overscan = 600, onNearTop, nearTopPx = 300, onScrolled, className } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [version, setVersion] = useState(0);
-  const [scrollTop, setScrollTop] = useState(0);
+  // The viewport's top as last set or seen; null until the list positioned itself (it starts at the
+  // bottom, so the first render already holds the newest rows).
+  const [scrollTop, setScrollTop] = useState<number | null>(null);
   const [viewport, setViewport] = useState(600);
   const anchor = useRef<ScrollAnchor | null>(null);
   const stuck = useRef(true);
@@ -76,7 +98,8 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   const keys = useMemo(() => (items.length === 0 ? NO_ITEMS : items.map(itemKey)), [items, itemKey]);
   // `version` changes when a measured height changed: recompute the offsets.
   const layout = useMemo(() => layoutRows(keys, (k) => heights.current.get(k), estimateHeight), [keys, estimateHeight, version]);
-  const win = visibleWindow(layout.offsets, scrollTop, viewport, overscan);
+  const total = layout.offsets[layout.offsets.length - 1] ?? 0;
+  const win = visibleWindow(layout.offsets, scrollTop ?? Math.max(0, total - viewport), viewport, overscan);
   const latest = useRef({ keys, layout });
   latest.current = { keys, layout };
 
@@ -118,8 +141,9 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
       if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
     }
     takeAnchor(el, keys, layout.offsets);
-    // Render the window of the position just set before the browser paints.
-    setScrollTop(el.scrollTop);
+    // Render the window of the position just set before the browser paints (not again when the
+    // window already is that position's).
+    if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
   });
 
   // Later size changes of rendered rows (images loading) and of the viewport.
@@ -168,18 +192,13 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     [takeAnchor],
   );
 
-  const total = layout.offsets[layout.offsets.length - 1] ?? 0;
   const top = layout.offsets[win.start] ?? 0;
   const rows: ReactNode[] = [];
   for (let i = win.start; i < win.end; i++) {
     const item = items[i];
     const key = keys[i];
     if (item === undefined || key === undefined) continue;
-    rows.push(
-      <div key={key} data-key={key} className="vrow">
-        {renderItem(item)}
-      </div>,
-    );
+    rows.push(<Row key={key} rowKey={key} item={item} render={renderItem as (item: never) => ReactNode} />);
   }
   return (
     <div ref={scroller} className={className ? `vlist ${className}` : 'vlist'} role="log" aria-label={label} tabIndex={0} onScroll={onScroll}>
