@@ -37,9 +37,25 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * The public configuration's call (`src/env/public-config.ts`) starts from the page itself, while
+ * the entry script loads: on a slow phone the entry is evaluated hundreds of ms after the page
+ * arrives. Only when the API is the page's own origin (no `VITE_KEFU_SERVER`).
+ */
+function preloadConfig(): Plugin {
+  return {
+    name: 'kefu-preload-config',
+    apply: 'build',
+    transformIndexHtml: () =>
+      (process.env['VITE_KEFU_SERVER'] ?? '').trim() !== ''
+        ? []
+        : [{ tag: 'link', attrs: { rel: 'preload', href: '/im/api/public/config', as: 'fetch', crossorigin: 'anonymous' }, injectTo: 'head' }],
+  };
+}
+
 export default defineConfig({
   root: here('.'),
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), preloadConfig()],
   resolve: {
     alias: [
       { find: /^@kefu-im\/sdk\/embed$/, replacement: here('../../src/embed/index.ts') },
