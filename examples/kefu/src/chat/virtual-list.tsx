@@ -8,6 +8,7 @@
 import {
   forwardRef,
   memo,
+  startTransition,
   useCallback,
   useEffect,
   useImperativeHandle,
@@ -78,6 +79,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   const { items, itemKey, renderItem, label, estimateHeight = 72, overscan = 600, onNearTop, nearTopPx = 300, onScrolled, className } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
+  const space = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [version, setVersion] = useState(0);
   // The viewport's top as last set or seen; null until the list positioned itself (it starts at the
@@ -121,11 +123,31 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
 
   // Measure the rendered rows before paint; keep the anchor (or the bottom) in place.
   useLayoutEffect(() => {
+    const el = scroller.current;
+    if (scrollTop === null) {
+      // The first rows (the newest, see `win`): measured, laid out and scrolled to the bottom here,
+      // on the DOM, before the first paint; React's state follows in a transition, after the paint.
+      // A synchronous re-render here would render the list again and run every pending effect of
+      // the page in the same task (on a slow phone, the page's longest task).
+      if (!el || !space.current || !inner.current || keys.length === 0) return;
+      measure();
+      const next = layoutRows(keys, (k) => heights.current.get(k), estimateHeight);
+      space.current.style.height = `${next.offsets[next.offsets.length - 1] ?? 0}px`;
+      inner.current.style.transform = `translateY(${next.offsets[win.start] ?? 0}px)`;
+      el.scrollTop = el.scrollHeight;
+      latest.current = { keys, layout: next };
+      takeAnchor(el, keys, next.offsets);
+      const top = el.scrollTop;
+      startTransition(() => {
+        setVersion((v) => v + 1);
+        setScrollTop(top);
+      });
+      return;
+    }
     if (measure()) {
       setVersion((v) => v + 1);
       return;
     }
-    const el = scroller.current;
     if (!el) return;
     // The reader scrolled and this render came before the event: their position decides, not the
     // one before (which would pull them back to the bottom or to the old anchor).
@@ -202,7 +224,7 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   }
   return (
     <div ref={scroller} className={className ? `vlist ${className}` : 'vlist'} role="log" aria-label={label} tabIndex={0} onScroll={onScroll}>
-      <div className="vlist-space" style={{ height: total }}>
+      <div ref={space} className="vlist-space" style={{ height: total }}>
         <div ref={inner} className="vlist-rows" style={{ transform: `translateY(${top}px)` }}>
           {rows}
         </div>
