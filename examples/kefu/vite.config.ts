@@ -37,9 +37,56 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * The public configuration's call (`src/env/public-config.ts`) starts from the page itself, while
+ * the entry script loads: on a slow phone the entry is evaluated hundreds of ms after the page
+ * arrives. Only when the API is the page's own origin (no `VITE_KEFU_SERVER`).
+ */
+function preloadConfig(): Plugin {
+  return {
+    name: 'kefu-preload-config',
+    apply: 'build',
+    transformIndexHtml: () =>
+      (process.env['VITE_KEFU_SERVER'] ?? '').trim() !== ''
+        ? []
+        : [{ tag: 'link', attrs: { rel: 'preload', href: '/im/api/public/config', as: 'fetch', crossorigin: 'anonymous' }, injectTo: 'head' }],
+  };
+}
+
+/** The SDK modules its `start()` loads on first use (the key exchange), and jsencrypt (RSA). */
+const START_UP_MODULES = [/\/src\/startup\.ts$/, /\/src\/socket\/connect-params\.ts$/, /\/src\/crypto\/aes-ecb\.ts$/, /\/src\/socket\/stack\.ts$/, /\/src\/tabs\/coordination\.ts$/, /\/jsencrypt\//];
+
+/**
+ * The SDK's start-up chunks (and what they import) are fetched from the page, beside the entry:
+ * otherwise each is asked for only when the code before it ran (four steps in a row on a phone).
+ */
+function preloadStartUp(): Plugin {
+  return {
+    name: 'kefu-preload-start-up',
+    apply: 'build',
+    transformIndexHtml: (_html, ctx) => {
+      const bundle = ctx.bundle;
+      if (!bundle) return [];
+      const wanted = new Set<string>();
+      const add = (file: string): void => {
+        const chunk = bundle[file];
+        if (wanted.has(file) || !chunk || chunk.type !== 'chunk') return;
+        wanted.add(file);
+        for (const dep of chunk.imports) add(dep);
+      };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && !chunk.isEntry && chunk.moduleIds.some((id) => START_UP_MODULES.some((re) => re.test(id)))) add(chunk.fileName);
+      }
+      // the entry's own imports are preloaded by Vite already
+      for (const chunk of Object.values(bundle)) if (chunk.type === 'chunk' && chunk.isEntry) for (const dep of [chunk.fileName, ...chunk.imports]) wanted.delete(dep);
+      return [...wanted].sort().map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` }, injectTo: 'head' as const }));
+    },
+  };
+}
+
 export default defineConfig({
   root: here('.'),
-  plugins: [react(), contentSecurityPolicy()],
+  plugins: [react(), contentSecurityPolicy(), preloadConfig(), preloadStartUp()],
   resolve: {
     alias: [
       { find: /^@kefu-im\/sdk\/embed$/, replacement: here('../../src/embed/index.ts') },

@@ -85,8 +85,9 @@ async function boot(): Promise<void> {
     );
   }
   identity?.installIdentity(runtime, window, token);
-  // The language's texts (the SDK's and the app's own) before the first paint: no zh flash.
-  await runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
+  // The language's texts (the SDK's and the app's own) before the first paint: no zh flash. They
+  // load while the key exchange runs (the client is built in the same language).
+  const texts = runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
   // Server time, then the keys and the AES switch (client.start), then mount; with a stored
   // first screen, mount at once and start once its rows are painted.
   if (spec) {
@@ -111,6 +112,7 @@ async function boot(): Promise<void> {
       ),
     );
   }
+  await texts;
   // A transition: React renders the first screen in slices and yields between them, so that the
   // socket's welcome and the first history page are handled while it renders (no long task).
   const appRoot = createRoot(root);

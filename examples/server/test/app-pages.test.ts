@@ -15,6 +15,9 @@ beforeAll(async () => {
   appDir = tempDir();
   mkdirSync(appDir, { recursive: true });
   writeFileSync(join(appDir, 'index.html'), INDEX);
+  mkdirSync(join(appDir, 'assets'), { recursive: true });
+  writeFileSync(join(appDir, 'assets', 'index-AbC123.js'), 'console.log(1)');
+  writeFileSync(join(appDir, 'robots.txt'), 'User-agent: *');
   server = await startServer({ appDir });
 });
 
@@ -48,6 +51,29 @@ describe('"any other path: redirects to /404" (the app decides, so the server se
     const plain = await fetch(`${server.url}/no/such/page`);
     expect(plain.status).toBe(404);
     expect(await plain.json()).toMatchObject({ code: 1003 });
+  });
+});
+
+describe('hashed assets are cached for a year, the page is revalidated', () => {
+  it('serves /assets/* as public, a year, immutable', async () => {
+    const res = await fetch(`${server.url}/assets/index-AbC123.js`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('console.log(1)');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers the page with no-cache on every app route and at /index.html', async () => {
+    for (const path of ['/', '/kefu/abc', '/agent', '/index.html']) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+  });
+
+  it('leaves other files outside assets/ without the year-long policy', async () => {
+    const res = await fetch(`${server.url}/robots.txt`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).not.toContain('immutable');
   });
 });
 

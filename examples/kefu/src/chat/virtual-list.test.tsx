@@ -128,3 +128,23 @@ describe('issue 5: "older messages load on scroll up without the view jumping"',
     expect(asked).toBe(1);
   });
 });
+
+describe('issue 24: the first commit of a long list is cheap (no re-render of rows per measurement)', () => {
+  it('renders each row once on mount, starting at the bottom, though heights differ from the estimate', () => {
+    const renders = new Map<string, number>();
+    const counted = (item: Item): string => {
+      renders.set(item.id, (renders.get(item.id) ?? 0) + 1);
+      return item.id;
+    };
+    // the estimate (72) is not the rows' height (50): the list measures and re-lays out before paint
+    const { container } = render(<VirtualList items={items(10_000)} itemKey={key} renderItem={counted} label="messages" />);
+    const el = container.querySelector<HTMLElement>('.vlist');
+    if (!el) throw new Error('no list');
+    // no row of the top was ever rendered: the first render was already the bottom's window
+    expect(renders.has('m0')).toBe(false);
+    expect(renders.get('m9999')).toBe(1);
+    expect([...renders.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(el.scrollTop).toBeGreaterThanOrEqual(el.scrollHeight - VIEW); // at the bottom (happy-dom does not clamp)
+    expect(container.querySelectorAll('.vrow')[container.querySelectorAll('.vrow').length - 1]?.textContent).toBe('m9999');
+  });
+});

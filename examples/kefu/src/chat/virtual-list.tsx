@@ -7,6 +7,8 @@
  */
 import {
   forwardRef,
+  memo,
+  startTransition,
   useCallback,
   useEffect,
   useImperativeHandle,
@@ -54,13 +56,35 @@ export interface VirtualListProps<T> {
 
 const NO_ITEMS: readonly string[] = [];
 
+/** Props of {@link Row}. */
+interface RowProps {
+  item: unknown;
+  rowKey: string;
+  render: (item: never) => ReactNode;
+}
+
+/**
+ * One rendered row. Memoised: the list re-renders itself after each measurement and each scroll,
+ * and a row whose item and renderer did not change is not rendered again.
+ */
+const Row = memo(function Row({ item, rowKey, render }: RowProps): ReactNode {
+  return (
+    <div data-key={rowKey} className="vrow">
+      {(render as (item: unknown) => ReactNode)(item)}
+    </div>
+  );
+});
+
 function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHandle>): ReactNode {
   const { items, itemKey, renderItem, label, estimateHeight = 72, overscan = 600, onNearTop, nearTopPx = 300, onScrolled, className } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
+  const space = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
   const [version, setVersion] = useState(0);
-  const [scrollTop, setScrollTop] = useState(0);
+  // The viewport's top as last set or seen; null until the list positioned itself (it starts at the
+  // bottom, so the first render already holds the newest rows).
+  const [scrollTop, setScrollTop] = useState<number | null>(null);
   const [viewport, setViewport] = useState(600);
   const anchor = useRef<ScrollAnchor | null>(null);
   const stuck = useRef(true);
@@ -76,7 +100,8 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   const keys = useMemo(() => (items.length === 0 ? NO_ITEMS : items.map(itemKey)), [items, itemKey]);
   // `version` changes when a measured height changed: recompute the offsets.
   const layout = useMemo(() => layoutRows(keys, (k) => heights.current.get(k), estimateHeight), [keys, estimateHeight, version]);
-  const win = visibleWindow(layout.offsets, scrollTop, viewport, overscan);
+  const total = layout.offsets[layout.offsets.length - 1] ?? 0;
+  const win = visibleWindow(layout.offsets, scrollTop ?? Math.max(0, total - viewport), viewport, overscan);
   const latest = useRef({ keys, layout });
   latest.current = { keys, layout };
 
@@ -98,11 +123,31 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
 
   // Measure the rendered rows before paint; keep the anchor (or the bottom) in place.
   useLayoutEffect(() => {
+    const el = scroller.current;
+    if (scrollTop === null) {
+      // The first rows (the newest, see `win`): measured, laid out and scrolled to the bottom here,
+      // on the DOM, before the first paint; React's state follows in a transition, after the paint.
+      // A synchronous re-render here would render the list again and run every pending effect of
+      // the page in the same task (on a slow phone, the page's longest task).
+      if (!el || !space.current || !inner.current || keys.length === 0) return;
+      measure();
+      const next = layoutRows(keys, (k) => heights.current.get(k), estimateHeight);
+      space.current.style.height = `${next.offsets[next.offsets.length - 1] ?? 0}px`;
+      inner.current.style.transform = `translateY(${next.offsets[win.start] ?? 0}px)`;
+      el.scrollTop = el.scrollHeight;
+      latest.current = { keys, layout: next };
+      takeAnchor(el, keys, next.offsets);
+      const top = el.scrollTop;
+      startTransition(() => {
+        setVersion((v) => v + 1);
+        setScrollTop(top);
+      });
+      return;
+    }
     if (measure()) {
       setVersion((v) => v + 1);
       return;
     }
-    const el = scroller.current;
     if (!el) return;
     // The reader scrolled and this render came before the event: their position decides, not the
     // one before (which would pull them back to the bottom or to the old anchor).
@@ -118,8 +163,9 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
       if (target !== null && Math.abs(target - el.scrollTop) >= 1) el.scrollTop = target;
     }
     takeAnchor(el, keys, layout.offsets);
-    // Render the window of the position just set before the browser paints.
-    setScrollTop(el.scrollTop);
+    // Render the window of the position just set before the browser paints (not again when the
+    // window already is that position's).
+    if (el.scrollTop !== scrollTop) setScrollTop(el.scrollTop);
   });
 
   // Later size changes of rendered rows (images loading) and of the viewport.
@@ -168,22 +214,17 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
     [takeAnchor],
   );
 
-  const total = layout.offsets[layout.offsets.length - 1] ?? 0;
   const top = layout.offsets[win.start] ?? 0;
   const rows: ReactNode[] = [];
   for (let i = win.start; i < win.end; i++) {
     const item = items[i];
     const key = keys[i];
     if (item === undefined || key === undefined) continue;
-    rows.push(
-      <div key={key} data-key={key} className="vrow">
-        {renderItem(item)}
-      </div>,
-    );
+    rows.push(<Row key={key} rowKey={key} item={item} render={renderItem as (item: never) => ReactNode} />);
   }
   return (
     <div ref={scroller} className={className ? `vlist ${className}` : 'vlist'} role="log" aria-label={label} tabIndex={0} onScroll={onScroll}>
-      <div className="vlist-space" style={{ height: total }}>
+      <div ref={space} className="vlist-space" style={{ height: total }}>
         <div ref={inner} className="vlist-rows" style={{ transform: `translateY(${top}px)` }}>
           {rows}
         </div>

@@ -5,10 +5,13 @@
  */
 
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import type { HttpDeps } from './deps.js';
+
+/** The cache policy of the build's hashed files (`assets/`): their name changes with their content. */
+export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
 
 /** The app's routes (spec §2) that answer the app's page. */
 const APP_ROUTES = ['/', '/kefu', '/kefu/*', '/group', '/group/*', '/redirect/*', '/agent', '/agent/*', '/404', '/401'];
@@ -55,7 +58,19 @@ export async function registerAppRoutes(app: FastifyInstance, deps: HttpDeps, fi
   const built = existsSync(join(appDir, 'index.html'));
   const noLimit = { config: { rateLimit: false } };
   if (built) {
-    await app.register(fastifyStatic, { root: appDir, prefix: '/', index: false, wildcard: true, decorateReply: true });
+    const assetsDir = join(appDir, 'assets');
+    await app.register(fastifyStatic, {
+      root: appDir,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      decorateReply: true,
+      // Hashed files are kept a year and never revalidated; the page itself is revalidated each time.
+      setHeaders: (reply, path) => {
+        if (path.startsWith(assetsDir + sep)) reply.header('cache-control', IMMUTABLE_ASSET);
+        else if (path.endsWith('.html')) reply.header('cache-control', 'no-cache');
+      },
+    });
     for (const url of APP_ROUTES) {
       app.get(url, noLimit, (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html', appDir));
     }
