@@ -20,6 +20,7 @@
  *   FRAMES=20000 ROUNDS=9 npm run bench:chat-browser
  *   TABS=both npm run bench:chat-browser            # the SDK rows with tabs on (the app's default) and off
  *   PROFILE=/tmp/prof npm run bench:chat-browser    # + a CDP CPU profile of each SDK row's last round, and its top functions
+ *   BASE=main=/tmp/main/dist npm run bench:chat-browser  # the SDK rows of other builds too, same page and rounds
  *
  * The browser runs under `nice -n -15` when this process may raise priorities (root), else as is.
  * @module
@@ -43,6 +44,14 @@ const FRAMES = Number(process.env['FRAMES'] ?? 20_000);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
 const TABS = process.env['TABS'] ?? 'default';
 const PROFILE = process.env['PROFILE'];
+/** This build's `dist/` and, with BASE=dir or BASE=name=dir,name=dir, other builds' (e.g. main's, built apart). */
+const BUILDS = [
+  { name: 'this build', dist: join(ROOT, 'dist') },
+  ...(process.env['BASE'] ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => (entry.includes('=') ? { name: entry.slice(0, entry.indexOf('=')), dist: resolve(entry.slice(entry.indexOf('=') + 1)) } : { name: 'BASE', dist: resolve(entry) })),
+];
 const VISITOR = 'visitor-1';
 const keys = benchKeys();
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
@@ -57,10 +66,13 @@ function chatFrames(round: number): string[] {
   );
 }
 
-/** The page's script and its lazy chunks, bundled with the built SDK (`dist/index.js` for `@kefu-im/sdk`). */
-async function bundlePage(): Promise<Map<string, string>> {
-  const entry = join(ROOT, 'dist/index.js');
-  if (!existsSync(entry)) throw new Error('no dist/index.js: run `npm run build` first');
+/**
+ * The page's script and its lazy chunks (served under `/b<index>/`), bundled with a build of the SDK
+ * (`<dist>/index.js` for `@kefu-im/sdk`); the script puts its API on `kefuBench[name]`.
+ */
+async function bundlePage(dist: string, name: string, index: number, files: Map<string, string>): Promise<void> {
+  const entry = join(dist, 'index.js');
+  if (!existsSync(entry)) throw new Error(`no ${entry}: run \`npm run build\` first`);
   const out = await build({
     entryPoints: { page: join(ROOT, 'bench/chat-browser/page.ts') },
     bundle: true,
@@ -70,15 +82,17 @@ async function bundlePage(): Promise<Map<string, string>> {
     target: 'es2022',
     outdir: '/bundle',
     write: false,
+    define: { __BUILD__: JSON.stringify(name) },
     logLevel: 'error', // the unused-import warning of tsup's shared `__export` chunk is harmless
     plugins: [{ name: 'built-sdk', setup: (b) => b.onResolve({ filter: /^@kefu-im\/sdk$/ }, () => ({ path: entry })) }],
   });
-  return new Map(out.outputFiles.map((file) => [file.path.slice('/bundle'.length), file.text]));
+  for (const file of out.outputFiles) files.set(`/b${index}${file.path.slice('/bundle'.length)}`, file.text);
 }
 
 /** The static server: the page, its bundle, and the key exchange (`/plain/im/...`, `/aes/im/...`). */
 async function startStatic(files: Map<string, string>): Promise<{ url: string; close(): Promise<void> }> {
-  const html = '<!doctype html><meta charset="utf-8"><title>kefu chat frames</title><script type="module" src="/page.js"></script>';
+  const scripts = BUILDS.map((_, i) => `<script type="module" src="/b${i}/page.js"></script>`).join('');
+  const html = `<!doctype html><meta charset="utf-8"><title>kefu chat frames</title>${scripts}`;
   const answer = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const api = /^\/(plain|aes)(\/im\/.*)$/.exec(url.pathname);
@@ -109,6 +123,8 @@ interface Row {
   aes: boolean;
   tabs?: boolean;
   target?: string;
+  /** The build whose page API runs the row (the bare rows: this build's page, no SDK). */
+  build: string;
 }
 
 /** One run's figures. */
@@ -139,12 +155,13 @@ async function taskDuration({ browser, session }: Tab): Promise<number> {
 /** Runs one row's round on the open page: open, (welcome), burst, wait for the receipts, finish. */
 async function runOnce(tab: Tab, server: FrameServer, nth: number, row: Row, frames: string[], wire: string[], profileTo: string | null): Promise<RunFigures> {
   const options: OpenOptions = { kind: row.kind, url: server.url, frames: FRAMES, aes: row.aes, socketKey, ...(row.tabs === undefined ? {} : { tabs: row.tabs }) };
-  await tab.browser.evaluate(tab.session, `kefuBench.open(${JSON.stringify(options)})`);
+  const api = `kefuBench[${JSON.stringify(row.build)}]`;
+  await tab.browser.evaluate(tab.session, `${api}.open(${JSON.stringify(options)})`);
   await server.socket(nth);
   if (row.kind === 'sdk') {
     const welcome = JSON.stringify({ type: 60, to: VISITOR, sm: Date.now() });
     await server.push(nth, [row.aes ? ecb(keys.token, welcome) : welcome]);
-    await tab.browser.evaluate(tab.session, `kefuBench.ready(${JSON.stringify(VISITOR)})`);
+    await tab.browser.evaluate(tab.session, `${api}.ready(${JSON.stringify(VISITOR)})`);
   }
   const before = await server.received(nth);
   const expected = before + (row.kind === 'bare' ? 1 : FRAMES);
@@ -162,7 +179,7 @@ async function runOnce(tab: Tab, server: FrameServer, nth: number, row: Row, fra
     writeFileSync(profileTo, JSON.stringify(profile));
     console.log(`\n${row.label}: CPU profile ${profileTo}, top self time\n${summariseProfile(profile, 15)}`);
   }
-  const figures = await tab.browser.evaluate<PageFigures>(tab.session, 'kefuBench.finish()');
+  const figures = await tab.browser.evaluate<PageFigures>(tab.session, `${api}.finish()`);
   if (figures.seen !== FRAMES) throw new Error(`${row.label}: the page handled ${figures.seen} of ${FRAMES} frames`);
   if (row.kind === 'sdk' && figures.stored !== FRAMES) throw new Error(`${row.label}: the store holds ${figures.stored} of ${FRAMES}`);
   if (row.kind === 'sdk' && figures.reads === 0) throw new Error(`${row.label}: the store never told its reader`);
@@ -173,16 +190,25 @@ async function runOnce(tab: Tab, server: FrameServer, nth: number, row: Row, fra
 const sdkTabs: (boolean | undefined)[] = TABS === 'both' ? [undefined, false] : TABS === 'off' ? [false] : [undefined];
 const tabsLabel = (tabs: boolean | undefined) => (TABS === 'default' ? '' : tabs === false ? ', tabs off' : ', tabs on');
 const rows: Row[] = [
-  { label: 'bare WebSocket, JSON.parse only', kind: 'bare', aes: false },
-  { label: 'bare WebSocket, JSON.parse + one JSON frame sent back per text', kind: 'floor', aes: false, target: '(the floor with receipts)' },
-  ...sdkTabs.flatMap((tabs): Row[] => [
-    { label: `ImClient, visible + read receipts, plain${tabsLabel(tabs)}`, kind: 'sdk', aes: false, target: '>= 0.5x bare', ...(tabs === undefined ? {} : { tabs }) },
-    { label: `ImClient, visible + read receipts, AES-ECB${tabsLabel(tabs)}`, kind: 'sdk', aes: true, target: '>= 20,000/s', ...(tabs === undefined ? {} : { tabs }) },
-  ]),
+  { label: 'bare WebSocket, JSON.parse only', kind: 'bare', aes: false, build: 'this build' },
+  { label: 'bare WebSocket, JSON.parse + one JSON frame sent back per text', kind: 'floor', aes: false, target: '(the floor with receipts)', build: 'this build' },
+  ...[false, true].flatMap((aes) =>
+    sdkTabs.flatMap((tabs) =>
+      BUILDS.map(({ name: build }): Row => ({
+        label: `ImClient, visible + read receipts, ${aes ? 'AES-ECB' : 'plain'}${tabsLabel(tabs)}${BUILDS.length > 1 ? ` [${build}]` : ''}`,
+        kind: 'sdk',
+        aes,
+        build,
+        target: aes ? '>= 20,000/s' : '>= 0.5x bare',
+        ...(tabs === undefined ? {} : { tabs }),
+      })),
+    ),
+  ),
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'kefu-chat-browser-'));
-const files = await bundlePage();
+const files = new Map<string, string>();
+for (const [i, { name, dist }] of BUILDS.entries()) await bundlePage(dist, name, i, files);
 const site = await startStatic(files);
 const server = await startChild();
 // nice -n -15 when this process may raise priorities (root)
@@ -192,7 +218,7 @@ const version = browser.version;
 const results = new Map<string, RunFigures[]>(rows.map((row) => [row.label, []]));
 try {
   const tab: Tab = { browser, session: await browser.open(site.url) };
-  for (let waited = 0; !(await browser.evaluate<boolean>(tab.session, "'kefuBench' in window")); waited += 20) {
+  for (let waited = 0; !(await browser.evaluate<boolean>(tab.session, `Object.keys(window.kefuBench ?? {}).length === ${BUILDS.length}`)); waited += 20) {
     if (waited > 30_000) throw new Error('the page did not load its bundle');
     await sleep(20);
   }

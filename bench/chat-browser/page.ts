@@ -1,6 +1,6 @@
 /**
  * The page of bench/chat-browser.ts: runs in Chromium, bundled with the built SDK (`dist/`), and
- * puts {@link PageApi} on `window.kefuBench`. One run at a time: {@link PageApi.open} a client (an
+ * puts {@link PageApi} on `window.kefuBench[build]` (the build's name: several builds' bundles can share the page). One run at a time: {@link PageApi.open} a client (an
  * `ImClient`, or a bare `WebSocket` that only parses, or parses and sends one frame back per text),
  * let the bench's frame server push the burst, then {@link PageApi.finish} it.
  * @module
@@ -49,6 +49,9 @@ export interface PageApi {
   /** The run's figures; closes the socket (destroys the client). */
   finish(): PageFigures;
 }
+
+/** The build's name (esbuild `define`): several builds' pages share one window, each under its name. */
+declare const __BUILD__: string;
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -135,4 +138,5 @@ const api: PageApi = {
     return figures;
   },
 };
-(window as unknown as { kefuBench: PageApi }).kefuBench = api;
+const page = window as unknown as { kefuBench?: Record<string, PageApi> };
+(page.kefuBench ??= {})[__BUILD__] = api;
