@@ -4,7 +4,9 @@
 // server runs elsewhere too.
 //
 // Either way it pre-frames a burst and writes it to the TCP socket in one call, so the figure is
-// the receiving side's. It counts the frames each socket sends (the receipts, on a visible page).
+// the receiving side's. It counts the frames each socket sends (the receipts, on a visible page)
+// and notes when the last one came (`lastAt`, on the server's clock, like the time `push` returns:
+// bench/chat-browser.ts times a page from the burst's write to its last receipt with the two).
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
@@ -24,10 +26,14 @@ async function listen() {
   await new Promise((r) => wss.once('listening', r));
   const sockets = [];
   const received = [];
+  const lastAt = [];
   wss.on('connection', (ws) => {
     const i = sockets.push(ws) - 1;
     received[i] = 0;
-    ws.on('message', () => received[i]++);
+    ws.on('message', () => {
+      received[i]++;
+      lastAt[i] = performance.now();
+    });
   });
   return {
     url: `ws://127.0.0.1:${wss.address().port}/ws`,
@@ -35,12 +41,20 @@ async function listen() {
     async socket(nth) {
       while (sockets.length < nth) await new Promise((r) => setTimeout(r, 5));
     },
-    /** Writes the frames to the `nth` socket's TCP socket: one write of pre-built ws frames. */
+    /**
+     * Writes the frames to the `nth` socket's TCP socket: one write of pre-built ws frames.
+     * Returns the time of the write (`performance.now()` of this process, just before it).
+     */
     push(nth, texts) {
-      sockets[nth - 1]._socket.write(Buffer.concat(texts.map(wsFrame)));
+      const wire = Buffer.concat(texts.map(wsFrame));
+      const at = performance.now();
+      sockets[nth - 1]._socket.write(wire);
+      return at;
     },
     /** Frames the `nth` socket has sent so far. */
     received: (nth) => received[nth - 1],
+    /** When the `nth` socket's last frame came (`performance.now()` of this process; undefined before any). */
+    lastAt: (nth) => lastAt[nth - 1],
     close: () => new Promise((r) => wss.close(r)),
   };
 }
@@ -69,6 +83,7 @@ export async function startChild() {
     socket: (nth) => call('socket', nth),
     push: (nth, texts) => call('push', nth, texts),
     received: (nth) => call('received', nth),
+    lastAt: (nth) => call('lastAt', nth),
     async close() {
       await call('close');
       child.disconnect();

@@ -38,6 +38,13 @@ export class TabCoordinator {
   private frozen = false;
   /** A follower whose leader went silent uses its own socket (role `solo`) until the leader answers. */
   private fallback = false;
+  /**
+   * Leader: whether another tab may follow it: one said `hello` or sent through it since this tab
+   * leads, or this tab took over from following. Until then the leader posts no `inbound`
+   * messages: a lone tab (the usual case) would pay a `postMessage` (a structured clone and an
+   * IPC to the browser) per frame for nobody.
+   */
+  private othersKnown = false;
   /** When the leader was last heard from (a follower's probe). */
   private lastHeard = 0;
   private stopProbe: Disposer | null = null;
@@ -198,6 +205,8 @@ export class TabCoordinator {
     if (this.currentRole === role) return;
     const was = this.currentRole;
     this.currentRole = role;
+    // a tab that took over from following (or its fallback) knows of others; a new leader learns of them from their hello
+    this.othersKnown = role === 'leader' && (was === 'follower' || this.fallback);
     if (role === 'leader') this.fallback = false;
     if (role === 'follower') this.startProbe();
     else this.endProbe();
@@ -217,6 +226,7 @@ export class TabCoordinator {
   private onTabMessage(m: TabMessage): void {
     if (this.destroyed) return;
     if (this.currentRole === 'leader') {
+      if (m.kind === 'hello' || m.kind === 'send') this.othersKnown = true;
       if (m.kind === 'hello') {
         this.broadcastSnapshot();
         const catchUp = this.host.connection.state === 'open' ? this.host.catchUpMessage?.() : null;
@@ -280,7 +290,7 @@ export class TabCoordinator {
   };
 
   private readonly onOwnMessage = ({ message, encrypted }: { message: ChatMessage; encrypted: boolean }): void => {
-    if (this.currentRole === 'leader') this.channel?.post({ kind: 'inbound', from: this.tabId, message, encrypted });
+    if (this.currentRole === 'leader' && this.othersKnown) this.channel?.post({ kind: 'inbound', from: this.tabId, message, encrypted });
   };
 
   private readonly onOwnUser = ({ userId }: { userId: string }): void => {

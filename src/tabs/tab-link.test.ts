@@ -219,6 +219,25 @@ describe('one socket per visitor: sending and receiving', () => {
     expect(third.log.delivered.map((m) => m.fp)).toEqual(['fp-f1', 'fp-r']);
   });
 
+  it('a lone leader posts no inbound message (a postMessage per frame for nobody); from the first hello on, every one', async () => {
+    const b = browser();
+    const leader = tab(b);
+    leader.link.connect();
+    await flushTabs();
+    leader.connection.set('open');
+    leader.events.emit('socket message', { message: text('fp-alone'), encrypted: true });
+    await flushTabs();
+    const inbound = () => b.channels.posted.filter((p) => (p.data as { kind: string }).kind === 'inbound').map((p) => (p.data as { message: ChatMessage }).message.fp);
+    expect(inbound()).toEqual([]);
+    const follower = tab(b);
+    follower.link.connect();
+    await flushTabs();
+    leader.events.emit('socket message', { message: text('fp-shared'), encrypted: true });
+    await flushTabs();
+    expect(inbound()).toEqual(['fp-shared']);
+    expect(follower.log.delivered.map((m) => m.fp)).toEqual(['fp-shared']);
+  });
+
   it('the solo and leader roles write on their own socket', async () => {
     const b = browser();
     const solo = tab(b, {}, false);
@@ -252,6 +271,19 @@ describe('one socket per visitor: take-over', () => {
     third.link.send(text('fp-3'));
     await flushTabs();
     expect(follower.log.written.map((m) => m.fp)).toEqual(['fp-3']);
+  });
+
+  it('a follower that takes over forwards at once (the others said hello to the old leader, not to it)', async () => {
+    const { b, leader, follower } = await twoTabs();
+    const third = tab(b);
+    third.link.connect();
+    await flushTabs();
+    leader.link.destroy();
+    await flushTabs();
+    follower.connection.set('open');
+    follower.events.emit('socket message', { message: text('fp-new'), encrypted: true });
+    await flushTabs();
+    expect(third.log.delivered.map((m) => m.fp)).toEqual(['fp-new']);
   });
 
   it('when the leader tab crashes (no bye, the browser releases the lock), a follower takes over', async () => {
