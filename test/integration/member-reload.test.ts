@@ -9,14 +9,12 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIdentityToken } from '../../examples/server/src/identity/identity-token.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
 import { memoryStorage } from '../../src/index.js';
 import { indexedDbOutboxStorage } from '../../src/outbox/storage.js';
 import { clientsPerTest, DEMO, DEMO_VISITOR, open, recordingWebSocket, waitUntil, type TestServer } from './harness.js';
+import { leaveMemberTraces, memberEnv, memberToken } from './member.js';
 
-const SECRET = 'demo-merchant-secret-for-the-sdk-tests-0123456789';
-const ENV = { MERCHANT_SECRETS: `${DEMO.mchId}:${SECRET}`, RATE_SOCKET_MAX: '1000' };
 const connectData = { ...DEMO_VISITOR, language: 'en' };
 
 describe('a member reloads a page without an identity token (SQLite)', () => {
@@ -24,7 +22,7 @@ describe('a member reloads a page without an identity token (SQLite)', () => {
   const clients = clientsPerTest();
 
   beforeAll(async () => {
-    server = await startServer({}, ENV);
+    server = await startServer({}, memberEnv());
   });
   afterAll(async () => {
     await server?.close();
@@ -36,18 +34,11 @@ describe('a member reloads a page without an identity token (SQLite)', () => {
     const sub = `member-${randomUUID()}`;
     const storage = memoryStorage();
     const outboxStorage = indexedDbOutboxStorage(`sdk-member-reload-${randomUUID()}`);
-    const token = await signIdentityToken({ mchId: DEMO.mchId, sub, ttlS: 600, name: 'Ann' }, SECRET);
+    const token = await memberToken(sub);
     const member = clients.make(server, { connectData, storage, outboxStorage, getIdentityToken: () => Promise.resolve(token) });
     await open(member);
-    const memberId = member.client.userId!;
+    const { memberId, scope } = await leaveMemberTraces(member.client, outboxStorage);
     expect(memberId).toMatch(/^vm-/);
-    const said = member.client.sendText('my card ends in 4242');
-    await waitUntil(() => expect(member.client.messages.get(said.fp!)?.sendState).toBe('sent'));
-    member.client.drafts.set('service', 'my home address is');
-    member.client.disconnect();
-    member.client.sendText('written while offline');
-    const scope = `${memberId}|${DEMO.mchId}|${DEMO.platformId}|`;
-    await waitUntil(async () => expect(await outboxStorage.load(scope)).toHaveLength(1));
     member.client.destroy();
     expect(storage.getItem('uuid')).toBe(memberId);
 

@@ -9,20 +9,18 @@ import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { signIdentityToken } from '../../examples/server/src/identity/identity-token.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
 import { memoryStorage, type ImClientOptions, type StorageLike, type WebSocketConstructor } from '../../src/index.js';
 import { createFakeChannels, FakeLockManager } from '../../src/tabs/tabs.fixture.js';
 import { clientsPerTest, DEMO, DEMO_VISITOR, type Recorded, type TestServer, waitUntil } from './harness.js';
+import { memberEnv, memberToken } from './member.js';
 
-const SECRET = 'demo-merchant-secret-for-the-sdk-tests-0123456789';
-const ENV = { MERCHANT_SECRETS: `${DEMO.mchId}:${SECRET}`, RATE_SOCKET_MAX: '1000' };
 
 let server: TestServer;
 const clients = clientsPerTest();
 
 beforeAll(async () => {
-  server = await startServer({}, ENV);
+  server = await startServer({}, memberEnv());
 });
 afterAll(async () => {
   await server?.close();
@@ -73,7 +71,7 @@ const texts = (rec: Recorded): unknown[] => rec.client.messages.getSnapshot().ma
 describe('the other tabs follow an identity switch', () => {
   it('a member logs out in one tab (reset): the other tab forgets the conversation and follows to the new anonymous id', async () => {
     const b = browser();
-    const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `member-${randomUUID()}`, ttlS: 600, name: 'Ann' }, SECRET);
+    const token = await memberToken(`member-${randomUUID()}`);
     const getIdentityToken = (): Promise<string> => Promise.resolve(token);
     const one = tab(b, { getIdentityToken });
     await connect(one);
@@ -118,7 +116,7 @@ describe('the other tabs follow an identity switch', () => {
 
   it('two member tabs reloaded without a token (4004): both forget the member and end up as one new anonymous visitor', async () => {
     const b = browser();
-    const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `member-${randomUUID()}`, ttlS: 600, name: 'Ann' }, SECRET);
+    const token = await memberToken(`member-${randomUUID()}`);
     const earlier = tab(b, { getIdentityToken: () => Promise.resolve(token) });
     await connect(earlier);
     const memberId = earlier.client.userId!;
@@ -159,7 +157,7 @@ describe('the other tabs follow an identity switch', () => {
     const before = two.client.sendText('asked before logging in');
     await waitUntil(() => expect(two.client.messages.get(before.fp!)?.sendState).toBe('sent'));
 
-    const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `member-${randomUUID()}`, ttlS: 600, name: 'Ann' }, SECRET);
+    const token = await memberToken(`member-${randomUUID()}`);
     await one.client.identify(token);
     const memberId = one.client.userId!;
     expect(memberId).toMatch(/^vm-/);

@@ -10,25 +10,22 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIdentityToken } from '../../examples/server/src/identity/identity-token.js';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../../examples/server/test/helpers/pg-database.js';
 import { redisUnavailable, skipUnlessCi, TEST_REDIS_URL } from '../../examples/server/test/helpers/prerequisites.js';
 import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
 import { ApiError, memoryStorage, type StorageLike } from '../../src/index.js';
 import { indexedDbOutboxStorage } from '../../src/outbox/storage.js';
 import { clientsPerTest, DEMO, DEMO_VISITOR, open, recordingWebSocket, waitUntil, type TestServer } from './harness.js';
+import { leaveMemberTraces, memberEnv, memberToken } from './member.js';
 
-const SECRET = 'demo-merchant-secret-for-the-sdk-tests-0123456789';
 const OTHER_SECRET = 'another-merchant-secret-for-the-sdk-tests-01234';
-const ENV = { MERCHANT_SECRETS: `${DEMO.mchId}:${SECRET},M2002:${OTHER_SECRET}`, RATE_SOCKET_MAX: '1000' };
+const ENV = memberEnv(`M2002:${OTHER_SECRET}`);
 const connectData = { ...DEMO_VISITOR, language: 'en' };
 
 const pgSkip = skipUnlessCi('SDK verified identity on PostgreSQL', (await postgresUnavailable()) ?? (await redisUnavailable()));
 
 /** A token as the merchant's backend signs it. */
-function tokenFor(sub: string, mchId: string = DEMO.mchId, secret = SECRET): Promise<string> {
-  return signIdentityToken({ mchId, sub, ttlS: 600, name: 'Ann' }, secret);
-}
+const tokenFor = memberToken;
 
 /** What a storage holds under the keys that could name the member. */
 function keysOf(storage: StorageLike, known: string[]): Record<string, string | null> {
@@ -120,15 +117,8 @@ function suite(kind: 'sqlite' | 'postgres'): void {
     const outboxStorage = indexedDbOutboxStorage(`sdk-verified-${randomUUID()}`);
     const member = clients.make(server, { connectData, storage, outboxStorage, getIdentityToken: () => tokenFor(sub) });
     await open(member);
-    const memberId = member.client.userId!;
+    const { memberId, scope } = await leaveMemberTraces(member.client, outboxStorage);
     expect(member.client.clientId).toBe(memberId);
-    const said = member.client.sendText('my card ends in 4242');
-    await waitUntil(() => expect(member.client.messages.get(said.fp!)?.sendState).toBe('sent'));
-    member.client.drafts.set('service', 'my home address is');
-    member.client.disconnect();
-    member.client.sendText('written while offline');
-    const scope = `${memberId}|${DEMO.mchId}|${DEMO.platformId}|`;
-    await waitUntil(async () => expect(await outboxStorage.load(scope)).toHaveLength(1));
 
     await member.client.reset();
     const next = member.client;
