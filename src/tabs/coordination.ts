@@ -217,7 +217,7 @@ export class TabCoordinator {
     } else if (role === 'leader' || role === 'solo') {
       this.leader = null;
       if (this.wanted) this.host.connection.connect();
-      if (role === 'leader') this.broadcastSnapshot();
+      if (role === 'leader') this.broadcastSnapshot(!this.othersKnown);
     }
     this.update();
     if ((was ?? 'solo') !== this.role && !this.destroyed) this.host.roleChanged?.(this.role);
@@ -240,6 +240,9 @@ export class TabCoordinator {
     if (this.currentRole !== 'follower' && this.currentRole !== null) return;
     switch (m.kind) {
       case 'snapshot': {
+        // A tab that has just taken the lead may have missed this tab's hello (sent before it led):
+        // it asks, and forwards inbound messages only to tabs it has heard from.
+        if (m.greet && this.currentRole === 'follower') this.channel?.post({ kind: 'hello', from: this.tabId });
         const wasOpen = this.leader?.state === 'open';
         this.leader = m.snapshot;
         if (!this.wanted) return;
@@ -269,12 +272,13 @@ export class TabCoordinator {
     this.host.followIdentity?.({ change: m.change, clientId: m.clientId });
   };
 
-  private broadcastSnapshot(): void {
+  /** @param greet - ask the followers to say hello (a new leader that knows of none yet) */
+  private broadcastSnapshot(greet = false): void {
     if (this.currentRole !== 'leader') return;
     const userId = this.ownUserId;
     const keySession = this.host.connection.state === 'open' ? this.host.keySession() : null;
     const snapshot: LeaderSnapshot = { state: this.host.connection.state, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) };
-    this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot });
+    this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot, ...(greet ? { greet } : {}) });
   }
 
   private readonly onOwnState = (): void => {

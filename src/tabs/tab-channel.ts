@@ -8,7 +8,7 @@
  * | kind | direction | meaning |
  * |---|---|---|
  * | `hello` | follower -> leader | a tab joined: send me your snapshot |
- * | `snapshot` | leader -> all | the leader's connection state and user id (on every change and after a hello); a follower that sees it turn `open` resends its pending messages |
+ * | `snapshot` | leader -> all | the leader's connection state and user id (on every change and after a hello); a follower that sees it turn `open` resends its pending messages; with `greet: true` (a tab that has just taken the lead and knows of no follower) the followers answer `hello` |
  * | `inbound` | leader -> all | a decoded message that arrived on the leader's socket |
  * | `send` | follower -> leader | a message to write on the leader's socket (`fp` kept) |
  * | `bye` | leader -> all | the leader resigns (its socket is going away) |
@@ -47,7 +47,7 @@ export interface SharedKeySession {
 /** One message between tabs; `from` is the sending tab's id. */
 export type TabMessage =
   | { kind: 'hello'; from: string }
-  | { kind: 'snapshot'; from: string; snapshot: LeaderSnapshot }
+  | { kind: 'snapshot'; from: string; snapshot: LeaderSnapshot; greet?: true }
   | { kind: 'inbound'; from: string; message: ChatMessage; encrypted: boolean }
   | { kind: 'send'; from: string; message: ChatMessage }
   | { kind: 'bye'; from: string }
@@ -95,7 +95,7 @@ export function decodeTabMessage(data: unknown): TabMessage | null {
       const keySession = isRecord(k) && typeof k['saltKey'] === 'string' && typeof k['userKey'] === 'string' && k['saltKey'] && k['userKey']
         ? { saltKey: k['saltKey'], userKey: k['userKey'] }
         : undefined;
-      return { kind, from, snapshot: { state: s['state'] as ConnectionState, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) } };
+      return { kind, from, snapshot: { state: s['state'] as ConnectionState, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) }, ...(data['greet'] === true ? { greet: true as const } : {}) };
     }
     case 'inbound':
       return isMessage(data['message']) ? { kind, from, message: data['message'], encrypted: data['encrypted'] === true } : null;

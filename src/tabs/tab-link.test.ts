@@ -273,6 +273,29 @@ describe('one socket per visitor: take-over', () => {
     expect(follower.log.written.map((m) => m.fp)).toEqual(['fp-3']);
   });
 
+  it('a tab that has just taken the lead asks for hellos (a follower\'s hello sent before it led reached nobody); followers answer it, not every snapshot', async () => {
+    const b = browser();
+    const leader = tab(b);
+    leader.link.connect();
+    await flushTabs();
+    const snapshots = () => b.channels.posted.filter((p) => (p.data as { kind: string }).kind === 'snapshot').map((p) => p.data as { greet?: boolean });
+    expect(snapshots().filter((snapshot) => snapshot.greet === true)).toHaveLength(1);
+    const follower = tab(b);
+    follower.link.connect();
+    await flushTabs();
+    const hellos = () => b.channels.posted.filter((p) => (p.data as { kind: string; from: string }).kind === 'hello').length;
+    const before = hellos();
+    leader.connection.set('open'); // a plain snapshot: no hello in answer
+    await flushTabs();
+    expect(hellos()).toBe(before);
+    // a snapshot that asks (a new leader), as the follower's channel receives it
+    const tabsChannel = b.channels.posted[0]!.name;
+    const followerChannel = b.channels.instances.filter((c) => c.name === tabsChannel)[1] as unknown as { receive(data: unknown): void };
+    followerChannel.receive({ v: 1,  kind: 'snapshot', from: 'new-leader', snapshot: { state: 'open' }, greet: true });
+    await flushTabs();
+    expect(hellos()).toBe(before + 1);
+  });
+
   it('a follower that takes over forwards at once (the others said hello to the old leader, not to it)', async () => {
     const { b, leader, follower } = await twoTabs();
     const third = tab(b);
