@@ -12,7 +12,7 @@
  * moved the rows; the case here makes the timing likely (a scroll in the frame the own row shows).
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/i18n/i18n.js';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
@@ -25,9 +25,17 @@ useE2eEnvironment((env) => ({ server, browser } = env), { rate: { httpMax: 1_000
 
 const enTexts = await loadCatalogue('en');
 
-
-
-
+/** A visitor with 45 texts in its history opens the chat on a phone; resolves once the newest shows. */
+async function openSeeded(prefix: string): Promise<{ context: BrowserContext; page: Page }> {
+  const clientId = `${prefix}-${randomUUID()}`;
+  await seedHistory(server, clientId, 45);
+  const context = await phoneContext(browser);
+  await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+  const page = await context.newPage();
+  await openChat(page, server);
+  await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+  return { context, page };
+}
 
 describe('issue 23: the list stays where the reader was, at the bottom, when short, and after an entry-link switch', () => {
   /** How far the list is from its bottom (px), whether "no more messages" is in view, and whether the pill shows. */
@@ -53,13 +61,7 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
   }
 
   it('at the very bottom of two pages: a language switch and the end keep the bottom in view, without the pill', async () => {
-    const clientId = `e2e-bottom-${randomUUID()}`;
-    await seedHistory(server, clientId, 45);
-    const context = await phoneContext(browser);
-    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-    const page = await context.newPage();
-    await openChat(page, server);
-    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    const { context, page } = await openSeeded('e2e-bottom');
     await page.waitForTimeout(800);
     expect(await where(page)).toMatchObject({ startInView: false, pill: false });
     expect((await where(page)).distance).toBeLessThanOrEqual(2);
@@ -82,13 +84,7 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
   }, E2E_TIMEOUT);
 
   it('a switch through the entry link (a reload in English) while reading two pages up opens at the newest, without the pill', async () => {
-    const clientId = `e2e-relink-${randomUUID()}`;
-    await seedHistory(server, clientId, 45);
-    const context = await phoneContext(browser);
-    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-    const page = await context.newPage();
-    await openChat(page, server);
-    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    const { context, page } = await openSeeded('e2e-relink');
     await page.waitForTimeout(1_500); // the bottom rule's retries (1 s) are over: the reader scrolls up
     await page.locator('.vlist').evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 2.5)));
     await page.waitForTimeout(1_000);
@@ -105,13 +101,7 @@ describe('issue 23: the list stays where the reader was, at the bottom, when sho
   }, E2E_TIMEOUT);
 
   it('a reader who scrolls up while the bottom rule still retries (a new last message just came) is not pulled back', async () => {
-    const clientId = `e2e-pullback-${randomUUID()}`;
-    await seedHistory(server, clientId, 45);
-    const context = await phoneContext(browser);
-    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-    const page = await context.newPage();
-    await openChat(page, server);
-    await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
+    const { context, page } = await openSeeded('e2e-pullback');
     await page.waitForTimeout(1_500);
     // The visitor's own text is a new last message: the list goes to the bottom and retries for
     // about a second. In the frame its row appears, the reader scrolls up (certain to be within

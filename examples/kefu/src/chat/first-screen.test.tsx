@@ -32,17 +32,23 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A keeper of the first screen mounted over an offline client and a storage in memory. */
+function renderKeeper() {
+  const client = offlineClient();
+  clients.push(client);
+  const storage = memory();
+  render(
+    <ImProvider client={client} autoStart={false} autoConnect={false}>
+      <FirstScreenKeeper info={info} config={config} page={PAGE} storage={storage} />
+    </ImProvider>,
+  );
+  return { client, storage };
+}
+
 describe('issue 24: the keeper writes the newest messages for the next visit', () => {
   it('writes them a moment after the list changes, under the visitor’s id and the page', () => {
     vi.useFakeTimers();
-    const client = offlineClient();
-    clients.push(client);
-    const storage = memory();
-    render(
-      <ImProvider client={client} autoStart={false} autoConnect={false}>
-        <FirstScreenKeeper info={info} config={config} page={PAGE} storage={storage} />
-      </ImProvider>,
-    );
+    const { client, storage } = renderKeeper();
     act(() => client.messages.upsertMany([text(1), text(2)]));
     expect(storage.map.size).toBe(0);
     act(() => void vi.advanceTimersByTime(KEEP_DELAY));
@@ -50,28 +56,14 @@ describe('issue 24: the keeper writes the newest messages for the next visit', (
   });
 
   it('writes when the page is left', () => {
-    const client = offlineClient();
-    clients.push(client);
-    const storage = memory();
-    render(
-      <ImProvider client={client} autoStart={false} autoConnect={false}>
-        <FirstScreenKeeper info={info} config={config} page={PAGE} storage={storage} />
-      </ImProvider>,
-    );
+    const { client, storage } = renderKeeper();
     act(() => client.messages.upsertMany([text(3)]));
     window.dispatchEvent(new Event('pagehide'));
     expect(readFirstScreen(storage, client.clientId, PAGE)?.messages.map((m) => m.fp)).toEqual(['fp-3']);
   });
 
   it('forgets them when the visitor’s identity changes (client.reset(), identify())', () => {
-    const client = offlineClient();
-    clients.push(client);
-    const storage = memory();
-    render(
-      <ImProvider client={client} autoStart={false} autoConnect={false}>
-        <FirstScreenKeeper info={info} config={config} page={PAGE} storage={storage} />
-      </ImProvider>,
-    );
+    const { client, storage } = renderKeeper();
     act(() => client.messages.upsertMany([text(4)]));
     window.dispatchEvent(new Event('pagehide'));
     expect(storage.map.has(FIRST_SCREEN_KEY)).toBe(true);
