@@ -5,6 +5,8 @@
  * same device never sees them. (Their forgetting at `client.reset()` is checked in the log-out of
  * verified-identity.e2e.test.ts.)
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedConversation, type SeededVisitor } from '../../bench/list/measure.js';
@@ -60,6 +62,7 @@ describe('issue 24: a returning visitor sees the newest messages at once', () =>
     const stored = await rowFps(page);
     expect(stored.length).toBeGreaterThan(0);
     expect(await page.locator('.msg').filter({ hasText: 'answered while you were away' }).count()).toBe(0);
+    await page.screenshot({ path: join(tmpdir(), 'issue24-first-screen-zh-390.png') }); // the rows from the device, history held
 
     release();
     await page.locator('.msg').filter({ hasText: 'answered while you were away' }).waitFor();
