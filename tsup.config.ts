@@ -13,5 +13,5 @@ export default defineConfig({
   // jsencrypt's ESM entry uses extensionless imports that Node's own ESM loader rejects, so it is
   // bundled (into its own lazily loaded chunk) instead of being left as an external import.
   noExternal: ['jsencrypt'],
-  external: ['@noble/ciphers', '@noble/hashes', 'eventemitter3'],
+  external: ['@noble/hashes', 'eventemitter3'],
 });

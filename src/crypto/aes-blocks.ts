@@ -1,15 +1,17 @@
 /**
- * AES block rounds for AES-ECB frames, over round keys expanded by `@noble/ciphers`
- * (`expandKeyLE` / `expandKeyDecLE`: little-endian words, decryption keys reversed and
- * InvMixColumns-adjusted). Loads lazily with AES-ECB.
+ * AES (FIPS 197) for AES-ECB frames: the key expansion and the block rounds, on little-endian
+ * words (the layout of `@noble/ciphers`, whose rounds these were: decryption keys reversed and
+ * InvMixColumns-adjusted, for the equivalent inverse cipher). Loads lazily with AES-ECB.
  *
- * The rounds are noble's `encrypt`/`decrypt` with four 256-entry T-tables per direction (4 KiB,
- * which stay in the L1 cache) instead of noble's two merged 65,536-entry tables per direction
- * (512 KiB, plus a 128 KiB S-box pair), and without a result object per block. A client
- * decrypts and encrypts its frames between other work (JSON, the message store, the socket), which
- * evicts the large tables: measured in that setting, a block costs ~0.18-0.26 us here against
- * ~0.28-0.48 us through noble's functions (bench/README.md, issue 24). Both are T-table AES, so
- * neither is constant-time; the tests compare every result with node:crypto.
+ * The rounds use four 256-entry T-tables per direction (4 KiB, which stay in the L1 cache) instead
+ * of noble's two merged 65,536-entry tables per direction (512 KiB, plus a 128 KiB S-box pair),
+ * and no result object per block. A client decrypts and encrypts its frames between other work
+ * (JSON, the message store, the socket), which evicts the large tables: measured in that setting,
+ * a block costs ~0.18-0.26 us here against ~0.28-0.48 us through noble's functions
+ * (bench/README.md, issue 24). The key expansion is here too (noble's module built its 1.25 MiB
+ * of tables when imported: 13-14 ms in Node, more on a phone's first visit, for the key
+ * expansion alone). Both are T-table AES, so neither is constant-time; the tests compare every
+ * result with node:crypto and the key schedules with noble's.
  * @module
  */
 
@@ -70,11 +72,63 @@ const ENC = tables(box, (s) => (mul(s, 3) << 24) | (s << 16) | (s << 8) | mul(s,
 /** InvMixColumns row [0e, 09, 0d, 0b], little-endian lanes (noble's tableDecoding). */
 const DEC = tables(inverse, (s) => (mul(s, 11) << 24) | (mul(s, 13) << 16) | (mul(s, 9) << 8) | mul(s, 14));
 
+/** SubWord: the S-box applied to each byte of a word, in place. */
+const subWord = (n: number): number =>
+  (box[n & 255] as number) | ((box[(n >>> 8) & 255] as number) << 8) | ((box[(n >>> 16) & 255] as number) << 16) | ((box[n >>> 24] as number) << 24);
+
+/** RotWord on a little-endian word (the first byte moves last): a right rotate by 8 bits. */
+const rotr8 = (n: number): number => (n << 24) | (n >>> 8);
+
+/**
+ * The encryption round keys of a 16-, 24- or 32-byte key (FIPS 197 §5.2): 44, 52 or 60
+ * little-endian words.
+ * @param key - the key's bytes
+ * @throws RangeError for any other key length
+ */
+export function expandEncryptionKey(key: Uint8Array): Uint32Array {
+  if (key.length !== 16 && key.length !== 24 && key.length !== 32) throw new RangeError(`AES keys are 16, 24 or 32 bytes, got ${key.length}.`);
+  const nk = key.length / 4;
+  const xk = new Uint32Array(key.length + 28);
+  for (let i = 0; i < nk; i++) xk[i] = (key[4 * i] as number) | ((key[4 * i + 1] as number) << 8) | ((key[4 * i + 2] as number) << 16) | ((key[4 * i + 3] as number) << 24);
+  for (let i = nk, rcon = 1; i < xk.length; i++) {
+    let t = xk[i - 1] as number;
+    if (i % nk === 0) {
+      t = subWord(rotr8(t)) ^ rcon;
+      rcon = mul2(rcon);
+    } else if (nk > 6 && i % nk === 4) {
+      t = subWord(t);
+    }
+    xk[i] = (xk[i - nk] as number) ^ t;
+  }
+  return xk;
+}
+
+/**
+ * The decryption round keys for {@link decryptWords}: the encryption round keys in reverse order,
+ * InvMixColumns applied to all but the first and the last (the equivalent inverse cipher).
+ * @param key - the key's bytes (16, 24 or 32)
+ * @throws RangeError for any other key length
+ */
+export function expandDecryptionKey(key: Uint8Array): Uint32Array {
+  const enc = expandEncryptionKey(key);
+  const n = enc.length;
+  const xk = new Uint32Array(n);
+  for (let i = 0; i < n; i += 4) for (let j = 0; j < 4; j++) xk[i + j] = enc[n - i - 4 + j] as number;
+  enc.fill(0);
+  const { t0, t1, t2, t3 } = DEC;
+  for (let i = 4; i < n - 4; i++) {
+    // InvMixColumns(w) = InvMixColumns(InvSubBytes(SubBytes(w))): the decryption T-tables of SubWord(w)
+    const w = subWord(xk[i] as number);
+    xk[i] = (t0[w & 255] as number) ^ (t1[(w >>> 8) & 255] as number) ^ (t2[(w >>> 16) & 255] as number) ^ (t3[w >>> 24] as number);
+  }
+  return xk;
+}
+
 /**
  * Encrypts whole blocks in place: `words` holds 4 little-endian words a block (a `Uint32Array`
  * over the bytes on a little-endian platform; the caller swaps on a big-endian one).
  * @param words - the blocks; a trailing partial block is left as it is
- * @param xk - round keys from noble's `expandKeyLE`
+ * @param xk - round keys from {@link expandEncryptionKey}
  */
 export function encryptWords(words: Uint32Array, xk: Uint32Array): void {
   const { t0, t1, t2, t3, box: s } = ENC;
@@ -107,7 +161,7 @@ export function encryptWords(words: Uint32Array, xk: Uint32Array): void {
  * Decrypts whole blocks in place (the equivalent inverse cipher: InvShiftRows reads the lanes in
  * the other direction).
  * @param words - the blocks, as for {@link encryptWords}
- * @param xk - round keys from noble's `expandKeyDecLE`
+ * @param xk - round keys from {@link expandDecryptionKey}
  */
 export function decryptWords(words: Uint32Array, xk: Uint32Array): void {
   const { t0, t1, t2, t3, box: s } = DEC;

@@ -1,19 +1,14 @@
 /**
  * AES-256-ECB with PKCS#7 padding, base64 output (protocol conventions `AES-ECB(k, s)`).
  *
- * Uses the AES key expansion of `@noble/ciphers` (audited; only its AES module is bundled, in the
- * lazy AES chunk) with the key schedules cached per key: frames are encrypted and decrypted one
- * by one under the same user key, which noble's `ecb()` expanded (and wiped) again per call. The
- * rounds are noble's with small tables (`aes-blocks.ts`: cheaper between other work). ECB and
+ * The AES key expansion and rounds are `aes-blocks.ts` (noble's rounds with small tables, in the
+ * lazy AES chunk), with the key schedules cached per key: frames are encrypted and decrypted one by
+ * one under the same user key, which noble's `ecb()` expanded (and wiped) again per call. ECB and
  * PKCS#7 padding are done here, so that every failure (a wrong key included) gives the same error.
- * The key expansion comes from noble's `unsafe` export, which it says may change in any release:
- * the dependency is pinned exactly, and the tests compare every result with node:crypto's
- * aes-256-ecb.
+ * The tests compare every result with node:crypto's aes-256-ecb.
  * @module
  */
-import { unsafe } from '@noble/ciphers/aes.js';
-import { swap32IfBE } from '@noble/ciphers/utils.js';
-import { decryptWords, encryptWords } from './aes-blocks.js';
+import { decryptWords, encryptWords, expandDecryptionKey, expandEncryptionKey } from './aes-blocks.js';
 import { utf8Decode } from './encoding.js';
 import { base64ToCiphertext, ciphertextToBase64 } from './frame-base64.js';
 
@@ -27,7 +22,7 @@ export { DECRYPT_ERROR, INVALID_KEY_LENGTH } from './errors.js';
  * expansion and its buffers (noble's `ecb()` expands the key on every call).
  */
 interface KeySchedule {
-  /** Round keys for encryption (noble's little-endian word layout). */
+  /** Round keys for encryption (little-endian words). */
   enc?: Uint32Array;
   /** Round keys for decryption. */
   dec?: Uint32Array;
@@ -71,6 +66,18 @@ function plaintextBuffer(room: number): Uint8Array {
   return buffer;
 }
 
+/** Whether this platform stores words little-endian (every browser's and Node's does). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** Reverses the bytes of each word on a big-endian platform: the rounds work on little-endian words. */
+function swap32IfBE(words: Uint32Array): void {
+  if (LITTLE_ENDIAN) return;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as number;
+    words[i] = (w << 24) | ((w & 0xff00) << 8) | ((w >>> 8) & 0xff00) | (w >>> 24);
+  }
+}
+
 /** Encrypts `words` (4 words a block, little-endian lanes) in place. */
 function encryptBlocks(words: Uint32Array, xk: Uint32Array): void {
   swap32IfBE(words);
@@ -95,7 +102,7 @@ function decryptBlocks(words: Uint32Array, xk: Uint32Array): void {
 export function aesEcbEncrypt(key: string, plaintext: string): string {
   const schedule = scheduleOf(key);
   if (typeof plaintext !== 'string') throw new TypeError('aesEcbEncrypt: plaintext must be a string.');
-  const xk = (schedule.enc ??= unsafe.expandKeyLE(schedule.bytes));
+  const xk = (schedule.enc ??= expandEncryptionKey(schedule.bytes));
   // UTF-8 takes at most 3 bytes per UTF-16 unit; room for that plus a block of padding
   const buffer = plaintextBuffer(plaintext.length * 3 + 16);
   const written = encoder.encodeInto(plaintext, buffer).written;
@@ -129,7 +136,7 @@ export function aesEcbDecrypt(key: string, base64: string): string {
     throw new Error(DECRYPT_ERROR);
   }
   if (plain.length === 0 || plain.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
-  const xk = (schedule.dec ??= unsafe.expandKeyDecLE(schedule.bytes));
+  const xk = (schedule.dec ??= expandDecryptionKey(schedule.bytes));
   // a fresh buffer of its own (offset 0): decrypted in place, through an aligned word view
   decryptBlocks(new Uint32Array(plain.buffer, plain.byteOffset, plain.length / 4), xk);
   // The padding is checked here, so that every failure is DECRYPT_ERROR.
