@@ -3,7 +3,7 @@
  * on the production build; the dialogs, the agent desk and what the first chat view does not
  * need load lazily.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BUDGET_BYTES, measureApp } from '../../examples/kefu/scripts/size-lib.mjs';
@@ -42,5 +42,14 @@ describe('issue 13 budget: initial JavaScript at most 120 kB min+gzip', () => {
       expect(size.initialFiles).not.toContain(`assets/${chunk}`);
     }
   });
-});
 
+  it("marks the entry chunk alone for V8's eager compilation (its first line, where Chrome reads it)", async () => {
+    const size = await measureApp(appDir);
+    const files = (await readdir(join(appDir, 'assets'))).filter((f) => f.endsWith('.js'));
+    const entry = size.initialFiles.find((f) => /assets\/index-[^/]+\.js$/.test(f));
+    expect(entry).toBeDefined();
+    const hinted: string[] = [];
+    for (const file of files) if ((await readFile(join(appDir, 'assets', file), 'utf8')).startsWith('//# allFunctionsCalledOnLoad\n')) hinted.push(`assets/${file}`);
+    expect(hinted).toEqual([entry]);
+  });
+});
