@@ -28,6 +28,7 @@ import type { ReceiptManager } from './receipts/receipt-manager.js';
 import { createConnectionStore, type ConnectionSnapshot } from './socket/connection-snapshot.js';
 import { watchNetwork } from './socket/network-watch.js';
 import type { SocketStack } from './socket/stack.js';
+import { WelcomeGate } from './socket/welcome-gate.js';
 import type { Store } from './state/store.js';
 import type { Disposer } from './timers.js';
 import type { UploadedFile } from './upload/types.js';
@@ -86,9 +87,8 @@ export class Engine {
    * the echoes of resent texts and new messages arrive), once the welcome says the connect was accepted.
    */
   private catchUpOnWelcome: CatchUpMark | null = null;
-  /** The salt key of the last welcome: that key session is bound to this visitor (protocol §3a). */
-  private welcomedSalt: string | undefined;
-  private readonly welcomeWaiters: (() => void)[] = [];
+  /** The visitor's calls wait for the welcome that binds the key session (protocol §3a). */
+  private readonly welcome: WelcomeGate;
   /** The visitor scope whose outbox was restored, and that restore. */
   /** @internal */
   restoredScope: string | null = null;
@@ -152,7 +152,12 @@ export class Engine {
       // missed messages are routed like live ones (told as caught up): the router is part of the socket code
       route: (message) => this.requireStack().router.route(message, true),
       seenSeq: () => this.stack?.router.highestSeq,
-      ready: () => this.loadSocket().then(() => this.visitorCallsReady()),
+      ready: () => this.loadSocket().then(() => this.welcome.callsReady()),
+    });
+    this.welcome = new WelcomeGate({
+      saltKey: () => this.keys.token?.saltKey,
+      exempt: () => ctx.connectData().role === 'agent' || (this.tabRole === 'follower' && (this.stack?.tabs.sharedKeySession ?? null) !== null),
+      expecting: () => this.connectWanted && !(this.stack?.link.connection.halted ?? false) && !this.destroyed,
     });
 
     this.hooks = hooks;
@@ -215,7 +220,7 @@ export class Engine {
   disconnect(): void {
     this.connectWanted = false;
     this.stack?.tabs.disconnect();
-    this.releaseWaiters();
+    this.welcome.release();
   }
 
   /** Tries now with a fresh backoff (a user action); a follower tab leaves that to the leader. */
@@ -245,7 +250,8 @@ export class Engine {
     const files = await this.sender.restore();
     if (files.length === 0) return;
     // not awaited: start-up (which the connect waits for) must not wait for the welcome
-    void this.welcomed()
+    void this.welcome
+      .welcomed()
       .then(() => (this.destroyed ? undefined : this.fileSender()))
       .then((sender) => sender?.restore(files))
       .catch((e: unknown) => this.ctx.reportError(asError(e), 'upload'));
@@ -271,7 +277,7 @@ export class Engine {
   /** Stops the connection and the uploads. */
   destroy(): void {
     this.destroyed = true;
-    this.releaseWaiters();
+    this.welcome.release();
     this.stopNetworkWatch();
     this.stack?.destroy();
     this.files?.dispose();
@@ -308,7 +314,7 @@ export class Engine {
       loggedIn: (reconnected) => this.onOpen(reconnected),
       halted: () => {
         this.sender.failPending('network');
-        this.releaseWaiters();
+        this.welcome.release();
       },
     });
     this.stack = stack;
@@ -324,24 +330,17 @@ export class Engine {
     // catch-up waits for the welcome: only an accepted connect binds the key session to this
     // visitor (protocol §3a), and a refused one (4001, 4004) has nothing to catch up.
     // a follower is in once the leader's socket is open (its key session is then shared)
-    if (this.tabRole === 'follower') this.releaseWaiters();
+    if (this.tabRole === 'follower') this.welcome.release();
     const catchUp = reconnected && this.ctx.connectData().role !== 'agent' ? this.history.heldMark() : null;
     // A follower tab uses the leader's socket, welcomed long ago, and its bound key session.
     if (catchUp && this.tabRole === 'follower') this.fetchMissed(catchUp);
     else this.catchUpOnWelcome = catchUp;
   }
 
-  /** Resolves once a welcome has bound the current key session to this visitor. */
-  private welcomed(): Promise<void> {
-    const token = this.keys.token;
-    if (token !== null && this.welcomedSalt === token.saltKey) return Promise.resolve();
-    return new Promise((resolve) => this.welcomeWaiters.push(resolve));
-  }
-
   private onWelcome(message: ChatMessage): void {
-    this.welcomedSalt = this.keys.token?.saltKey;
+    this.welcome.bind();
     this.connectionStore.setState(typeof message.to === 'string' && message.to !== '' ? { welcomed: true, userId: message.to } : { welcomed: true });
-    for (const resolve of this.welcomeWaiters.splice(0)) resolve();
+    this.welcome.release();
     if (this.catchUpOnWelcome) this.fetchMissed(this.catchUpOnWelcome);
     this.catchUpOnWelcome = null;
   }
@@ -358,31 +357,7 @@ export class Engine {
    * @param opts - its options
    */
   callReady(path: string, opts: RequestOptions): Promise<void> | undefined {
-    if (this.connectWanted) return this.loadSocket().then((stack) => stack.callReady(path, opts, () => this.visitorCallsReady()));
-  }
-
-  /**
-   * Visitor calls wait for the welcome that binds the key session (protocol §3a) while a connect
-   * is wanted: at once for an agent, a follower tab that holds the leader's (bound) key session, a
-   * session already welcomed, or a client that is not connecting (the call then fails on its own,
-   * as before); a follower without it yet waits for the leader's open socket.
-   */
-  private async visitorCallsReady(): Promise<void> {
-    // A connect() made in the same turn counts (React runs a child's effects, which may load
-    // history, before its provider's, which connects).
-    await Promise.resolve();
-    if (this.ctx.connectData().role === 'agent') return;
-    // a follower tab calls with the leader's key session, bound by the leader's socket
-    if (this.tabRole === 'follower' && this.stack?.tabs.sharedKeySession) return;
-    const token = this.keys.token;
-    if (token !== null && this.welcomedSalt === token.saltKey) return;
-    if (!this.connectWanted || (this.stack?.link.connection.halted ?? false) || this.destroyed) return;
-    await new Promise<void>((resolve) => this.welcomeWaiters.push(resolve));
-  }
-
-  /** Lets every waiting visitor call go (a welcome came, or none is coming). */
-  private releaseWaiters(): void {
-    for (const resolve of this.welcomeWaiters.splice(0)) resolve();
+    if (this.connectWanted) return this.loadSocket().then((stack) => stack.callReady(path, opts, () => this.welcome.callsReady()));
   }
 
   /**
