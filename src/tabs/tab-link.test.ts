@@ -115,6 +115,17 @@ async function twoTabs() {
   return { b, leader, follower };
 }
 
+/** Two tabs and a third follower; the leader tab closes, so that the first follower takes over. */
+async function leaderGoneWithThird() {
+  const { b, leader, follower } = await twoTabs();
+  const third = tab(b);
+  third.link.connect();
+  await flushTabs();
+  leader.link.destroy();
+  await flushTabs();
+  return { b, follower, third };
+}
+
 describe('one socket per visitor: election', () => {
   it('the first tab leads and opens its socket; the second follows, opens none and mirrors the leader', async () => {
     const { leader, follower } = await twoTabs();
@@ -253,12 +264,7 @@ describe('one socket per visitor: sending and receiving', () => {
 
 describe('one socket per visitor: take-over', () => {
   it('when the leader tab closes, a follower leads, connects, and the other follower resends after its login', async () => {
-    const { b, leader, follower } = await twoTabs();
-    const third = tab(b);
-    third.link.connect();
-    await flushTabs();
-    leader.link.destroy();
-    await flushTabs();
+    const { follower, third } = await leaderGoneWithThird();
     expect(follower.link.role).toBe('leader');
     expect(follower.connection.connects).toBe(1);
     expect(follower.link.state).toBe('connecting');
@@ -291,18 +297,13 @@ describe('one socket per visitor: take-over', () => {
     // a snapshot that asks (a new leader), as the follower's channel receives it
     const tabsChannel = b.channels.posted[0]!.name;
     const followerChannel = b.channels.instances.filter((c) => c.name === tabsChannel)[1] as unknown as { receive(data: unknown): void };
-    followerChannel.receive({ v: 1,  kind: 'snapshot', from: 'new-leader', snapshot: { state: 'open' }, greet: true });
+    followerChannel.receive({ v: 1, kind: 'snapshot', from: 'new-leader', snapshot: { state: 'open' }, greet: true });
     await flushTabs();
     expect(hellos()).toBe(before + 1);
   });
 
   it('a follower that takes over forwards at once (the others said hello to the old leader, not to it)', async () => {
-    const { b, leader, follower } = await twoTabs();
-    const third = tab(b);
-    third.link.connect();
-    await flushTabs();
-    leader.link.destroy();
-    await flushTabs();
+    const { follower, third } = await leaderGoneWithThird();
     follower.connection.set('open');
     follower.events.emit('socket message', { message: text('fp-new'), encrypted: true });
     await flushTabs();

@@ -11,12 +11,11 @@
  * from a distance taken before the scroll), and at the bottom the switch (a longer English welcome)
  * moved the rows; the case here makes the timing likely (a scroll in the frame the own row shows).
  */
-import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/i18n/i18n.js';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
-import { openChat, seedHistory, send, switchLanguage } from './visitor-page.js';
+import { openChat, openSeededChat, send, switchLanguage } from './visitor-page.js';
 import { E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
 
 let server: TestServer;
@@ -26,16 +25,7 @@ useE2eEnvironment((env) => ({ server, browser } = env), { rate: { httpMax: 1_000
 const enTexts = await loadCatalogue('en');
 
 /** A visitor with 45 texts in its history opens the chat on a phone; resolves once the newest shows. */
-async function openSeeded(prefix: string): Promise<{ context: BrowserContext; page: Page }> {
-  const clientId = `${prefix}-${randomUUID()}`;
-  await seedHistory(server, clientId, 45);
-  const context = await phoneContext(browser);
-  await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-  const page = await context.newPage();
-  await openChat(page, server);
-  await page.locator('.msg').filter({ hasText: '历史消息 45' }).waitFor();
-  return { context, page };
-}
+const openSeeded = (prefix: string): ReturnType<typeof openSeededChat> => openSeededChat(browser, server, prefix, 45);
 
 describe('issue 23: the list stays where the reader was, at the bottom, when short, and after an entry-link switch', () => {
   /** How far the list is from its bottom (px), whether "no more messages" is in view, and whether the pill shows. */

@@ -25,7 +25,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
 import { appText, ZH_APP_TEXTS as APP_TEXT_ZH } from '../../examples/kefu/src/env/app-texts.js';
 import { EMOJI_NAMES_EN } from '../../examples/kefu/src/env/emoji-names-en.js';
-import { openChat, seedHistory, send, switchLanguage } from './visitor-page.js';
+import { openChat, openSeededChat, seedHistory, send, switchLanguage } from './visitor-page.js';
 import { axeSource, DEMO, E2E_TIMEOUT, entryPath, phoneContext, placeholderFit, seriousViolations, type TestServer, useE2eEnvironment } from './harness.js';
 
 /** A LibreTranslate-compatible provider: answers every text with "[<target>] <text>". */
@@ -165,13 +165,7 @@ async function revealed(page: Page, text: RegExp): Promise<boolean> {
 
 describe('search: the box is focused, a hit is scrolled to and highlighted', () => {
   it('reveals an older message of the loaded history', async () => {
-    const clientId = `e2e-search-${randomUUID()}`;
-    await seedHistory(server, clientId, 18);
-    const context = await phoneContext(browser);
-    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-    const page = await context.newPage();
-    await openChat(page, server);
-    await page.locator('.msg').filter({ hasText: '历史消息 18' }).waitFor();
+    const { context, page } = await openSeededChat(browser, server, 'e2e-search', 18);
     await page.getByRole('button', { name: zh.searchPlaceholder }).click();
     const search = page.getByRole('dialog', { name: zh.searchPlaceholder });
     await expect.poll(() => search.getByRole('searchbox').evaluate((el) => el === document.activeElement)).toBe(true);
@@ -183,13 +177,7 @@ describe('search: the box is focused, a hit is scrolled to and highlighted', () 
   }, E2E_TIMEOUT);
 
   it('issue 23: marks the match (as elements, never HTML); a hit in history not loaded yet is loaded, scrolled to and highlighted', async () => {
-    const clientId = `e2e-search-old-${randomUUID()}`;
-    await seedHistory(server, clientId, 90, (i) => (i === 5 ? '<img src=x onerror="window.__x=1">历史消息 5 <b>粗</b>' : `历史消息 ${i}`));
-    const context = await phoneContext(browser);
-    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-    const page = await context.newPage();
-    await openChat(page, server);
-    await page.locator('.msg').filter({ hasText: '历史消息 90' }).waitFor();
+    const { context, page } = await openSeededChat(browser, server, 'e2e-search-old', 90, (i) => (i === 5 ? '<img src=x onerror="window.__x=1">历史消息 5 <b>粗</b>' : `历史消息 ${i}`));
     await page.waitForTimeout(500);
     // the first messages are not in the list yet: only the newest pages are loaded
     expect(await page.locator('.msg').filter({ hasText: /^历史消息 3$/ }).count()).toBe(0);
@@ -289,13 +277,7 @@ describe('issue 23: one language at a time', () => {
 describe('issue 23: the list stays where the reader was', () => {
   it('through a language switch and the end of the conversation; the end says what ended and what to do next; the hint fits', async () => {
     const axe = axeSource();
-    const clientId = `e2e-stay-${randomUUID()}`;
-    await seedHistory(server, clientId, 40);
-    const context = await phoneContext(browser);
-    await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
-    const page = await context.newPage();
-    await openChat(page, server);
-    await page.locator('.msg').filter({ hasText: '历史消息 40' }).waitFor();
+    const { context, page } = await openSeededChat(browser, server, 'e2e-stay', 40);
     // the reader scrolls up and reads in the middle of the history
     const list = page.locator('.vlist');
     await list.evaluate((el) => el.scrollBy(0, -Math.round(el.clientHeight * 1.5)));

@@ -4,11 +4,11 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { APP_TEXT_TRANSLATIONS } from '../../examples/kefu/src/env/app-text-translations.js';
 import { ZH_APP_TEXTS } from '../../examples/kefu/src/env/app-texts.js';
 import { zh } from '../../src/i18n/locales/zh.js';
-import { DEMO, entryPath, type TestServer } from './harness.js';
+import { DEMO, entryPath, phoneContext, type TestServer } from './harness.js';
 
 /** Opens the visitor page at `path` and waits for the chat (its suggested questions). */
 export async function openChat(page: Page, server: TestServer, path = entryPath('zh')): Promise<void> {
@@ -32,6 +32,28 @@ export async function seedHistory(server: TestServer, clientId: string, count: n
       clientId, groupId: null, sessionId: null, dataContent: text(i), isRead: 0, robot: 1, isGroup: 0, createTime: start + i * 60_000, cm: null,
     });
   }
+}
+
+/**
+ * A visitor with `count` stored texts (see {@link seedHistory}) opens the chat on a phone; resolves
+ * once the newest shows.
+ * @param prefix - the start of the visitor's client id
+ */
+export async function openSeededChat(
+  browser: Browser,
+  server: TestServer,
+  prefix: string,
+  count: number,
+  text = (i: number) => `历史消息 ${i}`,
+): Promise<{ clientId: string; context: BrowserContext; page: Page }> {
+  const clientId = `${prefix}-${randomUUID()}`;
+  await seedHistory(server, clientId, count, text);
+  const context = await phoneContext(browser);
+  await context.addInitScript((id) => localStorage.setItem('uuid', id), clientId);
+  const page = await context.newPage();
+  await openChat(page, server);
+  await page.locator('.msg').filter({ hasText: text(count) }).waitFor();
+  return { clientId, context, page };
 }
 
 /** Switches the interface language from the menu (the menu and dialog named in `from`). */
