@@ -11,10 +11,18 @@
  *   npm run bench:list -- --runs 5            # each case 5 times: the run of the median time is printed
  *   npm run bench:list -- --baseline DIR      # also a built app in DIR (e.g. of the main branch), its
  *                                             # runs interleaved with this tree's: side by side
+ *
+ * The first screen (newest shown, long tasks and milestones until then) is timed over a bare
+ * DevTools pipe (bench/list/pipe.ts: Playwright's instrumentation costs a phone's first visit
+ * ~300 ms); the scrolling figures (rows, prepend jumps, long tasks while scrolling) come from one
+ * Playwright run per build, which holds the older pages at the network. That run's own time to the
+ * newest message is printed too, as "under Playwright".
  */
 import { parseArgs } from 'node:util';
-import { buildApp, entryPath, launchBrowser, phoneContext, removeDir, startServer } from '../test/e2e/harness.js';
+import { buildApp, CHROMIUM, entryPath, launchBrowser, phoneContext, removeDir, startServer, tempDir } from '../test/e2e/harness.js';
+import { launchChromium } from './chat-browser/cdp.js';
 import { formatFigures, measureList, seedConversation, type ListFigures } from './list/measure.js';
+import { measureFirstScreen, type PipeFigures } from './list/pipe.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,30 +45,39 @@ const appDir = await buildApp();
 const builds = [{ label: 'this tree', server: await startServer(appDir) }];
 if (values.baseline) builds.push({ label: `baseline ${values.baseline}`, server: await startServer(values.baseline) });
 const browser = await launchBrowser();
+const profileDir = tempDir('kefu-bench-list-');
+const chrome = await launchChromium(CHROMIUM.path ?? '/usr/bin/chromium', profileDir, false);
 try {
   for (const name of wanted) {
     for (const visit of visits) {
       const profile = { ...PROFILES[name], returning: visit === 'returning' };
-      const all = builds.map((): ListFigures[] => []);
+      const all = builds.map((): PipeFigures[] => []);
       for (let run = 0; run < runs; run++) {
         for (const [i, { server }] of builds.entries()) {
           // a visitor of its own per run: each run starts from an empty browser storage
           const visitor = await seedConversation(server.store, messages);
-          const context = await phoneContext(browser);
-          all[i]?.push({ messages, ...(await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends, profile)) });
-          await context.close();
+          all[i]?.push(await measureFirstScreen(chrome, `${server.url}${entryPath('zh')}`, visitor, profile));
         }
       }
-      for (const [i, { label }] of builds.entries()) {
+      for (const [i, { label, server }] of builds.entries()) {
         const figures = all[i] ?? [];
-        const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as ListFigures;
+        const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as PipeFigures;
+        // the scrolling figures: one Playwright run (it holds the older pages at the network)
+        const visitor = await seedConversation(server.store, messages);
+        const context = await phoneContext(browser);
+        const scrolled = await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends, profile);
+        await context.close();
         const times = runs > 1 ? `, median of ${runs} runs: ${figures.map((f) => f.newestShownMs.toFixed(0)).join(' ')} ms` : '';
-        console.log(`message list, ${label}, profile ${name}, ${visit} visit (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x${times})\n${formatFigures(median)}\n`);
+        console.log(`message list, ${label}, profile ${name}, ${visit} visit (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x${times})`);
+        console.log(formatFigures({ ...scrolled, ...median, messages }));
+        console.log(`under Playwright (one run):         newest shown after ${scrolled.newestShownMs.toFixed(0)} ms, ${scrolled.startupLongTasks.count} long tasks until then\n`);
       }
     }
   }
 } finally {
   await browser.close();
+  await chrome.close();
+  removeDir(profileDir);
   for (const { server } of builds) {
     await server.close();
     removeDir(server.dataDir);
