@@ -70,6 +70,7 @@ try {
         const times = runs > 1 ? `, median of ${runs} runs: ${figures.map((f) => f.newestShownMs.toFixed(0)).join(' ')} ms` : '';
         console.log(`message list, ${label}, profile ${name}, ${visit} visit (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x${times})`);
         console.log(formatFigures({ ...scrolled, ...median, messages }));
+        console.log(`bytes over the wire until then:    ${median.transferBytes} (the page, its scripts and styles, API calls)`);
         console.log(`under Playwright (one run):         newest shown after ${scrolled.newestShownMs.toFixed(0)} ms, ${scrolled.startupLongTasks.count} long tasks until then\n`);
       }
     }

@@ -19,6 +19,8 @@ export interface PipeFigures {
   startupLongTasks: { count: number; totalMs: number; longestMs: number };
   /** The start-up's milestones, ms after navigation start. */
   startup: StartupMilestones;
+  /** Bytes over the wire (response headers and bodies as sent, the page's and its requests') until the newest showed. */
+  transferBytes: number;
 }
 
 /**
@@ -57,6 +59,7 @@ const FIGURES_EXPRESSION = `(async () => {
   const ended = (test) => resources.filter(test).reduce((m, e) => Math.max(m, e.responseEnd), -1);
   const nav = performance.getEntriesByType('navigation')[0];
   return {
+    transferBytes: (nav ? nav.transferSize : 0) + resources.filter((e) => e.responseEnd <= shown).reduce((s, e) => s + e.transferSize, 0),
     newestShownMs: shown,
     startupLongTasks: { count: tasks.length, totalMs: tasks.reduce((s, t) => s + t.duration, 0), longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0) },
     startup: {

@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BUDGET_BYTES, measureApp } from '../../examples/kefu/scripts/size-lib.mjs';
 import { E2E_TIMEOUT, releaseApp, sharedApp } from './harness.js';
@@ -51,5 +52,23 @@ describe('issue 13 budget: initial JavaScript at most 120 kB min+gzip', () => {
     const hinted: string[] = [];
     for (const file of files) if ((await readFile(join(appDir, 'assets', file), 'utf8')).startsWith('//# allFunctionsCalledOnLoad\n')) hinted.push(`assets/${file}`);
     expect(hinted).toEqual([entry]);
+  });
+
+  it('writes a Brotli and a gzip copy of each text file of the build, for the server to send compressed', async () => {
+    const files = await readdir(join(appDir, 'assets'));
+    const texts = files.filter((f) => /\.(js|css)$/.test(f));
+    let plain = 0;
+    let brotli = 0;
+    for (const file of [...texts.map((f) => join('assets', f)), 'index.html']) {
+      const body = await readFile(join(appDir, file));
+      if (body.length < 1024) continue;
+      const br = await readFile(join(appDir, `${file}.br`));
+      expect(brotliDecompressSync(br).equals(body), file).toBe(true);
+      expect(gunzipSync(await readFile(join(appDir, `${file}.gz`))).equals(body), file).toBe(true);
+      plain += body.length;
+      brotli += br.length;
+    }
+    // the text of a JavaScript app compresses to well under a third
+    expect(brotli / plain).toBeLessThan(0.33);
   });
 });

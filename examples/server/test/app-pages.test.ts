@@ -3,11 +3,15 @@
  * router can show its 404 page); API paths still answer a JSON 404.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const INDEX = '<!doctype html><title>kefu app</title><div id="root"></div>';
+/** A built chunk with its build's precompressed copies (examples/kefu/vite.config.ts). */
+const CHUNK = `${'export const texts = ["kefu", "客服"];\n'.repeat(200)}`;
 let server: Awaited<ReturnType<typeof startServer>>;
 let appDir: string;
 
@@ -18,6 +22,11 @@ beforeAll(async () => {
   mkdirSync(join(appDir, 'assets'), { recursive: true });
   writeFileSync(join(appDir, 'assets', 'index-AbC123.js'), 'console.log(1)');
   writeFileSync(join(appDir, 'robots.txt'), 'User-agent: *');
+  writeFileSync(join(appDir, 'index.html.br'), brotliCompressSync(INDEX));
+  writeFileSync(join(appDir, 'index.html.gz'), gzipSync(INDEX));
+  writeFileSync(join(appDir, 'assets', 'chunk-Zz9.js'), CHUNK);
+  writeFileSync(join(appDir, 'assets', 'chunk-Zz9.js.br'), brotliCompressSync(CHUNK));
+  writeFileSync(join(appDir, 'assets', 'chunk-Zz9.js.gz'), gzipSync(CHUNK));
   server = await startServer({ appDir });
 });
 
@@ -74,6 +83,62 @@ describe('hashed assets are cached for a year, the page is revalidated', () => {
     const res = await fetch(`${server.url}/robots.txt`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).not.toContain('immutable');
+  });
+});
+
+/** A raw GET (Node's fetch would decode the body itself): status, headers and the bytes as sent. */
+function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${server.url}${path}`, { headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe("the build's precompressed copies go to browsers that accept them", () => {
+  it('sends the Brotli copy of an asset to a browser that accepts br, with the asset policy', async () => {
+    const res = await rawGet('/assets/chunk-Zz9.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(res.headers['vary']).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.body.length).toBeLessThan(CHUNK.length / 5);
+    expect(brotliDecompressSync(res.body).toString('utf8')).toBe(CHUNK);
+  });
+
+  it('sends the gzip copy to a client that accepts only gzip, and the file as it is to one that accepts none', async () => {
+    const gz = await rawGet('/assets/chunk-Zz9.js', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(CHUNK);
+    const plain = await rawGet('/assets/chunk-Zz9.js', {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['vary']).toMatch(/accept-encoding/i);
+    expect(plain.body.toString('utf8')).toBe(CHUNK);
+  });
+
+  it('answers the page compressed on the app routes, still revalidated each time', async () => {
+    for (const path of ['/', '/kefu/abc', '/index.html']) {
+      const res = await rawGet(path, { accept: 'text/html', 'accept-encoding': 'br' });
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-encoding'], path).toBe('br');
+      expect(res.headers['content-type'], path).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expect(brotliDecompressSync(res.body).toString('utf8'), path).toBe(INDEX);
+    }
+  });
+
+  it('serves a file without compressed copies as it is, whatever the browser accepts', async () => {
+    const res = await rawGet('/assets/index-AbC123.js', { 'accept-encoding': 'br, gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.toString('utf8')).toBe('console.log(1)');
   });
 });
 

@@ -13,6 +13,9 @@ import type { HttpDeps } from './deps.js';
 /** The cache policy of the build's hashed files (`assets/`): their name changes with their content. */
 export const IMMUTABLE_ASSET = 'public, max-age=31536000, immutable';
 
+/** The suffix of a precompressed copy of a built file. */
+const PRECOMPRESSED = /\.(?:br|gz)$/;
+
 /** The app's routes (spec §2) that answer the app's page. */
 const APP_ROUTES = ['/', '/kefu', '/kefu/*', '/group', '/group/*', '/redirect/*', '/agent', '/agent/*', '/404', '/401'];
 
@@ -65,8 +68,12 @@ export async function registerAppRoutes(app: FastifyInstance, deps: HttpDeps, fi
       index: false,
       wildcard: true,
       decorateReply: true,
+      // The build's `.br` / `.gz` copies (examples/kefu/vite.config.ts) to browsers that accept
+      // them, with `Vary: Accept-Encoding`; the file as it is otherwise (an app built elsewhere).
+      preCompressed: true,
       // Hashed files are kept a year and never revalidated; the page itself is revalidated each time.
-      setHeaders: (reply, path) => {
+      setHeaders: (reply, sentPath) => {
+        const path = sentPath.replace(PRECOMPRESSED, '');
         if (path.startsWith(assetsDir + sep)) reply.header('cache-control', IMMUTABLE_ASSET);
         else if (path.endsWith('.html')) reply.header('cache-control', 'no-cache');
       },
