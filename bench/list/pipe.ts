@@ -4,7 +4,7 @@
  * domain (every request, response and socket frame is reported to the driver before the page may
  * go on) and runs its own scripts in each new document. On a phone profile (4x CPU slowdown) that
  * costs a first visit about 300 ms a visitor's phone does not spend: the entry script downloaded
- * in ~270 ms instead of ~60, and the document's commit ran a 125 ms longer. Here only `Target`,
+ * in ~270 ms instead of ~60, and the document's commit ran 125 ms longer. Here only `Target`,
  * `Page`, `Emulation` and `Runtime` are used; the page reports its own times (init script).
  * @module
  */
