@@ -8,6 +8,8 @@
  *   npm run bench:list -- --profile both      # desktop and phone, side by side, same server and build
  *   npm run bench:list -- --visit both        # a first visit and a returning visitor's (the second
  *                                             # visit in the same storage); default: first
+ *   npm run bench:list -- --network slow-4g   # the first screen over an emulated phone network too
+ *                                             # (150 ms round trips, 1.6 Mbit/s down): none, slow-4g, both
  *   npm run bench:list -- --runs 5            # each case 5 times: the run of the median time is printed
  *   npm run bench:list -- --baseline DIR      # also a built app in DIR (e.g. of the main branch), its
  *                                             # runs interleaved with this tree's: side by side
@@ -22,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { buildApp, CHROMIUM, entryPath, launchBrowser, phoneContext, removeDir, startServer, tempDir } from '../test/e2e/harness.js';
 import { launchChromium } from './chat-browser/cdp.js';
 import { formatFigures, measureList, seedConversation, type ListFigures } from './list/measure.js';
-import { measureFirstScreen, type PipeFigures } from './list/pipe.js';
+import { measureFirstScreen, NETWORKS, type NetworkProfile, type PipeFigures } from './list/pipe.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     profile: { type: 'string', default: 'desktop' },
     visit: { type: 'string', default: 'first' },
     runs: { type: 'string', default: '1' },
+    network: { type: 'string', default: 'none' },
     baseline: { type: 'string' },
   },
 });
@@ -40,6 +43,8 @@ const messages = Math.min(100_000, Math.max(1, Number(values.messages) || 10_000
 const prepends = Math.min(200, Math.max(1, Number(values.prepends) || 20));
 const visits = values.visit === 'both' ? (['first', 'returning'] as const) : values.visit === 'returning' ? (['returning'] as const) : (['first'] as const);
 const runs = Math.min(21, Math.max(1, Number(values.runs) || 1));
+const networks: (NetworkProfile | null)[] = values.network === 'both' ? [null, 'slow-4g'] : values.network === 'slow-4g' ? ['slow-4g'] : [null];
+if (!['none', 'both', ...Object.keys(NETWORKS)].includes(values.network)) throw new Error(`--network: none, slow-4g or both, not ${values.network}`);
 
 const appDir = await buildApp();
 const builds = [{ label: 'this tree', server: await startServer(appDir) }];
@@ -47,34 +52,36 @@ if (values.baseline) builds.push({ label: `baseline ${values.baseline}`, server:
 const browser = await launchBrowser();
 const profileDir = tempDir('kefu-bench-list-');
 const chrome = await launchChromium(CHROMIUM.path ?? '/usr/bin/chromium', profileDir, false);
-try {
-  for (const name of wanted) {
-    for (const visit of visits) {
-      const profile = { ...PROFILES[name], returning: visit === 'returning' };
-      const all = builds.map((): PipeFigures[] => []);
-      for (let run = 0; run < runs; run++) {
-        for (const [i, { server }] of builds.entries()) {
-          // a visitor of its own per run: each run starts from an empty browser storage
-          const visitor = await seedConversation(server.store, messages);
-          all[i]?.push(await measureFirstScreen(chrome, `${server.url}${entryPath('zh')}`, visitor, profile));
-        }
-      }
-      for (const [i, { label, server }] of builds.entries()) {
-        const figures = all[i] ?? [];
-        const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as PipeFigures;
-        // the scrolling figures: one Playwright run (it holds the older pages at the network)
-        const visitor = await seedConversation(server.store, messages);
-        const context = await phoneContext(browser);
-        const scrolled = await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends, profile);
-        await context.close();
-        const times = runs > 1 ? `, median of ${runs} runs: ${figures.map((f) => f.newestShownMs.toFixed(0)).join(' ')} ms` : '';
-        console.log(`message list, ${label}, profile ${name}, ${visit} visit (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x${times})`);
-        console.log(formatFigures({ ...scrolled, ...median, messages }));
-        console.log(`bytes over the wire until then:    ${median.transferBytes} (the page, its scripts and styles, API calls)`);
-        console.log(`under Playwright (one run):         newest shown after ${scrolled.newestShownMs.toFixed(0)} ms, ${scrolled.startupLongTasks.count} long tasks until then\n`);
-      }
+/** One case (profile, visit, network): the runs of every build, interleaved, then each build's figures. */
+async function measureCase(name: keyof typeof PROFILES, visit: 'first' | 'returning', network: NetworkProfile | null): Promise<void> {
+  const profile = { ...PROFILES[name], returning: visit === 'returning' };
+  const all = builds.map((): PipeFigures[] => []);
+  for (let run = 0; run < runs; run++) {
+    for (const [i, { server }] of builds.entries()) {
+      // a visitor of its own per run: each run starts from an empty browser storage
+      const visitor = await seedConversation(server.store, messages);
+      all[i]?.push(await measureFirstScreen(chrome, `${server.url}${entryPath('zh')}`, visitor, profile, network));
     }
   }
+  for (const [i, { label, server }] of builds.entries()) {
+    const figures = all[i] ?? [];
+    const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as PipeFigures;
+    // the scrolling figures: one Playwright run (it holds the older pages at the network)
+    const visitor = await seedConversation(server.store, messages);
+    const context = await phoneContext(browser);
+    const scrolled = await measureList(await context.newPage(), `${server.url}${entryPath('zh')}`, visitor, prepends, profile);
+    await context.close();
+    const times = runs > 1 ? `, median of ${runs} runs: ${figures.map((f) => f.newestShownMs.toFixed(0)).join(' ')} ms` : '';
+    const over = network ? `, network ${network} (the first screen; scrolling on loopback)` : '';
+    console.log(`message list, ${label}, profile ${name}${over}, ${visit} visit (Chromium ${browser.version()}, viewport 390x800, CPU slowdown ${profile.cpuSlowdown}x${times})`);
+    console.log(formatFigures({ ...scrolled, ...median, messages }));
+    console.log(`bytes over the wire until then:    ${median.transferBytes} (the page, its scripts and styles, API calls)`);
+    console.log(`under Playwright (one run):         newest shown after ${scrolled.newestShownMs.toFixed(0)} ms, ${scrolled.startupLongTasks.count} long tasks until then\n`);
+  }
+}
+
+try {
+  for (const name of wanted) for (const visit of visits) for (const network of networks) await measureCase(name, visit, network);
 } finally {
   await browser.close();
   await chrome.close();

@@ -11,6 +11,18 @@
 import type { Chromium } from '../chat-browser/cdp.js';
 import type { ListProfile, SeededVisitor, StartupMilestones } from './measure.js';
 
+/** A phone's network, emulated by Chromium: none (loopback as it is) or Lighthouse's "Slow 4G". */
+export type NetworkProfile = 'slow-4g';
+
+/**
+ * `Network.emulateNetworkConditions` of each profile: round-trip latency in ms and throughput in
+ * bytes/s. Slow 4G is Lighthouse's mobile throttling: 150 ms, 1,638.4 kbit/s down, 750 kbit/s up.
+ * Chromium emulates it for the page's HTTP requests; nothing here relies on it slowing WebSocket frames.
+ */
+export const NETWORKS: Record<NetworkProfile, { latency: number; downloadThroughput: number; uploadThroughput: number }> = {
+  'slow-4g': { latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
+};
+
 /** What a visit measured over the pipe. */
 export interface PipeFigures {
   /** Navigation start to the first frame with the newest row in the viewport, ms. */
@@ -90,8 +102,10 @@ async function visit(chrome: Chromium, sessionId: string, url: string): Promise<
  * phone-sized (390x800, device scale 2, zh-CN), and measures the first screen.
  * @param url - the visitor entry URL
  * @param profile - CPU slowdown; a returning visit opens the page twice and measures the second
+ * @param network - an emulated phone network (default none). With one, the `Network` domain is on
+ *   (Chromium reports each request to this driver, which ignores the reports).
  */
-export async function measureFirstScreen(chrome: Chromium, url: string, visitor: SeededVisitor, profile: ListProfile): Promise<PipeFigures> {
+export async function measureFirstScreen(chrome: Chromium, url: string, visitor: SeededVisitor, profile: ListProfile, network: NetworkProfile | null = null): Promise<PipeFigures> {
   const { browserContextId } = await chrome.send<{ browserContextId: string }>('Target.createBrowserContext', {});
   try {
     const { targetId } = await chrome.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId });
@@ -102,6 +116,11 @@ export async function measureFirstScreen(chrome: Chromium, url: string, visitor:
     await chrome.send('Emulation.setFocusEmulationEnabled', { enabled: true }, sessionId);
     await chrome.send('Page.addScriptToEvaluateOnNewDocument', { source: probeSource(visitor) }, sessionId);
     if (profile.cpuSlowdown > 1) await chrome.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown }, sessionId);
+    if (network) {
+      // Chromium applies the conditions to the page's requests only with the domain enabled
+      await chrome.send('Network.enable', {}, sessionId);
+      await chrome.send('Network.emulateNetworkConditions', { offline: false, ...NETWORKS[network] }, sessionId);
+    }
     if (profile.returning) {
       await visit(chrome, sessionId, url);
       await chrome.evaluate(sessionId, 'window.__newestShownAt');
