@@ -24,7 +24,8 @@ import { parseArgs } from 'node:util';
 import { buildApp, CHROMIUM, entryPath, launchBrowser, phoneContext, removeDir, startServer, tempDir } from '../test/e2e/harness.js';
 import { launchChromium } from './chat-browser/cdp.js';
 import { formatFigures, measureList, seedConversation, type ListFigures } from './list/measure.js';
-import { measureFirstScreen, NETWORKS, type NetworkProfile, type PipeFigures } from './list/pipe.js';
+import { measureFirstScreen, NETWORKS, type NetworkProfile } from './list/pipe.js';
+import type { FirstScreenFigures } from './list/probe.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,7 +56,7 @@ const chrome = await launchChromium(CHROMIUM.path ?? '/usr/bin/chromium', profil
 /** One case (profile, visit, network): the runs of every build, interleaved, then each build's figures. */
 async function measureCase(name: keyof typeof PROFILES, visit: 'first' | 'returning', network: NetworkProfile | null): Promise<void> {
   const profile = { ...PROFILES[name], returning: visit === 'returning' };
-  const all = builds.map((): PipeFigures[] => []);
+  const all = builds.map((): FirstScreenFigures[] => []);
   for (let run = 0; run < runs; run++) {
     for (const [i, { server }] of builds.entries()) {
       // a visitor of its own per run: each run starts from an empty browser storage
@@ -65,7 +66,7 @@ async function measureCase(name: keyof typeof PROFILES, visit: 'first' | 'return
   }
   for (const [i, { label, server }] of builds.entries()) {
     const figures = all[i] ?? [];
-    const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as PipeFigures;
+    const median = [...figures].sort((a, b) => a.newestShownMs - b.newestShownMs)[Math.floor((figures.length - 1) / 2)] as FirstScreenFigures;
     // the scrolling figures: one Playwright run (it holds the older pages at the network)
     const visitor = await seedConversation(server.store, messages);
     const context = await phoneContext(browser);

@@ -13,6 +13,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { hashSecret } from '../../examples/server/src/identity/secrets.js';
 import type { MessageRecord, Store } from '../../examples/server/src/store/types.js';
+import { FIGURES_EXPRESSION, probeSource, type FirstScreenFigures } from './probe.js';
 
 /** The demo merchant and platform of the server's seed. */
 const MCH = 'M1001';
@@ -137,39 +138,8 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
   }
   // tsx (esbuild keepNames) wraps named functions in `__name(...)`: give the page that helper too
   await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  await page.addInitScript(
-    ({ clientId, clientSecret }) => {
-      window.localStorage.setItem('uuid', clientId);
-      window.localStorage.setItem('clientSecret', clientSecret);
-      const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
-      w.__longTasks = [];
-      try {
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
-        }).observe({ type: 'longtask', buffered: true });
-      } catch {
-        // no longtask support: counted as none
-      }
-    },
-    { clientId: visitor.clientId, clientSecret: visitor.clientSecret },
-  );
-  // The newest row's first frame on screen, seen by the page itself each animation frame: a
-  // Playwright wait polls at growing intervals (up to 500 ms), which the time would include.
-  await page.addInitScript((newestText) => {
-    const w = window as unknown as { __newestShown?: number };
-    const tick = (): void => {
-      for (const row of document.querySelectorAll<HTMLElement>('.msg')) {
-        if (!row.textContent?.includes(newestText)) continue;
-        const box = row.getBoundingClientRect();
-        if (box.height > 0 && box.bottom > 0 && box.top < window.innerHeight && getComputedStyle(row).visibility !== 'hidden') {
-          w.__newestShown = performance.now();
-          return;
-        }
-      }
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  }, visitor.newestText);
+  // the page's own probe (`probe.ts`): the same as over the bare DevTools pipe
+  await page.addInitScript({ content: probeSource(visitor) });
   const newest = page.locator('.msg').filter({ hasText: visitor.newestText });
   if (profile.returning) {
     await page.goto(url);
@@ -178,29 +148,9 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
   const firstPage = page.waitForResponse((r) => r.url().endsWith('/findMsgForCus'), { timeout: 30_000 });
   await page.goto(url);
   await newest.waitFor({ state: 'visible', timeout: 30_000 });
-  const newestShownMs = await page.evaluate(async () => {
-    const w = window as unknown as { __newestShown?: number };
-    // the locator saw it: the frame loop has it or sees it within a frame or two
-    for (let i = 0; i < 50 && w.__newestShown === undefined; i++) await new Promise((r) => requestAnimationFrame(r));
-    return w.__newestShown ?? performance.now();
-  });
+  // the locator saw it: the probe's frame loop has it, or sees it within a frame or two
+  const early = await page.evaluate<FirstScreenFigures>(FIGURES_EXPRESSION);
   const rowsAtStart = await page.locator('.msg').count();
-  const early = await page.evaluate((shown) => {
-    const w = window as unknown as { __longTasks: { start: number; duration: number }[] };
-    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const ended = (test: (e: PerformanceResourceTiming) => boolean): number =>
-      resources.filter(test).reduce((m, e) => Math.max(m, e.responseEnd), -1);
-    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-    return {
-      tasks: w.__longTasks.filter((t) => t.start < shown),
-      startup: {
-        documentMs: nav ? nav.responseEnd : -1,
-        scriptsMs: ended((e) => e.initiatorType === 'script' || (e.initiatorType === 'link' && e.name.endsWith('.js'))),
-        keyExchangeMs: ended((e) => /getAesKey|getUserToken|public\/config/.test(e.name)),
-        historyMs: resources.filter((e) => e.name.endsWith('/findMsgForCus')).reduce((m, e) => (m < 0 ? e.responseEnd : Math.min(m, e.responseEnd)), -1),
-      },
-    };
-  }, newestShownMs);
 
   // the prepends below are older pages: the first page (which may follow what a returning
   // visitor's page showed from its own storage) is in first
@@ -292,12 +242,12 @@ export async function measureList(page: Page, url: string, visitor: SeededVisito
     return w.__longTasks.filter((t) => t.start >= start);
   }, scrollStart);
   return {
-    newestShownMs,
+    newestShownMs: early.newestShownMs,
     rowsAtStart,
     rowsMax,
     prependJumpsPx: jumps,
     longTasks: summarise(tasks),
-    startupLongTasks: summarise(early.tasks),
+    startupLongTasks: early.startupLongTasks,
     startup: early.startup,
   };
 }

@@ -5,11 +5,13 @@
  * go on) and runs its own scripts in each new document. On a phone profile (4x CPU slowdown) that
  * costs a first visit about 300 ms a visitor's phone does not spend: the entry script downloaded
  * in ~270 ms instead of ~60, and the document's commit ran 125 ms longer. Here only `Target`,
- * `Page`, `Emulation` and `Runtime` are used; the page reports its own times (init script).
+ * `Page`, `Emulation` and `Runtime` are used (and `Network` with an emulated network); the page
+ * reports its own times (`probe.ts`).
  * @module
  */
 import type { Chromium } from '../chat-browser/cdp.js';
-import type { ListProfile, SeededVisitor, StartupMilestones } from './measure.js';
+import type { ListProfile, SeededVisitor } from './measure.js';
+import { FIGURES_EXPRESSION, probeSource, type FirstScreenFigures } from './probe.js';
 
 /** A phone's network, emulated by Chromium: none (loopback as it is) or Lighthouse's "Slow 4G". */
 export type NetworkProfile = 'slow-4g';
@@ -22,66 +24,6 @@ export type NetworkProfile = 'slow-4g';
 export const NETWORKS: Record<NetworkProfile, { latency: number; downloadThroughput: number; uploadThroughput: number }> = {
   'slow-4g': { latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
 };
-
-/** What a visit measured over the pipe. */
-export interface PipeFigures {
-  /** Navigation start to the first frame with the newest row in the viewport, ms. */
-  newestShownMs: number;
-  /** Long tasks from navigation start until the newest message showed. */
-  startupLongTasks: { count: number; totalMs: number; longestMs: number };
-  /** The start-up's milestones, ms after navigation start. */
-  startup: StartupMilestones;
-  /** Bytes over the wire (response headers and bodies as sent, the page's and its requests') until the newest showed. */
-  transferBytes: number;
-}
-
-/**
- * The page's own probe, run in every new document before its scripts: the visitor's stored id and
- * secret, a long-task observer, and a check once per animation frame for the newest row on screen.
- */
-function probeSource(visitor: SeededVisitor): string {
-  return `(() => {
-  localStorage.setItem('uuid', ${JSON.stringify(visitor.clientId)});
-  localStorage.setItem('clientSecret', ${JSON.stringify(visitor.clientSecret)});
-  const w = window;
-  w.__longTasks = [];
-  try {
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
-  } catch {}
-  const text = ${JSON.stringify(visitor.newestText)};
-  w.__newestShownAt = new Promise((resolve) => {
-    const tick = () => {
-      for (const row of document.querySelectorAll('.msg')) {
-        if (!row.textContent.includes(text)) continue;
-        const box = row.getBoundingClientRect();
-        if (box.height > 0 && box.bottom > 0 && box.top < innerHeight && getComputedStyle(row).visibility !== 'hidden') return resolve(performance.now());
-      }
-      requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-})()`;
-}
-
-/** Read in the page once the newest row showed. */
-const FIGURES_EXPRESSION = `(async () => {
-  const shown = await window.__newestShownAt;
-  const tasks = window.__longTasks.filter((t) => t.start < shown);
-  const resources = performance.getEntriesByType('resource');
-  const ended = (test) => resources.filter(test).reduce((m, e) => Math.max(m, e.responseEnd), -1);
-  const nav = performance.getEntriesByType('navigation')[0];
-  return {
-    transferBytes: (nav ? nav.transferSize : 0) + resources.filter((e) => e.responseEnd <= shown).reduce((s, e) => s + e.transferSize, 0),
-    newestShownMs: shown,
-    startupLongTasks: { count: tasks.length, totalMs: tasks.reduce((s, t) => s + t.duration, 0), longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0) },
-    startup: {
-      documentMs: nav ? nav.responseEnd : -1,
-      scriptsMs: ended((e) => e.initiatorType === 'script' || (e.initiatorType === 'link' && e.name.endsWith('.js'))),
-      keyExchangeMs: ended((e) => /getAesKey|getUserToken|public\\/config/.test(e.name)),
-      historyMs: resources.filter((e) => e.name.endsWith('/findMsgForCus')).reduce((m, e) => (m < 0 ? e.responseEnd : Math.min(m, e.responseEnd)), -1),
-    },
-  };
-})()`;
 
 /** Navigates and waits until the new document (the probe in it) is there. */
 async function visit(chrome: Chromium, sessionId: string, url: string): Promise<void> {
@@ -105,7 +47,7 @@ async function visit(chrome: Chromium, sessionId: string, url: string): Promise<
  * @param network - an emulated phone network (default none). With one, the `Network` domain is on
  *   (Chromium reports each request to this driver, which ignores the reports).
  */
-export async function measureFirstScreen(chrome: Chromium, url: string, visitor: SeededVisitor, profile: ListProfile, network: NetworkProfile | null = null): Promise<PipeFigures> {
+export async function measureFirstScreen(chrome: Chromium, url: string, visitor: SeededVisitor, profile: ListProfile, network: NetworkProfile | null = null): Promise<FirstScreenFigures> {
   const { browserContextId } = await chrome.send<{ browserContextId: string }>('Target.createBrowserContext', {});
   try {
     const { targetId } = await chrome.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId });
@@ -126,7 +68,7 @@ export async function measureFirstScreen(chrome: Chromium, url: string, visitor:
       await chrome.evaluate(sessionId, 'window.__newestShownAt');
     }
     await visit(chrome, sessionId, url);
-    return await chrome.evaluate<PipeFigures>(sessionId, FIGURES_EXPRESSION);
+    return await chrome.evaluate<FirstScreenFigures>(sessionId, FIGURES_EXPRESSION);
   } finally {
     await chrome.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined);
   }

@@ -134,6 +134,17 @@ describe("the build's precompressed copies go to browsers that accept them", () 
     }
   });
 
+  it('a hostile Accept-Encoding or a path out of the app gets nothing it should not', async () => {
+    const odd = await rawGet('/assets/chunk-Zz9.js', { 'accept-encoding': `${'x'.repeat(8000)}, br;q=0, gzip;q=0` });
+    expect(odd.status).toBe(200);
+    expect(odd.body.toString('utf8')).toBe(CHUNK);
+    for (const path of ['/assets/..%2f..%2fpackage.json', '/assets/%2e%2e/%2e%2e/package.json', '/..%2fpackage.json']) {
+      const res = await rawGet(path, { 'accept-encoding': 'br, gzip' });
+      expect([400, 403, 404], path).toContain(res.status);
+      expect(res.headers['content-encoding'], path).toBeUndefined();
+    }
+  });
+
   it('serves a file without compressed copies as it is, whatever the browser accepts', async () => {
     const res = await rawGet('/assets/index-AbC123.js', { 'accept-encoding': 'br, gzip' });
     expect(res.status).toBe(200);

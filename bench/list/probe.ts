@@ -1,0 +1,69 @@
+/**
+ * The page's own probe of the message-list benchmark, the same for both drivers (Playwright in
+ * `measure.ts`, the bare DevTools pipe in `pipe.ts`): run in every new document before its
+ * scripts, it stores the seeded visitor's id and secret, observes long tasks and looks once per
+ * animation frame for the newest row on screen (a driver's wait would poll at intervals of its
+ * own, which the time would include); {@link FIGURES_EXPRESSION} reads what it saw.
+ * @module
+ */
+import type { SeededVisitor, StartupMilestones } from './measure.js';
+
+/** What the probe saw of a visit, until the newest row showed. */
+export interface FirstScreenFigures {
+  /** Navigation start to the first frame with the newest row in the viewport, ms. */
+  newestShownMs: number;
+  /** Long tasks from navigation start until the newest message showed. */
+  startupLongTasks: { count: number; totalMs: number; longestMs: number };
+  /** The start-up's milestones, ms after navigation start. */
+  startup: StartupMilestones;
+  /** Bytes over the wire (response headers and bodies as sent, the page's and its requests') until the newest showed. */
+  transferBytes: number;
+}
+
+/**
+ * The page's own probe, run in every new document before its scripts: the visitor's stored id and
+ * secret, a long-task observer, and a check once per animation frame for the newest row on screen.
+ */
+export function probeSource(visitor: SeededVisitor): string {
+  return `(() => {
+  localStorage.setItem('uuid', ${JSON.stringify(visitor.clientId)});
+  localStorage.setItem('clientSecret', ${JSON.stringify(visitor.clientSecret)});
+  const w = window;
+  w.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  const text = ${JSON.stringify(visitor.newestText)};
+  w.__newestShownAt = new Promise((resolve) => {
+    const tick = () => {
+      for (const row of document.querySelectorAll('.msg')) {
+        if (!row.textContent.includes(text)) continue;
+        const box = row.getBoundingClientRect();
+        if (box.height > 0 && box.bottom > 0 && box.top < innerHeight && getComputedStyle(row).visibility !== 'hidden') return resolve(performance.now());
+      }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+})()`;
+}
+
+/** Read in the page once the newest row showed. */
+export const FIGURES_EXPRESSION = `(async () => {
+  const shown = await window.__newestShownAt;
+  const tasks = window.__longTasks.filter((t) => t.start < shown);
+  const resources = performance.getEntriesByType('resource');
+  const ended = (test) => resources.filter(test).reduce((m, e) => Math.max(m, e.responseEnd), -1);
+  const nav = performance.getEntriesByType('navigation')[0];
+  return {
+    transferBytes: (nav ? nav.transferSize : 0) + resources.filter((e) => e.responseEnd <= shown).reduce((s, e) => s + e.transferSize, 0),
+    newestShownMs: shown,
+    startupLongTasks: { count: tasks.length, totalMs: tasks.reduce((s, t) => s + t.duration, 0), longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0) },
+    startup: {
+      documentMs: nav ? nav.responseEnd : -1,
+      scriptsMs: ended((e) => e.initiatorType === 'script' || (e.initiatorType === 'link' && e.name.endsWith('.js'))),
+      keyExchangeMs: ended((e) => /getAesKey|getUserToken|public\\/config/.test(e.name)),
+      historyMs: resources.filter((e) => e.name.endsWith('/findMsgForCus')).reduce((m, e) => (m < 0 ? e.responseEnd : Math.min(m, e.responseEnd)), -1),
+    },
+  };
+})()`;
