@@ -79,8 +79,11 @@ export class ImClient extends Emitter<ImClientEvents> {
   readonly api: PermitApi;
   /** The server clock. */
   readonly clock: ServerClock;
-  /** The messages of the conversation, keyed by `fp`. */
-  readonly messages = new MessageList();
+  /**
+   * The messages of the conversation, keyed by `fp`. Incoming frames that arrive together (in one
+   * network chunk, or in tasks queued before a zero-delay timer runs) notify its subscribers once.
+   */
+  readonly messages: MessageList;
   /** History paging of {@link ImClient.messages}, with the paging state (`hasMore`, `loading`) to subscribe to. */
   readonly history: HistoryPager;
   /** Persisted client state: language, uuid, paramsData, merchant info, leave-message flag. */
@@ -124,6 +127,9 @@ export class ImClient extends Emitter<ImClientEvents> {
       throw new TypeError('ImClient needs the string options baseUrl, socketUrl and socketKey.');
     }
     const timers = options.timers ?? defaultTimers;
+    // a burst of incoming frames ends with a zero-delay timer: a browser hands each WebSocket frame
+    // to a task of its own, and a re-render (and unread recount) per frame costs O(messages held)
+    this.messages = new MessageList({ endBurst: (end) => void timers.setTimeout(end, 0) });
     const limits = (this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }));
     this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
     this.connectData = { ...(options.connectData ?? {}) };

@@ -325,6 +325,31 @@ describe('coalesce: a burst of incoming messages notifies once per burst', () =>
   });
 });
 
+describe('endBurst: the burst ends when the given scheduler says (the client: a zero-delay timer)', () => {
+  it('frames handled in separate tasks share one burst until it ends: one notification for them', async () => {
+    const ends: (() => void)[] = [];
+    const list = new MessageList({ endBurst: (end) => ends.push(end) });
+    const seen: number[] = [];
+    list.subscribe(() => seen.push(list.getSnapshot().length));
+    list.upsertCoalesced(msg('a', { createTime: 1 }));
+    expect(seen).toEqual([1]); // the first at once
+    await new Promise((r) => setTimeout(r, 0)); // another task
+    list.upsertCoalesced(msg('b', { createTime: 2 }));
+    await new Promise((r) => setTimeout(r, 0));
+    list.upsertCoalesced(msg('c', { createTime: 3 }));
+    expect(seen).toEqual([1]);
+    expect(list.getSnapshot()).toHaveLength(3); // reads see every change at once
+    expect(ends).toHaveLength(1); // one burst
+    ends[0]!();
+    expect(seen).toEqual([1, 3]);
+    list.upsertCoalesced(msg('d', { createTime: 4 })); // a new burst: at once again
+    expect(seen).toEqual([1, 3, 4]);
+    expect(ends).toHaveLength(2);
+    ends[1]!();
+    expect(seen).toEqual([1, 3, 4]); // nothing deferred, nothing told twice
+  });
+});
+
 describe('upsertCoalesced: an incoming message stored under the same burst rule as coalesce', () => {
   it('stores a copy like upsert, notifies at once for the first of a burst and once for the rest', async () => {
     const list = new MessageList();

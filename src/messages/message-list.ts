@@ -69,8 +69,20 @@ export class MessageList extends Subscribable {
   private batching = false;
   private bulk = false;
   private dirty = false;
-  /** A burst of {@link MessageList.coalesce} calls is open until the current microtasks run. */
+  /** A burst of {@link MessageList.coalesce} calls is open until {@link MessageList.scheduleEnd} ends it. */
   private burst = false;
+  private readonly scheduleEnd: (end: () => void) => void;
+
+  /**
+   * @param options - `endBurst` schedules the end of a burst of coalesced changes: by default once
+   *   the current microtasks ran (the rest of one network chunk); the client ends it with a
+   *   zero-delay timer, so that frames read in separate tasks (a browser's WebSocket hands each
+   *   frame to a task of its own) share the burst too.
+   */
+  constructor(options: { endBurst?: (end: () => void) => void } = {}) {
+    super();
+    this.scheduleEnd = options.endBurst ?? queueMicrotask;
+  }
 
   /** How many messages the list holds. */
   get size(): number {
@@ -121,10 +133,11 @@ export class MessageList extends Subscribable {
 
   /**
    * Runs a change nobody waits on synchronously, such as an incoming frame. The first such change
-   * notifies at once, like any other; the ones that follow it before the current microtasks have
-   * run (the rest of a burst read from one network chunk) notify together, once, when they run:
-   * one new snapshot for the burst instead of one per frame. Any other change still notifies at
-   * once (and its readers then see the deferred changes too).
+   * notifies at once, like any other; the ones that follow it before the burst ends (by default
+   * once the current microtasks have run: the rest of a burst read from one network chunk; see the
+   * constructor's `endBurst`) notify together, once, when it ends: one new snapshot for the burst
+   * instead of one per frame. Any other change still notifies at once (and its readers then see
+   * the deferred changes too). Reads (`getSnapshot`, `get`) always see every change.
    * @returns what `change` returns
    */
   coalesce<T>(change: () => T): T {
@@ -143,7 +156,7 @@ export class MessageList extends Subscribable {
   private inBurst<A, T>(change: (this: MessageList, arg: A) => T, arg: A): T {
     if (!this.burst) {
       this.burst = true;
-      queueMicrotask(this.endBurst);
+      this.scheduleEnd(this.endBurst);
       return change.call(this, arg); // the first change of a burst notifies at once
     }
     if (this.batching) return change.call(this, arg);
@@ -155,7 +168,7 @@ export class MessageList extends Subscribable {
     }
   }
 
-  /** The end of a burst (the microtasks ran): one notification for the changes it deferred. */
+  /** The end of a burst: one notification for the changes it deferred. */
   private readonly endBurst = (): void => {
     this.burst = false;
     if (this.dirty && !this.batching) this.emit();

@@ -1,0 +1,65 @@
+/**
+ * Incoming frames that arrive together notify the message list's readers once: in a browser each
+ * WebSocket frame is a task of its own, so the client ends a burst with a zero-delay timer of its
+ * (injectable) timers, not with the microtasks. A re-render per frame costs O(messages held).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ImClient, type ChatMessage } from '../src/index.js';
+import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
+import { createFakePermit, fakeClientOptions, makeSocketKey } from './helpers/fake-permit.js';
+
+const keys = makeSocketKey();
+const nextTask = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+beforeEach(() => FakeWebSocket.reset());
+let client: ImClient | undefined;
+afterEach(() => client?.destroy());
+
+async function connected(): Promise<FakeWebSocket> {
+  const server = createFakePermit({});
+  client = new ImClient(fakeClientOptions(server.fetch, keys.socketKey, { window: new FakeNetwork(), receipts: { autoReadDelay: 0 } }));
+  await client.start();
+  client.connect();
+  for (let i = 0; i < 500 && !FakeWebSocket.last; i++) await new Promise((r) => setTimeout(r, 20));
+  const ws = FakeWebSocket.last!;
+  ws.open();
+  ws.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
+  return ws;
+}
+
+const text = (n: number): ChatMessage => ({ type: 100, fp: `m-${n}`, from: 'agent:a', to: 'u1', fn: 'Alice', tn: 'Me', dataContent: `text ${n}`, createTime: 1_700_000_000_000 + n });
+
+describe('a burst of incoming texts, each frame in a task of its own', () => {
+  it('notifies the first at once and the rest once, when the zero-delay timer runs; every receipt goes at once', async () => {
+    const ws = await connected();
+    const c = client!;
+    const seen: number[] = [];
+    c.messages.subscribe(() => seen.push(c.messages.getSnapshot().length));
+    ws.receive(JSON.stringify(text(1)));
+    expect(seen).toEqual([1]);
+    for (let n = 2; n <= 5; n++) {
+      await Promise.resolve(); // the microtasks run between frames, and do not end the burst
+      ws.receive(JSON.stringify(text(n)));
+    }
+    expect(seen).toEqual([1]);
+    expect(c.messages.getSnapshot()).toHaveLength(5); // reads see each frame at once
+    expect(ws.sentJson().filter((m) => (m as ChatMessage).type === 104)).toHaveLength(5);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual([1, 5]);
+    await nextTask();
+    ws.receive(JSON.stringify(text(6))); // a new burst
+    expect(seen).toEqual([1, 5, 6]);
+  });
+
+  it('a change of the page itself (a sent text) still notifies at once, with the deferred frames in it', async () => {
+    const ws = await connected();
+    const c = client!;
+    const seen: number[] = [];
+    c.messages.subscribe(() => seen.push(c.messages.getSnapshot().length));
+    ws.receive(JSON.stringify(text(1)));
+    ws.receive(JSON.stringify(text(2)));
+    expect(seen).toEqual([1]);
+    c.sendText('mine');
+    expect(seen[1]).toBe(3);
+  });
+});
