@@ -20,6 +20,7 @@
  * Playwright run per build, which holds the older pages at the network. That run's own time to the
  * newest message is printed too, as "under Playwright".
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildApp, CHROMIUM, entryPath, launchBrowser, phoneContext, removeDir, startServer, tempDir } from '../test/e2e/harness.js';
 import { launchChromium } from './chat-browser/cdp.js';
@@ -49,7 +50,7 @@ if (!['none', 'both', ...Object.keys(NETWORKS)].includes(values.network)) throw 
 
 const appDir = await buildApp();
 const builds = [{ label: 'this tree', server: await startServer(appDir) }];
-if (values.baseline) builds.push({ label: `baseline ${values.baseline}`, server: await startServer(values.baseline) });
+if (values.baseline) builds.push({ label: `baseline ${values.baseline}`, server: await startServer(resolve(values.baseline)) });
 const browser = await launchBrowser();
 const profileDir = tempDir('kefu-bench-list-');
 const chrome = await launchChromium(CHROMIUM.path ?? '/usr/bin/chromium', profileDir, false);
