@@ -27,14 +27,20 @@ async function connected(): Promise<FakeWebSocket> {
   return ws;
 }
 
+/** A connected client, and the list's length at each notification its readers get. */
+async function watched(): Promise<{ ws: FakeWebSocket; c: ImClient; seen: number[] }> {
+  const ws = await connected();
+  const c = client!;
+  const seen: number[] = [];
+  c.messages.subscribe(() => seen.push(c.messages.getSnapshot().length));
+  return { ws, c, seen };
+}
+
 const text = (n: number): ChatMessage => ({ type: 100, fp: `m-${n}`, from: 'agent:a', to: 'u1', fn: 'Alice', tn: 'Me', dataContent: `text ${n}`, createTime: 1_700_000_000_000 + n });
 
 describe('a burst of incoming texts, each frame in a task of its own', () => {
   it('notifies the first at once and the rest once, when the zero-delay timer runs; every receipt goes at once', async () => {
-    const ws = await connected();
-    const c = client!;
-    const seen: number[] = [];
-    c.messages.subscribe(() => seen.push(c.messages.getSnapshot().length));
+    const { ws, c, seen } = await watched();
     ws.receive(JSON.stringify(text(1)));
     expect(seen).toEqual([1]);
     for (let n = 2; n <= 5; n++) {
@@ -52,10 +58,7 @@ describe('a burst of incoming texts, each frame in a task of its own', () => {
   });
 
   it('a change of the page itself (a sent text) still notifies at once, with the deferred frames in it', async () => {
-    const ws = await connected();
-    const c = client!;
-    const seen: number[] = [];
-    c.messages.subscribe(() => seen.push(c.messages.getSnapshot().length));
+    const { ws, c, seen } = await watched();
     ws.receive(JSON.stringify(text(1)));
     ws.receive(JSON.stringify(text(2)));
     expect(seen).toEqual([1]);
