@@ -3,7 +3,7 @@
  * WebSocket frame is a task of its own, so the client ends a burst with a zero-delay timer of its
  * (injectable) timers, not with the microtasks. A re-render per frame costs O(messages held).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImClient, type ChatMessage } from '../src/index.js';
 import { FakeNetwork, FakeWebSocket } from '../src/socket/test-utils.js';
 import { createFakePermit, fakeClientOptions, makeSocketKey } from './helpers/fake-permit.js';
@@ -20,7 +20,8 @@ async function connected(): Promise<FakeWebSocket> {
   client = new ImClient(fakeClientOptions(server.fetch, keys.socketKey, { window: new FakeNetwork(), receipts: { autoReadDelay: 0 } }));
   await client.start();
   client.connect();
-  for (let i = 0; i < 500 && !FakeWebSocket.last; i++) await new Promise((r) => setTimeout(r, 20));
+  // the first socket follows the RSA encryption of the connect parameters: seconds on a loaded machine
+  await vi.waitFor(() => expect(FakeWebSocket.last).toBeDefined(), { timeout: 10_000 });
   const ws = FakeWebSocket.last!;
   ws.open();
   ws.receive(JSON.stringify({ type: 60, to: 'u1', sm: 1_700_000_000_000 }));
