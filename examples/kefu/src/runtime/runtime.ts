@@ -4,7 +4,7 @@
  * while a page shows it and destroyed shortly after the last page lets go of it.
  * @module
  */
-import { DefaultReconnectPolicy, I18n, ImClient, type ImClientOptions, type Language, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
+import { DefaultReconnectPolicy, I18n, ImClient, type ImClientOptions, type Language, type Notice, type PublicConfig, type ReconnectContext, type ReconnectDelayFn } from '@kefu-im/sdk';
 import { CloseCode } from '@kefu-im/sdk/codes';
 import { appTexts, type AppTextCatalogue } from '../env/app-texts.js';
 import { tellServerLanguage } from './visitor-language.js';
@@ -61,6 +61,10 @@ export class AppRuntime {
   private readonly texts: AppTextCatalogue;
   private readonly entries = new Map<string, Entry>();
   private readonly fatalListeners = new Set<FatalListener>();
+  /** The close code that ended each conversation client, told to listeners that come later. */
+  private readonly endedBy = new Map<ImClient, number>();
+  /** Per client whose notices are held: stops holding them and returns them. */
+  private readonly noticeHolds = new Map<ImClient, () => Notice[]>();
   /** Options of every conversation client besides the server's (`identity-bridge.ts` adds `getIdentityToken`). */
   visitorOptions: Partial<ImClientOptions> = {};
 
@@ -100,7 +104,32 @@ export class AppRuntime {
    */
   onFatal(listener: FatalListener): () => void {
     this.fatalListeners.add(listener);
+    // a conversation client may end before the page that listens is mounted (a first visit
+    // mounts after its connect): that page is told at once
+    for (const [client, code] of this.endedBy) if (this.owns(client)) listener(client, code);
     return () => this.fatalListeners.delete(listener);
+  }
+
+  /**
+   * Holds the notices (toasts) `client` tells while no screen shows them: a first visit keeps its
+   * boot screen until the first history page is in. The chat takes them once mounted
+   * ({@link AppRuntime.takeHeldNotices}).
+   */
+  holdNotices(client: ImClient): void {
+    if (this.noticeHolds.has(client)) return;
+    const held: Notice[] = [];
+    const hold = (notice: Notice): void => void held.push(notice);
+    client.on('notice', hold);
+    this.noticeHolds.set(client, () => {
+      client.off('notice', hold);
+      this.noticeHolds.delete(client);
+      return held;
+    });
+  }
+
+  /** The notices held for `client`, in order (none when none were held); they are held no longer. */
+  takeHeldNotices(client: ImClient): Notice[] {
+    return this.noticeHolds.get(client)?.() ?? [];
   }
 
   /**
@@ -133,7 +162,9 @@ export class AppRuntime {
       5_000,
       10,
       (code) => {
-        if (created) for (const listener of [...this.fatalListeners]) listener(created, code);
+        if (!created) return;
+        if (this.owns(created)) this.endedBy.set(created, code);
+        for (const listener of [...this.fatalListeners]) listener(created, code);
       },
       fatalCodes,
       refusals,
@@ -167,6 +198,8 @@ export class AppRuntime {
       entry.timer = null;
       if (entry.users > 0) return;
       this.entries.delete(key);
+      this.endedBy.delete(entry.client);
+      this.takeHeldNotices(entry.client);
       entry.client.destroy();
     }, RELEASE_DELAY);
   }
