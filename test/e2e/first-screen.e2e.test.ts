@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { seedConversation, type SeededVisitor } from '../../bench/list/measure.js';
 import { collectErrors, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
 import { seedHistory } from './visitor-page.js';
+import { zh } from '../../src/i18n/locales/zh.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -105,6 +106,81 @@ describe('issue 24: a returning visitor sees the newest messages at once', () =>
     const secondRows = await rowFps(page);
     expect(secondRows.length).toBeGreaterThan(0);
     expect(secondRows.filter((fp) => firstRows.has(fp))).toEqual([]);
+    await context.close();
+  }, E2E_TIMEOUT);
+});
+
+/**
+ * In every new document: notes what the page shows the first time the chat screen is in the DOM:
+ * whether a row holding `text` is there too, and how many rows.
+ */
+function watchFirstChat(text: string): void {
+  const w = window as unknown as { __firstChat?: { newest: boolean; rows: number } };
+  new MutationObserver((_records, observer) => {
+    if (!document.querySelector('#root main.chat-screen')) return;
+    const rows = [...document.querySelectorAll('.msg')];
+    w.__firstChat = { newest: rows.some((row) => row.textContent?.includes(text)), rows: rows.length };
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+}
+
+describe('issue 24: a first visit renders the chat once, with its newest messages', () => {
+  it('the chat appears with the first history page in it (no empty screen first), each row once', async () => {
+    const visitor = await seedConversation(server.store, 60);
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(`${server.url}/404`);
+    await become(page, visitor);
+    await page.addInitScript(watchFirstChat, visitor.newestText);
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
+    const first = await page.evaluate(() => (window as unknown as { __firstChat?: { newest: boolean; rows: number } }).__firstChat);
+    expect(first?.newest).toBe(true);
+    expect(first?.rows).toBeGreaterThan(1);
+    const fps = await rowFps(page);
+    expect(new Set(fps).size).toBe(fps.length);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('with the history held at the network, the chat still appears (after a short wait); the list joins the same call, and the rows come once it answers', async () => {
+    const visitor = await seedConversation(server.store, 60);
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    await page.goto(`${server.url}/404`);
+    await become(page, visitor);
+    let calls = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/findMsgForCus')) calls += 1;
+    });
+    const release = await holdHistory(page);
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await page.getByRole('textbox').first().waitFor();
+    expect(await page.locator('.msg').filter({ hasText: visitor.newestText }).count()).toBe(0);
+    // the list, mounted while the page's call waits, asks for no page of its own
+    await page.waitForTimeout(300);
+    expect(calls).toBe(1);
+    release();
+    await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
+    const fps = await rowFps(page);
+    expect(new Set(fps).size).toBe(fps.length);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('with the history call failing, the chat appears all the same and offers the history', async () => {
+    const visitor = await seedConversation(server.store, 20);
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/404`);
+    await become(page, visitor);
+    await page.route('**/findMsgForCus', (route) => route.abort('connectionfailed'));
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await page.getByRole('textbox').first().waitFor();
+    // the history stays one tap away
+    await page.getByRole('button', { name: zh.loadHistory }).waitFor();
     await context.close();
   }, E2E_TIMEOUT);
 });

@@ -11,6 +11,7 @@ import { App } from './app.js';
 import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
 import { forgetFirstScreen, pageStorage, primeFirstScreen, readFirstScreen, type FirstScreen } from './runtime/first-screen.js';
+import { awaitFirstPage } from './runtime/first-visit.js';
 import { conversationKey, conversationOfPath, preparedConversation } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
 import './styles.css';
@@ -88,12 +89,14 @@ async function boot(): Promise<void> {
   // The language's texts (the SDK's and the app's own) before the first paint: no zh flash. They
   // load while the key exchange runs (the client is built in the same language).
   const texts = runtime.setLanguage(runtime.i18n.language).catch(() => undefined);
-  // Server time, then the keys and the AES switch (client.start), then mount; with a stored
-  // first screen, mount at once and start once its rows are painted.
+  // Server time, then the keys and the AES switch (client.start), then the first history page,
+  // then mount; with a stored first screen, mount at once and start once its rows are painted.
+  let firstPage: Promise<void> | null = null;
   if (spec) {
     const client = runtime.acquire(conversationKey(spec));
+    const primed = stored !== null && stored.clientId === client.clientId;
     let started: Promise<unknown>;
-    if (stored && stored.clientId === client.clientId) {
+    if (primed) {
       // the key exchange once the stored rows are painted (or after a while, whatever the page shows)
       started = new Promise<void>((resolve) => {
         primeFirstScreen(client, stored, resolve);
@@ -103,16 +106,23 @@ async function boot(): Promise<void> {
       started = client.start().catch(() => undefined);
       await started;
     }
-    // The entry is read and the socket opened while React renders the first screen (the page's
-    // provider finds it connecting): on a slow phone the handshake and the first render overlap.
-    void started.then(() =>
+    const connected = started.then(() =>
       preparedConversation(client, runtime, spec, window.location.search).then(
-        () => client.connect(),
-        () => undefined,
+        () => {
+          client.connect();
+          return true;
+        },
+        () => false,
       ),
     );
+    // a first visit: the chat renders once, with its newest messages (runtime/first-visit.ts)
+    if (!primed) {
+      runtime.holdNotices(client);
+      firstPage = awaitFirstPage(client, connected);
+    }
   }
   await texts;
+  await firstPage;
   // A transition: React renders the first screen in slices and yields between them, so that the
   // socket's welcome and the first history page are handled while it renders (no long task).
   const appRoot = createRoot(root);

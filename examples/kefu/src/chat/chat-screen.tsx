@@ -3,12 +3,13 @@
  * questions, the composer, toasts for the client's notices, and the dialogs (loaded lazily).
  * @module
  */
-import type { StoredMessage } from '@kefu-im/sdk';
+import type { Notice, StoredMessage } from '@kefu-im/sdk';
 import { useConnection, useI18n, useImClient, useImEvent, useMessages, useNotices, useSession } from '@kefu-im/react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactElement } from 'react';
 import { useLocation } from 'wouter';
 import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 import { useToast } from '../ui/toaster.js';
+import { useRuntime } from '../runtime/context.js';
 import type { ChatDialogProps } from '../dialogs/types.js';
 import { appText } from '../env/app-texts.js';
 import { ChatHeader } from './chat-header.js';
@@ -41,12 +42,23 @@ const DepositPanel = retryingLazy(() => import('../dialogs/deposit-panel.js'));
 /** The client's notices the chat screen says in its own words: the end (what ended, what to do next). */
 const OWN_WORDS: ReadonlySet<string> = new Set(['conversationOver']);
 
-/** Shows the client's notices as toasts (but those the screen says in its own words). */
+/**
+ * Shows the client's notices as toasts (but those the screen says in its own words), first those
+ * told before the chat was mounted (a first visit's wait for its first page).
+ */
 export function ClientNotices(): null {
   const toast = useToast();
-  useNotices((notice) => {
-    if (!OWN_WORDS.has(notice.key)) toast(notice.text, notice.level, notice.duration);
-  });
+  const client = useImClient();
+  const runtime = useRuntime();
+  const show = useCallback(
+    (notice: Notice) => {
+      if (!OWN_WORDS.has(notice.key)) toast(notice.text, notice.level, notice.duration);
+    },
+    [toast],
+  );
+  useNotices(show);
+  // after useNotices' own effect has subscribed: nothing told in between is missed
+  useEffect(() => runtime.takeHeldNotices(client).forEach(show), [runtime, client, show]);
   return null;
 }
 

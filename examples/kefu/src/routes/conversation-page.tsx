@@ -14,7 +14,7 @@ import { faviconFor } from '../env/favicon.js';
 import { useAttention } from '../ui/attention.js';
 import { useAppTexts, useRuntime } from '../runtime/context.js';
 import { dropPrimedFirstScreen, forgetFirstScreen, pageStorage, primedFirstScreen } from '../runtime/first-screen.js';
-import { conversationKey, PlatformDisabledError, preparedConversation, type ConversationSpec } from '../runtime/prepare.js';
+import { conversationKey, PlatformDisabledError, preparedConversation, preparedInfo, type ConversationSpec } from '../runtime/prepare.js';
 import { StatusPage } from './status-page.js';
 
 /** Keeps the page icon on the merchant's kefuAvatar2 (or the default), dotted while messages are unread. */
@@ -49,9 +49,12 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   const search = useSearch();
   // The page address the stored first screen belongs to (as the boot read it).
   const [page] = useState(() => `${window.location.pathname}${window.location.search}`);
-  // A returning visitor's stored first screen shows at once (the boot handed it over); the
-  // preparation's own facts replace its facts when they come.
+  // A conversation prepared already (a first visit's chat mounts after its first history page)
+  // shows at once; a returning visitor's stored first screen too (the boot handed it over), and
+  // the preparation's own facts replace its facts when they come.
   const [state, setState] = useState<{ info: ConversationInfo; prepared: boolean } | { broken: 'link' | 'platform' } | null>(() => {
+    const info = preparedInfo(client);
+    if (info) return { info, prepared: true };
     const stored = primedFirstScreen(client);
     return stored ? { info: { ...stored.info, query: readEntryQuery(search ? `?${search}` : '') }, prepared: false } : null;
   });
@@ -64,7 +67,8 @@ export function ConversationPage({ spec }: { spec: ConversationSpec }): ReactEle
   useEffect(() => {
     let live = true;
     preparedConversation(client, runtime, spec, search ? `?${search}` : '').then(
-      (info) => live && setState({ info, prepared: true }),
+      // (the same facts as the state holds already: no render)
+      (info) => live && setState((now) => (now && 'info' in now && now.prepared && now.info === info ? now : { info, prepared: true })),
       (error: unknown) => {
         dropPrimedFirstScreen(client);
         forgetFirstScreen(pageStorage());

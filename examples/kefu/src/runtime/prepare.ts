@@ -114,6 +114,17 @@ export async function prepareConversation(client: ImClient, runtime: AppRuntime,
 
 /** Each client's preparation, made once (start-up begins it; the conversation page takes it over). */
 const preparations = new WeakMap<ImClient, Promise<ConversationInfo>>();
+/** Each client's prepared conversation, once its preparation succeeded. */
+const prepared = new WeakMap<ImClient, ConversationInfo>();
+
+/**
+ * The facts of a conversation whose preparation already succeeded, or undefined: a page mounted
+ * after it (a first visit's chat) renders the chat at once, not a placeholder first.
+ * @param client - the conversation's client
+ */
+export function preparedInfo(client: ImClient): ConversationInfo | undefined {
+  return prepared.get(client);
+}
 
 /**
  * {@link prepareConversation}, once per client: the boot starts it right after start-up and opens
@@ -125,10 +136,13 @@ const preparations = new WeakMap<ImClient, Promise<ConversationInfo>>();
  * @param search - `location.search`
  */
 export function preparedConversation(client: ImClient, runtime: AppRuntime, spec: ConversationSpec, search: string): Promise<ConversationInfo> {
-  let prepared = preparations.get(client);
-  if (!prepared) {
-    prepared = prepareConversation(client, runtime, spec, search);
-    preparations.set(client, prepared);
+  let preparation = preparations.get(client);
+  if (!preparation) {
+    preparation = prepareConversation(client, runtime, spec, search).then((info) => {
+      prepared.set(client, info);
+      return info;
+    });
+    preparations.set(client, preparation);
   }
-  return prepared;
+  return preparation;
 }

@@ -1,0 +1,41 @@
+/**
+ * A first visit's chat is rendered once, with its newest messages (issue 24: a phone's first
+ * screen). Without a stored first screen (`first-screen.ts`), the page used to mount the chat
+ * right after the key exchange: React rendered the empty screen, then each frame of the welcome,
+ * then the first history page, and on a phone (4x CPU) those renders and layouts held up the
+ * connect and the page's own call. Now the boot screen stays until the first history page is in
+ * (or failed, or no connect was made, or {@link FIRST_PAGE_WAIT_MS} passed), and React renders
+ * the chat once, as it does a returning visitor's stored rows. The client's notices of the wait
+ * are held for the chat meanwhile ({@link AppRuntime.holdNotices}).
+ * @module
+ */
+import type { ImClient } from '@kefu-im/sdk';
+import type { AppRuntime } from './runtime.js';
+
+/** The longest a first visit keeps the boot screen for its first history page, ms. */
+export const FIRST_PAGE_WAIT_MS = 1_500;
+
+/**
+ * Waits for the first history page of `client`, asked for as soon as `connected` says the page
+ * connected (the call waits for the welcome, as the list's own first call does; the list,
+ * mounted later, finds the page held, or the same call in flight).
+ * @param client - the conversation's client
+ * @param connected - resolves true once `client.connect()` was called, false when the page does not connect
+ * @param waitMs - the longest wait, ms
+ * @param timers - `setTimeout` and `clearTimeout` (injected in tests)
+ * @returns resolves once the page is in, or failed, or no connect was made, or after `waitMs`; never rejects
+ */
+export function awaitFirstPage(
+  client: Pick<ImClient, 'loadOlder'>,
+  connected: Promise<boolean>,
+  waitMs: number = FIRST_PAGE_WAIT_MS,
+  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout'> = globalThis,
+): Promise<void> {
+  const page = connected.then(
+    (ok) => (ok ? client.loadOlder().then(() => undefined, () => undefined) : undefined),
+    () => undefined,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, waitMs)));
+  return Promise.race([page, limit]).then(() => timers.clearTimeout(timer));
+}
