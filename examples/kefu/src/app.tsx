@@ -29,8 +29,10 @@ function DocumentTitle(): null {
   const { t, language } = useAppTexts();
   useLayoutEffect(() => {
     const title = routeTitleText(location, t, (key) => appText(language, key));
-    if (title !== null) document.title = title;
-    document.documentElement.lang = language === 'zh' ? 'zh-CN' : language === 'zh-Hant' ? 'zh-TW' : language;
+    if (title !== null && document.title !== title) document.title = title;
+    // (set only when it changes: a new lang restyles the whole document, its fonts included)
+    const lang = language === 'zh' ? 'zh-CN' : language === 'zh-Hant' ? 'zh-TW' : language;
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
   }, [location, t, language]);
   return null;
 }
