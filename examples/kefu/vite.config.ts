@@ -60,42 +60,6 @@ function preloadConfig(): Plugin {
 const START_UP_MODULES = [/\/src\/startup\.ts$/, /\/src\/socket\/connect-params\.ts$/, /\/src\/crypto\/aes-ecb\.ts$/, /\/src\/socket\/stack\.ts$/, /\/src\/tabs\/coordination\.ts$/, /\/jsencrypt\//];
 
 /**
- * What every chat page loads once the key exchange is done: the device's storage (idb), the
- * conversation's calls, the identity follower, open-app actions, the unread counter, availability
- * and the typing room.
- */
-const CHAT_MODULES = [/\/idb\//, /\/src\/conversation\.ts$/, /\/src\/identity-switch\.ts$/, /\/src\/runtime\/open-app-actions\.ts$/, /\/src\/unread\/unread-counter\.ts$/, /\/src\/presence\/availability\.ts$/, /\/src\/typing\/room\.ts$/];
-
-/**
- * The start-up and chat modules above, with what they import that the entry does not, as one
- * chunk (`start-up-*.js`) instead of fifteen: every chat page loads all of them before its first
- * history page, and on a phone (4x CPU) each file costs the page's thread a request, a module
- * record and an evaluation of its own (a first visit: ~50 ms less, bench/README.md). The set is
- * read off the module graph once it is built, before the chunks are made; a module the entry
- * imports stays in the entry.
- */
-function startUpChunk(): { plugin: Plugin; test: (id: string) => boolean } {
-  const members = new Set<string>();
-  const plugin: Plugin = {
-    name: 'kefu-start-up-chunk',
-    apply: 'build',
-    buildEnd() {
-      const ids = [...this.getModuleIds()];
-      const walk = (id: string, into: Set<string>, stop?: Set<string>): void => {
-        if (into.has(id) || stop?.has(id)) return;
-        into.add(id);
-        for (const dep of this.getModuleInfo(id)?.importedIds ?? []) walk(dep, into, stop);
-      };
-      const entryGraph = new Set<string>();
-      for (const id of ids) if (this.getModuleInfo(id)?.isEntry) walk(id, entryGraph);
-      for (const id of ids) if ([...START_UP_MODULES, ...CHAT_MODULES].some((re) => re.test(id))) walk(id, members, entryGraph);
-    },
-  };
-  return { plugin, test: (id) => members.has(id) };
-}
-const startUp = startUpChunk();
-
-/**
  * The SDK's start-up chunks (and what they import) are fetched from the page, beside the entry:
  * otherwise each is asked for only when the code before it ran (four steps in a row on a phone).
  */
@@ -180,7 +144,7 @@ function precompress(): Plugin {
 
 export default defineConfig({
   root: here('.'),
-  plugins: [react(), contentSecurityPolicy(), preloadConfig(), startUp.plugin, preloadStartUp(), compileHints(), precompress()],
+  plugins: [react(), contentSecurityPolicy(), preloadConfig(), preloadStartUp(), compileHints(), precompress()],
   resolve: {
     alias: [
       { find: /^@kefu-im\/sdk\/embed$/, replacement: here('../../src/embed/index.ts') },
@@ -203,10 +167,7 @@ export default defineConfig({
     // through a helper. Assigning them (`this.x = v`) is smaller and the same here, as no class
     // field shadows an accessor of its base (the bases: Error, EventEmitter, Subscribable, React's
     // Component; the bundled libraries declare no accessors).
-    rolldownOptions: {
-      transform: { assumptions: { setPublicClassFields: true } },
-      output: { codeSplitting: { groups: [{ name: 'start-up', test: startUp.test, includeDependenciesRecursively: false }] } },
-    },
+    rolldownOptions: { transform: { assumptions: { setPublicClassFields: true } } },
     sourcemap: false,
     reportCompressedSize: false,
   },
