@@ -6,7 +6,7 @@
  */
 import type { ImClient, MessagePage, PublicConfig, StoredMessage } from '@kefu-im/sdk';
 import { useConnection, useImClient, useImEvent, useMessages } from '@kefu-im/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
   dropPrimedFirstScreen,
   firstScreenOf,
@@ -83,7 +83,9 @@ export function FirstScreenKeeper({ info, config, page, storage = pageStorage() 
     const timer = setTimeout(() => write.current(), KEEP_DELAY);
     return () => clearTimeout(timer);
   }, [messages]);
-  useEffect(() => {
+  // before the first paint: a page left as soon as its rows show (a first visit's chat renders
+  // with them) still keeps them for the next visit
+  useLayoutEffect(() => {
     const onHide = (): void => write.current();
     window.addEventListener('pagehide', onHide);
     return () => window.removeEventListener('pagehide', onHide);
