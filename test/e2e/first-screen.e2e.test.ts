@@ -144,6 +144,28 @@ describe('issue 24: a first visit renders the chat once, with its newest message
     await context.close();
   }, E2E_TIMEOUT);
 
+  it('a page left as soon as its rows show keeps them for the next visit (the keeper is armed before the first paint)', async () => {
+    const visitor = await seedConversation(server.store, 30);
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/404`);
+    await become(page, visitor);
+    // the moment the newest row is in the DOM: the page is left (a pagehide), and what it kept is read
+    await page.addInitScript((text) => {
+      const w = window as unknown as { __kept?: boolean };
+      new MutationObserver((_records, observer) => {
+        if (![...document.querySelectorAll('.msg')].some((row) => row.textContent?.includes(text))) return;
+        observer.disconnect();
+        window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+        w.__kept = localStorage.getItem('kefu:first-screen') !== null;
+      }).observe(document, { childList: true, subtree: true });
+    }, visitor.newestText);
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __kept?: boolean }).__kept)).toBe(true);
+    await context.close();
+  }, E2E_TIMEOUT);
+
   it('with the history held at the network, the chat still appears (after a short wait); the list joins the same call, and the rows come once it answers', async () => {
     const visitor = await seedConversation(server.store, 60);
     const context = await phoneContext(browser);
