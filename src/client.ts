@@ -38,7 +38,7 @@ import { resolveStorage } from './state/storage.js';
 import { Emitter } from './state/emitter.js';
 import { createStore, type Store } from './state/store.js';
 import type { TabRole } from './tabs/tab-link.js';
-import { defaultTimers } from './timers.js';
+import { defaultTimers, flushableDefer, type FlushableDefer } from './timers.js';
 import { createTyping, type Typing } from './typing/typing.js';
 import { UnreadStore } from './unread/unread-store.js';
 import type { UploadedFile } from './upload/types.js';
@@ -119,6 +119,8 @@ export class ImClient extends Emitter<ImClientEvents> {
   });
   private connectData: Record<string, unknown>;
   private destroyed = false;
+  /** The message list's end of a burst of frames: a zero-delay timer of the client's timers. */
+  private readonly burstEnd: FlushableDefer;
 
   /** @param options - endpoints, socket key, and injectable transports, storage and timers */
   constructor(options: ImClientOptions) {
@@ -127,9 +129,11 @@ export class ImClient extends Emitter<ImClientEvents> {
       throw new TypeError('ImClient needs the string options baseUrl, socketUrl and socketKey.');
     }
     const timers = options.timers ?? defaultTimers;
+    this.burstEnd = flushableDefer(timers);
     // a burst of incoming frames ends with a zero-delay timer: a browser hands each WebSocket frame
     // to a task of its own, and a re-render (and unread recount) per frame costs O(messages held)
-    this.messages = new MessageList({ endBurst: (end) => void timers.setTimeout(end, 0) });
+    // (destroy() ends an open burst at once: no timer of the client outlives it)
+    this.messages = new MessageList({ endBurst: this.burstEnd.defer });
     const limits = (this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits }));
     this.deepLinks = Object.freeze({ ...DEFAULT_DEEP_LINKS, ...options.deepLinks });
     this.connectData = { ...(options.connectData ?? {}) };
@@ -362,6 +366,7 @@ export class ImClient extends Emitter<ImClientEvents> {
     this.destroyed = true;
     for (const part of [this.engine, this.http, this.receipts, this.visibility, this.clock, this.state, this.typing, this.unread]) part.destroy();
     this.availabilityStore?.destroy();
+    this.burstEnd.flush();
     this.removeAllListeners();
   }
 

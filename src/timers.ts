@@ -33,6 +33,38 @@ export const defaultTimers: TimerProvider = {
   now: () => Date.now(),
 };
 
+/** A call deferred by a zero-delay timer, one at a time, that can be made at once instead. @internal */
+export interface FlushableDefer {
+  /** Calls `fn` after a zero-delay timer (replacing a deferred call not made yet, which is then made first). */
+  readonly defer: (fn: () => void) => void;
+  /** Makes the deferred call now, if one waits, and clears its timer. */
+  readonly flush: () => void;
+}
+
+/**
+ * A {@link FlushableDefer} on `timers`: the end of the message list's burst of frames, which the
+ * client makes at once when it is destroyed, so that no timer of it outlives `destroy()`.
+ * @internal
+ */
+export function flushableDefer(timers: TimerProvider): FlushableDefer {
+  let handle: TimerHandle;
+  let waiting: (() => void) | undefined;
+  // (the timer runs flush too: clearing a timer that ran is harmless)
+  const flush = (): void => {
+    const fn = waiting;
+    if (!fn) return;
+    waiting = undefined;
+    timers.clearTimeout(handle);
+    fn();
+  };
+  const defer = (fn: () => void): void => {
+    flush();
+    waiting = fn;
+    handle = timers.setTimeout(flush, 0);
+  };
+  return { defer, flush };
+}
+
 /** A function that undoes something (clears a timer, removes a listener). */
 export type Disposer = () => void;
 

@@ -66,4 +66,16 @@ describe('a burst of incoming texts, each frame in a task of its own', () => {
     c.sendText('mine');
     expect(seen[1]).toBe(3);
   });
+
+  it('destroy() ends an open burst at once: its readers are told, and no timer of the client is left to tell them later', async () => {
+    const { ws, c, seen } = await watched();
+    ws.receive(JSON.stringify(text(1)));
+    ws.receive(JSON.stringify(text(2)));
+    ws.receive(JSON.stringify(text(3)));
+    expect(seen).toEqual([1]);
+    c.destroy();
+    expect(seen).toEqual([1, 3]);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual([1, 3]);
+  });
 });
