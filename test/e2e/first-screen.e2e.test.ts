@@ -7,7 +7,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { seedConversation, type SeededVisitor } from '../../bench/list/measure.js';
 import { collectErrors, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
@@ -42,14 +42,20 @@ function rowFps(page: Page): Promise<string[]> {
   return page.$$eval('.msg[data-fp]', (rows) => rows.map((r) => (r as HTMLElement).dataset['fp'] ?? ''));
 }
 
+/** A visitor with `messages` in its conversation, in a new phone page that holds its id and secret (nothing else kept). */
+async function firstVisitor(messages: number): Promise<{ visitor: SeededVisitor; context: BrowserContext; page: Page }> {
+  const visitor = await seedConversation(server.store, messages);
+  const context = await phoneContext(browser);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/404`);
+  await become(page, visitor);
+  return { visitor, context, page };
+}
+
 describe('issue 24: a returning visitor sees the newest messages at once', () => {
   it('shows them from the device before the first history page, which then replaces them without a duplicate', async () => {
-    const visitor = await seedConversation(server.store, 60);
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
+    const { visitor, context, page } = await firstVisitor(60);
     const errors = collectErrors(page);
-    await page.goto(`${server.url}/404`);
-    await become(page, visitor);
     const url = `${server.url}${entryPath('zh')}`;
     await page.goto(url);
     const newest = page.locator('.msg').filter({ hasText: visitor.newestText });
@@ -126,12 +132,8 @@ function watchFirstChat(text: string): void {
 
 describe('issue 24: a first visit renders the chat once, with its newest messages', () => {
   it('the chat appears with the first history page in it (no empty screen first), each row once', async () => {
-    const visitor = await seedConversation(server.store, 60);
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
+    const { visitor, context, page } = await firstVisitor(60);
     const errors = collectErrors(page);
-    await page.goto(`${server.url}/404`);
-    await become(page, visitor);
     await page.addInitScript(watchFirstChat, visitor.newestText);
     await page.goto(`${server.url}${entryPath('zh')}`);
     await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
@@ -145,11 +147,7 @@ describe('issue 24: a first visit renders the chat once, with its newest message
   }, E2E_TIMEOUT);
 
   it('a page left as soon as its rows show keeps them for the next visit (the keeper is armed before the first paint)', async () => {
-    const visitor = await seedConversation(server.store, 30);
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
-    await page.goto(`${server.url}/404`);
-    await become(page, visitor);
+    const { visitor, context, page } = await firstVisitor(30);
     // the moment the newest row is in the DOM: the page is left (a pagehide), and what it kept is read
     await page.addInitScript((text) => {
       const w = window as unknown as { __kept?: boolean };
@@ -167,12 +165,8 @@ describe('issue 24: a first visit renders the chat once, with its newest message
   }, E2E_TIMEOUT);
 
   it('with the history held at the network, the chat still appears (after a short wait); the list joins the same call, and the rows come once it answers', async () => {
-    const visitor = await seedConversation(server.store, 60);
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
+    const { visitor, context, page } = await firstVisitor(60);
     const errors = collectErrors(page);
-    await page.goto(`${server.url}/404`);
-    await become(page, visitor);
     let calls = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/findMsgForCus')) calls += 1;
@@ -193,11 +187,7 @@ describe('issue 24: a first visit renders the chat once, with its newest message
   }, E2E_TIMEOUT);
 
   it('with the history call failing, the chat appears all the same and offers the history', async () => {
-    const visitor = await seedConversation(server.store, 20);
-    const context = await phoneContext(browser);
-    const page = await context.newPage();
-    await page.goto(`${server.url}/404`);
-    await become(page, visitor);
+    const { visitor, context, page } = await firstVisitor(20);
     await page.route('**/findMsgForCus', (route) => route.abort('connectionfailed'));
     await page.goto(`${server.url}${entryPath('zh')}`);
     await page.getByRole('textbox').first().waitFor();
