@@ -123,8 +123,9 @@ async function boot(): Promise<void> {
   }
   await texts;
   await firstPage;
-  // A transition: React renders the first screen in slices and yields between them, so that the
-  // socket's welcome and the first history page are handled while it renders (no long task).
+  // A transition: React renders the first screen in slices and yields between them, so that what
+  // arrives meanwhile (a returning visit's key exchange, welcome and first history page) is
+  // handled while it renders.
   const appRoot = createRoot(root);
   startTransition(() =>
     appRoot.render(
