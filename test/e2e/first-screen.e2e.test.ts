@@ -13,6 +13,7 @@ import { seedConversation, type SeededVisitor } from '../../bench/list/measure.j
 import { collectErrors, E2E_TIMEOUT, entryPath, phoneContext, type TestServer, useE2eEnvironment } from './harness.js';
 import { seedHistory } from './visitor-page.js';
 import { zh } from '../../src/i18n/locales/zh.js';
+import { appText } from '../../examples/kefu/src/env/app-texts.js';
 
 let server: TestServer;
 let browser: Browser;
@@ -193,6 +194,33 @@ describe('issue 24: a first visit renders the chat once, with its newest message
     await page.getByRole('textbox').first().waitFor();
     // the history stays one tap away
     await page.getByRole('button', { name: zh.loadHistory }).waitFor();
+    await context.close();
+  }, E2E_TIMEOUT);
+
+  it('with the socket refused, the chat appears after the wait and says it reconnects; once the socket is back the rows come, once', async () => {
+    const { visitor, context, page } = await firstVisitor(40);
+    const errors = collectErrors(page);
+    let calls = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/findMsgForCus')) calls += 1;
+    });
+    let up = false;
+    await page.routeWebSocket(/\/ws/, (ws) => {
+      if (up) ws.connectToServer();
+      else ws.close({ code: 1006, reason: 'down' });
+    });
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await page.getByRole('textbox').first().waitFor();
+    await page.getByText(zh.reconnecting).waitFor();
+    expect(await page.locator('.msg').filter({ hasText: visitor.newestText }).count()).toBe(0);
+    up = true;
+    await page.getByRole('button', { name: appText('zh', 'reconnectNow') }).click();
+    await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
+    const fps = await rowFps(page);
+    expect(new Set(fps).size).toBe(fps.length);
+    // the page's call, held until the welcome, was the list's too
+    expect(calls).toBe(1);
+    expect(errors).toEqual([]);
     await context.close();
   }, E2E_TIMEOUT);
 });
