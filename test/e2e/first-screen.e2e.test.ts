@@ -43,6 +43,21 @@ function rowFps(page: Page): Promise<string[]> {
   return page.$$eval('.msg[data-fp]', (rows) => rows.map((r) => (r as HTMLElement).dataset['fp'] ?? ''));
 }
 
+/** Counts the page's history calls from now on; returns the count so far. */
+function historyCalls(page: Page): () => number {
+  let calls = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/findMsgForCus')) calls += 1;
+  });
+  return () => calls;
+}
+
+/** No message row is on screen twice. */
+async function expectEachRowOnce(page: Page): Promise<void> {
+  const fps = await rowFps(page);
+  expect(new Set(fps).size).toBe(fps.length);
+}
+
 /** A visitor with `messages` in its conversation, in a new phone page that holds its id and secret (nothing else kept). */
 async function firstVisitor(messages: number): Promise<{ visitor: SeededVisitor; context: BrowserContext; page: Page }> {
   const visitor = await seedConversation(server.store, messages);
@@ -141,8 +156,7 @@ describe('issue 24: a first visit renders the chat once, with its newest message
     const first = await page.evaluate(() => (window as unknown as { __firstChat?: { newest: boolean; rows: number } }).__firstChat);
     expect(first?.newest).toBe(true);
     expect(first?.rows).toBeGreaterThan(1);
-    const fps = await rowFps(page);
-    expect(new Set(fps).size).toBe(fps.length);
+    await expectEachRowOnce(page);
     expect(errors).toEqual([]);
     await context.close();
   }, E2E_TIMEOUT);
@@ -168,21 +182,17 @@ describe('issue 24: a first visit renders the chat once, with its newest message
   it('with the history held at the network, the chat still appears (after a short wait); the list joins the same call, and the rows come once it answers', async () => {
     const { visitor, context, page } = await firstVisitor(60);
     const errors = collectErrors(page);
-    let calls = 0;
-    page.on('request', (request) => {
-      if (request.url().endsWith('/findMsgForCus')) calls += 1;
-    });
+    const calls = historyCalls(page);
     const release = await holdHistory(page);
     await page.goto(`${server.url}${entryPath('zh')}`);
     await page.getByRole('textbox').first().waitFor();
     expect(await page.locator('.msg').filter({ hasText: visitor.newestText }).count()).toBe(0);
     // the list, mounted while the page's call waits, asks for no page of its own
     await page.waitForTimeout(300);
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     release();
     await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
-    const fps = await rowFps(page);
-    expect(new Set(fps).size).toBe(fps.length);
+    await expectEachRowOnce(page);
     expect(errors).toEqual([]);
     await context.close();
   }, E2E_TIMEOUT);
@@ -200,10 +210,7 @@ describe('issue 24: a first visit renders the chat once, with its newest message
   it('with the socket refused, the chat appears after the wait and says it reconnects; once the socket is back the rows come, once', async () => {
     const { visitor, context, page } = await firstVisitor(40);
     const errors = collectErrors(page);
-    let calls = 0;
-    page.on('request', (request) => {
-      if (request.url().endsWith('/findMsgForCus')) calls += 1;
-    });
+    const calls = historyCalls(page);
     let up = false;
     await page.routeWebSocket(/\/ws/, (ws) => {
       if (up) ws.connectToServer();
@@ -216,10 +223,9 @@ describe('issue 24: a first visit renders the chat once, with its newest message
     up = true;
     await page.getByRole('button', { name: appText('zh', 'reconnectNow') }).click();
     await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
-    const fps = await rowFps(page);
-    expect(new Set(fps).size).toBe(fps.length);
+    await expectEachRowOnce(page);
     // the page's call, held until the welcome, was the list's too
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   }, E2E_TIMEOUT);
