@@ -197,6 +197,19 @@ describe('issue 24: a first visit renders the chat once, with its newest message
     await context.close();
   }, E2E_TIMEOUT);
 
+  it('reloaded while it waits for its first page, the page comes up again with its rows, each once', async () => {
+    const { visitor, context, page } = await firstVisitor(30);
+    const errors = collectErrors(page);
+    const asked = page.waitForRequest('**/findMsgForCus');
+    await page.goto(`${server.url}${entryPath('zh')}`);
+    await asked;
+    await page.reload();
+    await page.locator('.msg').filter({ hasText: visitor.newestText }).waitFor();
+    await expectEachRowOnce(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, E2E_TIMEOUT);
+
   it('with the history call failing, the chat appears all the same and offers the history', async () => {
     const { visitor, context, page } = await firstVisitor(20);
     await page.route('**/findMsgForCus', (route) => route.abort('connectionfailed'));
