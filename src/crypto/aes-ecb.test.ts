@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { aesEcbDecrypt, aesEcbEncrypt, createPrefixedEcb, DECRYPT_ERROR, INVALID_KEY_LENGTH } from './aes-ecb.js';
+import { base64ToCiphertext } from './frame-base64.js';
 
 const KEY = '0123456789abcdef0123456789abcdef';
 
@@ -141,6 +142,25 @@ describe('frames of any size, one after another under one key, match node:crypto
     const ct = nodeEncrypt(KEY, 'y'.repeat(100));
     expect(aesEcbDecrypt(KEY, ct)).toBe('y'.repeat(100));
     expect(aesEcbDecrypt(KEY, ct.replace(/=+$/, ''))).toBe('y'.repeat(100));
+  });
+});
+
+describe('no plaintext stays behind in the reused decoding buffer', () => {
+  /** The decoding buffer, filled with 0xff over `length` bytes (the decoder hands out views of it). */
+  function markedBuffer(length: number): Uint8Array {
+    return new Uint8Array(base64ToCiphertext(Buffer.alloc(length, 0xff).toString('base64')).buffer, 0, length);
+  }
+  it('after a decryption, the bytes it used are zero', () => {
+    const buffer = markedBuffer(96);
+    expect(aesEcbDecrypt(KEY, nodeEncrypt(KEY, 'a secret, 32 bytes and more of it'))).toBe('a secret, 32 bytes and more of it');
+    expect([...buffer.subarray(0, 48)].every((b) => b === 0)).toBe(true);
+    // what the frame did not reach is as it was
+    expect([...buffer.subarray(48)].every((b) => b === 0xff)).toBe(true);
+  });
+  it('after a failed decryption (a wrong key) too', () => {
+    const buffer = markedBuffer(48);
+    expect(() => aesEcbDecrypt('fedcba9876543210fedcba9876543210', nodeEncrypt(KEY, 'a secret, 32 bytes and more of it'))).toThrow(DECRYPT_ERROR);
+    expect([...buffer].every((b) => b === 0)).toBe(true);
   });
 });
 

@@ -137,20 +137,21 @@ export function aesEcbDecrypt(key: string, base64: string): string {
   }
   if (plain.length === 0 || plain.length % 16 !== 0) throw new Error(DECRYPT_ERROR);
   const xk = (schedule.dec ??= expandDecryptionKey(schedule.bytes));
-  // a fresh buffer of its own (offset 0): decrypted in place, through an aligned word view
-  decryptBlocks(new Uint32Array(plain.buffer, plain.byteOffset, plain.length / 4), xk);
-  // The padding is checked here, so that every failure is DECRYPT_ERROR.
-  const pad = plain[plain.length - 1] ?? 0;
-  if (pad < 1 || pad > 16 || pad > plain.length) throw new Error(DECRYPT_ERROR);
-  for (let i = plain.length - pad; i < plain.length; i++) {
-    if (plain[i] !== pad) throw new Error(DECRYPT_ERROR);
-  }
-  const text = plain.subarray(0, plain.length - pad);
-  if (text.length === 0) throw new Error(DECRYPT_ERROR);
   try {
-    return utf8Decode(text);
+    // at offset 0 of its buffer (reused, so wiped below): decrypted in place, through an aligned word view
+    decryptBlocks(new Uint32Array(plain.buffer, plain.byteOffset, plain.length / 4), xk);
+    // The padding is checked here, so that every failure is DECRYPT_ERROR.
+    const pad = plain[plain.length - 1] ?? 0;
+    if (pad < 1 || pad > 16 || pad >= plain.length) throw new Error(DECRYPT_ERROR);
+    for (let i = plain.length - pad; i < plain.length; i++) {
+      if (plain[i] !== pad) throw new Error(DECRYPT_ERROR);
+    }
+    return utf8Decode(plain.subarray(0, plain.length - pad));
   } catch {
     throw new Error(DECRYPT_ERROR);
+  } finally {
+    // no plaintext is left in the reused buffer
+    plain.fill(0);
   }
 }
 

@@ -16,6 +16,13 @@ describe('frame base64 is RFC 4648 standard base64, like Buffer and base64ToByte
       expect([...base64ToCiphertext(text.replace(/=+$/, ''))]).toEqual([...s]);
     }
   });
+  it('codes each length right after a longer one (the buffers are reused)', () => {
+    for (const s of [...samples].reverse()) {
+      const text = Buffer.from(s).toString('base64');
+      expect(ciphertextToBase64(s)).toBe(text);
+      expect([...base64ToCiphertext(text)]).toEqual([...s]);
+    }
+  });
   it('refuses what base64ToBytes refuses, with its error', () => {
     for (const bad of ['AB=C', 'A===', '====', 'AB C', 'ABC\n', 'AB-C', 'ABéC', 'A']) {
       expect(() => base64ToCiphertext(bad)).toThrow(/^Invalid base64 string/);
