@@ -98,8 +98,9 @@ export async function reset(client: ImClient, engine: Engine): Promise<void> {
  * Another tab of this visitor switched it (told over the tab channel): this tab follows. Its
  * conversation in memory is forgotten, it takes the other tab's client id (and the secret that
  * tab stored for it, if any) and connects again (if it was connecting) under that id, where it
- * shares the other tab's socket. After `reset` the identity token source is dropped as well (the
- * member logged out); after `identify` the member's history is loaded. The drafts and the durable
+ * shares the other tab's socket (and, after `identify`, is given the member's token by the tab
+ * that leads, for a connect of its own if it leads later). After `reset` the identity token source
+ * is dropped as well (the member logged out); after `identify` the member's history is loaded. The drafts and the durable
  * outbox in storage were forgotten (or moved) by the tab that switched. The caller emits the
  * `identity` event.
  * @param engine - the client's engine
@@ -109,6 +110,7 @@ export async function reset(client: ImClient, engine: Engine): Promise<void> {
 export async function follow(engine: Engine, ctx: { change: IdentityChange; clientId: string }): Promise<void> {
   const { wanted, stack } = await leave(engine);
   if (ctx.change === 'reset') stack.identityTokens.setSource(undefined);
+  stack.identityTokens.adopt(null); // the leader of the identity followed shares its own, if any
   const { state } = engine.hooks;
   const stored = state.readStoredIdentity();
   // the other tab may have been welcomed already and stored the new id's secret (protocol §3a)

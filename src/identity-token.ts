@@ -74,6 +74,8 @@ export class IdentityTokens {
   private gaveUp = false;
   /** Bumped by {@link IdentityTokens.forget}: an answer to an older question is dropped. */
   private generation = 0;
+  /** The leader tab's token (a follower without a source of its own keeps it for when it leads). */
+  private shared: string | null = null;
 
   private source: IdentityTokenSource | undefined;
 
@@ -96,6 +98,23 @@ export class IdentityTokens {
     this.forget();
   }
 
+  /**
+   * The token this tab's connect sends: its source's last answer, or (without a source) the one
+   * the leader tab shared. A leader shares it with its followers.
+   */
+  get current(): string | null {
+    return this.source ? this.token : this.shared;
+  }
+
+  /**
+   * Keeps the token the leader tab shared, used by a connect of this tab while it has no source of
+   * its own (it followed a log-in made in another tab). Null, an empty or oversized token: none.
+   * @param token - the leader's token, or null to forget it
+   */
+  adopt(token: string | null): void {
+    this.shared = typeof token === 'string' && token !== '' && token.length <= MAX_IDENTITY_TOKEN_LENGTH ? token : null;
+  }
+
   /** True once a second token in a row was refused (reconnecting would loop). */
   get givenUp(): boolean {
     return this.gaveUp;
@@ -108,7 +127,8 @@ export class IdentityTokens {
    */
   async connectData(data: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { identityToken: _drop, ...rest } = data;
-    if (data.role === 'agent' || !this.source) return rest;
+    if (data.role === 'agent') return rest;
+    if (!this.source) return this.shared === null ? rest : { ...rest, identityToken: this.shared };
     const token = this.fresh() ? this.token : await this.ask();
     return token === null ? rest : { ...rest, identityToken: token };
   }
@@ -120,8 +140,8 @@ export class IdentityTokens {
   }
 
   /**
-   * The server refused the token (4006): it is dropped; the first refusal in a row is retried at
-   * once with a fresh token, the second gives up.
+   * The server refused the token (4006): it is dropped (a shared one too); the first refusal in a
+   * row is retried at once with a fresh token, the second gives up.
    * @param reason - the close reason
    * @returns whether to connect again
    */
@@ -134,7 +154,7 @@ export class IdentityTokens {
     return retrying;
   }
 
-  /** Forgets the token held (identify, reset): the next connect asks the source in force. */
+  /** Forgets the token held and the one shared (identify, reset): the next connect asks the source in force. */
   forget(): void {
     this.drop();
     this.refusedInARow = 0;
@@ -149,6 +169,7 @@ export class IdentityTokens {
   private drop(): void {
     this.generation += 1;
     this.token = null;
+    this.shared = null;
     this.expiresAt = null;
     this.asking = null;
     this.clearTimer();

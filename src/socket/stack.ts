@@ -152,6 +152,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
     // that id (the socket stays open: it leads there, or follows the tab that already does).
     const enteredAs = tabs?.enteredAs ?? '';
     if (own && enteredAs !== '' && enteredAs !== ctx.clientId()) tabs?.connect();
+    if (own) tabs?.welcomed(); // a leader's followers use its socket (and its key session) from now on
   };
   const link = new SocketLink({
     ...options,
@@ -218,6 +219,9 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       loggedIn: deps.loggedIn,
       catchUpMessage: () => serviceStateMessage(ctx.session.getState()),
       keySession: () => link.keys.token,
+      welcomed: () => deps.store.getState().welcomed,
+      identityToken: () => tokens.current,
+      adoptIdentityToken: (token) => tokens.adopt(token),
       adoptUserId: (userId) => {
         router.adoptUserId(userId);
         connection.store.setState({ userId });

@@ -149,6 +149,11 @@ export class TabCoordinator {
     if (previous !== clientId) this.identityChannel.post({ kind: 'identity', from: this.tabId, change, previous, clientId });
   }
 
+  /** The own socket was welcomed: a leader's followers may use it (and its key session) from now on. */
+  welcomed(): void {
+    this.broadcastSnapshot();
+  }
+
   /** Resigns (the next tab leads at once) and removes every listener. */
   destroy(): void {
     if (this.destroyed) return;
@@ -247,6 +252,7 @@ export class TabCoordinator {
         this.leader = m.snapshot;
         if (!this.wanted) return;
         if (m.snapshot.userId) this.host.adoptUserId(m.snapshot.userId);
+        if (m.snapshot.identityToken) this.host.adoptIdentityToken?.(m.snapshot.identityToken);
         this.update();
         if (wasOpen || m.snapshot.state !== 'open' || this.currentRole !== 'follower') return;
         // The leader's socket is (newly) open: resend what is pending, catch up after a gap.
@@ -276,8 +282,14 @@ export class TabCoordinator {
   private broadcastSnapshot(greet = false): void {
     if (this.currentRole !== 'leader') return;
     const userId = this.ownUserId;
-    const keySession = this.host.connection.state === 'open' ? this.host.keySession() : null;
-    const snapshot: LeaderSnapshot = { state: this.host.connection.state, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) };
+    // An open socket is the followers' once welcomed: before, the server has not bound its key
+    // session (a follower's call with it would be refused), and a refused connect never is.
+    const own = this.host.connection.state;
+    const open = own === 'open' && (this.host.welcomed?.() ?? true);
+    const state = own === 'open' && !open ? 'connecting' : own;
+    const keySession = open ? this.host.keySession() : null;
+    const identityToken = open ? (this.host.identityToken?.() ?? null) : null;
+    const snapshot: LeaderSnapshot = { state, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}), ...(identityToken ? { identityToken } : {}) };
     this.channel?.post({ kind: 'snapshot', from: this.tabId, snapshot, ...(greet ? { greet } : {}) });
   }
 

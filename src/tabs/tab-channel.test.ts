@@ -16,6 +16,10 @@ describe('tab messages', () => {
     const keySession = { saltKey: 's1', userKey: 'k1' };
     expect(decodeTabMessage({ v, kind: 'snapshot', from: 't1', snapshot: { state: 'open', keySession } })).toEqual({ kind: 'snapshot', from: 't1', snapshot: { state: 'open', keySession } });
     expect(decodeTabMessage({ v, kind: 'snapshot', from: 't1', snapshot: { state: 'open', keySession: { saltKey: 1 } } })).toEqual({ kind: 'snapshot', from: 't1', snapshot: { state: 'open' } });
+    expect(decodeTabMessage({ v, kind: 'snapshot', from: 't1', snapshot: { state: 'open', identityToken: 'a.b.c' } })).toEqual({ kind: 'snapshot', from: 't1', snapshot: { state: 'open', identityToken: 'a.b.c' } });
+    for (const identityToken of [42, '', null, { t: 'a.b.c' }]) {
+      expect(decodeTabMessage({ v, kind: 'snapshot', from: 't1', snapshot: { state: 'open', identityToken } })).toEqual({ kind: 'snapshot', from: 't1', snapshot: { state: 'open' } });
+    }
     const message = { type: 100, fp: 'f1', dataContent: 'hi' };
     expect(decodeTabMessage({ v, kind: 'inbound', from: 't1', message, encrypted: true })).toEqual({ kind: 'inbound', from: 't1', message, encrypted: true });
     expect(decodeTabMessage({ v, kind: 'send', from: 't2', message })).toEqual({ kind: 'send', from: 't2', message });

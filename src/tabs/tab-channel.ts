@@ -34,6 +34,12 @@ export interface LeaderSnapshot {
    * can read the identity's stored secret anyway.
    */
   keySession?: SharedKeySession;
+  /**
+   * The member's identity token (protocol §3b) the leader's accepted connect sent: a follower
+   * keeps the latest, so that when it leads (the member's tab closed) it connects as the member,
+   * not as a forged member id (4004). Same reach as the key session above; held in memory only.
+   */
+  identityToken?: string;
 }
 
 /** A key session as the HTTP client uses it: the `X-Salt-Key` and the token that encrypts payloads. */
@@ -95,7 +101,9 @@ export function decodeTabMessage(data: unknown): TabMessage | null {
       const keySession = isRecord(k) && typeof k['saltKey'] === 'string' && typeof k['userKey'] === 'string' && k['saltKey'] && k['userKey']
         ? { saltKey: k['saltKey'], userKey: k['userKey'] }
         : undefined;
-      return { kind, from, snapshot: { state: s['state'] as ConnectionState, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}) }, ...(data['greet'] === true ? { greet: true as const } : {}) };
+      const identityToken = typeof s['identityToken'] === 'string' && s['identityToken'] !== '' ? s['identityToken'] : undefined;
+      const snapshot: LeaderSnapshot = { state: s['state'] as ConnectionState, ...(userId ? { userId } : {}), ...(keySession ? { keySession } : {}), ...(identityToken ? { identityToken } : {}) };
+      return { kind, from, snapshot, ...(data['greet'] === true ? { greet: true as const } : {}) };
     }
     case 'inbound':
       return isMessage(data['message']) ? { kind, from, message: data['message'], encrypted: data['encrypted'] === true } : null;

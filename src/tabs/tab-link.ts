@@ -87,6 +87,16 @@ export interface TabHost {
   keySession(): SharedKeySession | null;
   /** Follower: the user id the server gave the leader (the same identity). */
   adoptUserId(userId: string): void;
+  /**
+   * Whether the own socket's connect was welcomed since it opened (protocol §4: type 60). The
+   * server binds the key session to the identity when it accepts the connect, so a follower calls
+   * with the leader's key session only from then on. Absent: an open socket counts as welcomed.
+   */
+  welcomed?(): boolean;
+  /** Leader: the identity token its connect sent (protocol §3b), shared with the followers; null when none. */
+  identityToken?(): string | null;
+  /** Follower: the leader's identity token, for a connect of its own if it leads later. */
+  adoptIdentityToken?(token: string): void;
   /** The effective connection state (own, or the leader's when following) changed. */
   stateChanged(ctx: { newState: ConnectionState; oldState: ConnectionState }): void;
   /** The role changed. */
@@ -272,6 +282,11 @@ export class TabLink {
    */
   announceIdentity(change: IdentityChange, previous: string, clientId: string): void {
     this.coordinator?.announceIdentity(change, previous, clientId);
+  }
+
+  /** The own socket was welcomed: a leader tells its followers that its socket is in use now. */
+  welcomed(): void {
+    this.coordinator?.welcomed();
   }
 
   /** Resigns (the next tab leads at once) and removes every listener. */

@@ -174,4 +174,42 @@ describe('the other tabs follow an identity switch', () => {
     await waitUntil(() => expect(b.openSockets()).toBe(1));
     expect([...one.errors, ...two.errors]).toEqual([]);
   });
+
+  it("the tabs without a token of their own (one followed the log-in, one opened after it) stay the member when the member's tab closes", async () => {
+    const b = browser();
+    const one = tab(b);
+    await connect(one);
+    const two = tab(b);
+    await connect(two);
+    await one.client.identify(await memberToken(`member-${randomUUID()}`));
+    const memberId = one.client.userId!;
+    await waitUntil(() => {
+      expect(two.client.clientId).toBe(memberId);
+      expect(two.client.connectionState).toBe('open');
+    });
+    // a tab opened now starts with the member's stored id and no token source
+    const three = tab(b);
+    await connect(three);
+    expect(three.client.clientId).toBe(memberId);
+    expect(three.client.tabRole).toBe('follower');
+
+    one.client.destroy(); // the tab that logged in closes
+    await waitUntil(() => {
+      expect([two.client.tabRole, three.client.tabRole].sort()).toEqual(['follower', 'leader']);
+      for (const t of [two, three]) {
+        expect(t.client.connectionState).toBe('open');
+        expect(t.client.clientId).toBe(memberId);
+        expect(t.client.userId).toBe(memberId);
+      }
+      // the new leader's own connect was welcomed as the member (with the token the old leader shared)
+      expect((two.client.tabRole === 'leader' ? two : three).client.connectionStore.getState().verified).toBe(true);
+    });
+    for (const t of [two, three]) expect(t.changes.filter((c) => c.change === 'refused')).toEqual([]);
+    expect(b.storage.getItem('uuid')).toBe(memberId);
+    const said = three.client.sendText('still the member');
+    await waitUntil(() => expect(three.client.messages.get(said.fp!)?.sendState).toBe('sent'));
+    await waitUntil(() => expect(texts(two)).toContain('still the member'));
+    await waitUntil(() => expect(b.openSockets()).toBe(1));
+    expect([...one.errors, ...two.errors, ...three.errors]).toEqual([]);
+  });
 });
