@@ -99,16 +99,17 @@ export class IdentityTokens {
   }
 
   /**
-   * The token this tab's connect sends: its source's last answer, or (without a source) the one
-   * the leader tab shared. A leader shares it with its followers.
+   * The token this tab's connect sends: its source's last answer, or (without one) the token the
+   * leader tab shared. A leader shares it with its followers.
    */
   get current(): string | null {
-    return this.source ? this.token : this.shared;
+    return this.token ?? this.shared;
   }
 
   /**
-   * Keeps the token the leader tab shared, used by a connect of this tab while it has no source of
-   * its own (it followed a log-in made in another tab). Null, an empty or oversized token: none.
+   * Keeps the token the leader tab shared, sent by a connect of this tab when its own source gives
+   * none (it followed a log-in made in another tab, or has no source). Null, an empty or oversized
+   * token: none.
    * @param token - the leader's token, or null to forget it
    */
   adopt(token: string | null): void {
@@ -128,8 +129,8 @@ export class IdentityTokens {
   async connectData(data: Record<string, unknown>): Promise<Record<string, unknown>> {
     const { identityToken: _drop, ...rest } = data;
     if (data.role === 'agent') return rest;
-    if (!this.source) return this.shared === null ? rest : { ...rest, identityToken: this.shared };
-    const token = this.fresh() ? this.token : await this.ask();
+    const own = !this.source ? null : this.fresh() ? this.token : await this.ask();
+    const token = own ?? this.shared;
     return token === null ? rest : { ...rest, identityToken: token };
   }
 

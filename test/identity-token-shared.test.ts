@@ -31,12 +31,17 @@ describe('a token shared by the leader tab', () => {
     expect(await tokens.connectData(DATA)).toEqual({ ...DATA, identityToken: 'fresher.jwt.token' });
   });
 
-  it("the tab's own source wins; an agent's connect carries none", async () => {
+  it("the tab's own source's token wins, its null does not; an agent's connect carries none", async () => {
     const source = vi.fn(() => Promise.resolve('own.jwt.token'));
     const { tokens } = keeper(source);
     tokens.adopt('shared.jwt.token');
     expect(await tokens.connectData(DATA)).toEqual({ ...DATA, identityToken: 'own.jwt.token' });
     expect(tokens.current).toBe('own.jwt.token');
+    // a source that has none for this page (it answers null): the shared token goes
+    const pageWithout = keeper(() => Promise.resolve(null));
+    pageWithout.tokens.adopt('shared.jwt.token');
+    expect(await pageWithout.tokens.connectData(DATA)).toEqual({ ...DATA, identityToken: 'shared.jwt.token' });
+    expect(pageWithout.tokens.current).toBe('shared.jwt.token');
     const anonymous = keeper();
     anonymous.tokens.adopt('shared.jwt.token');
     expect(await anonymous.tokens.connectData({ role: 'agent', identityToken: 'x' })).toEqual({ role: 'agent' });

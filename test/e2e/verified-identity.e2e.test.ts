@@ -180,4 +180,41 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     await context.close();
     await shopServer.close();
   });
+
+  it('two pages of one browser: logged in on one, which then closes; the other leads and is still the member', async () => {
+    const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `cy-${Date.now()}`, ttlS: 600, name: 'Cy' }, DEMO_MERCHANT_SECRET);
+    const context = await phoneContext(browser);
+    const shopServer = await startShop(`${server.url}${entryPath('zh')}`);
+    const open = async (): Promise<{ page: Page; chat: Frame; errors: string[] }> => {
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 480, height: 800 });
+      await page.goto(`${shopServer.origin}/account`);
+      const chat = await chatFrame(page);
+      const errors = collectErrors(page);
+      await chat.getByLabel(zh.inputPlaceholder).waitFor();
+      return { page, chat, errors };
+    };
+    const first = await open();
+    const second = await open();
+    // only the first page is told of the log-in (the merchant's page that logged in); the second follows
+    await post(first.page, { type: 'kefu:identity', token });
+    await expect.poll(() => first.chat.evaluate(() => localStorage.getItem('uuid')), { timeout: 15_000 }).toMatch(/^vm-/);
+    const memberId = await first.chat.evaluate(() => localStorage.getItem('uuid'));
+    await say(first.chat, 'the member asks in the first page');
+    await second.chat.locator('.msg.mine').filter({ hasText: 'the member asks in the first page' }).first().waitFor({ timeout: 15_000 });
+
+    await first.page.close(); // the second page's socket is its own now, connected with the token the first shared
+    await say(second.chat, 'still the member in the second page');
+    expect(await second.chat.evaluate(() => localStorage.getItem('uuid'))).toBe(memberId);
+    expect(await second.chat.locator('.msg.mine').filter({ hasText: 'the member asks in the first page' }).count()).toBe(1);
+    // a page opened now (no token of its own either) sees the member's whole conversation
+    const third = await open();
+    await third.chat.locator('.msg.mine').filter({ hasText: 'still the member in the second page' }).first().waitFor({ timeout: 15_000 });
+    expect(await third.chat.locator('.msg.mine').filter({ hasText: 'the member asks in the first page' }).count()).toBe(1);
+    expect(await third.chat.evaluate(() => localStorage.getItem('uuid'))).toBe(memberId);
+
+    expect([...first.errors, ...second.errors, ...third.errors]).toEqual([]);
+    await context.close();
+    await shopServer.close();
+  });
 });
