@@ -100,9 +100,9 @@ export async function reset(client: ImClient, engine: Engine): Promise<void> {
  * tab stored for it, if any) and connects again (if it was connecting) under that id, where it
  * shares the other tab's socket (and, after `identify`, is given the member's token by the tab
  * that leads, for a connect of its own if it leads later). After `reset` the identity token source
- * is dropped as well (the member logged out); after `identify` the member's history is loaded. The drafts and the durable
- * outbox in storage were forgotten (or moved) by the tab that switched. The caller emits the
- * `identity` event.
+ * is dropped as well (the member logged out); after `identify` the member's history is loaded.
+ * The drafts and the durable outbox in storage were forgotten (or moved) by the tab that switched.
+ * The caller emits the `identity` event.
  * @param engine - the client's engine
  * @param ctx - what the other tab did and the client id now
  * @internal

@@ -74,7 +74,7 @@ export class IdentityTokens {
   private gaveUp = false;
   /** Bumped by {@link IdentityTokens.forget}: an answer to an older question is dropped. */
   private generation = 0;
-  /** The leader tab's token (a follower without a source of its own keeps it for when it leads). */
+  /** The leader tab's token: a follower keeps it for when it leads and its own source gives none. */
   private shared: string | null = null;
 
   private source: IdentityTokenSource | undefined;
