@@ -16,6 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { AES_ROWS, aesWire, printAesRows, receipt, runFrames } from './aes-frames-data.mjs';
+import { benchBuilds } from './builds.js';
 import { launchChromium } from './chat-browser/cdp.js';
 import { ascii } from './fake-key-exchange.mjs';
 import { CHROMIUM, removeDir, tempDir } from '../test/e2e/harness.js';
@@ -23,13 +24,7 @@ import { CHROMIUM, removeDir, tempDir } from '../test/e2e/harness.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FRAMES = Number(process.env['FRAMES'] ?? 5_000);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 12);
-const BUILDS = [
-  { name: 'this build', dist: join(ROOT, 'dist') },
-  ...(process.env['BASE'] ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((entry) => (entry.includes('=') ? { name: entry.slice(0, entry.indexOf('=')), dist: resolve(entry.slice(entry.indexOf('=') + 1)) } : { name: 'BASE', dist: resolve(entry) })),
-];
+const BUILDS = benchBuilds(ROOT);
 const KEY = ascii(32);
 
 /** Each build's AES-ECB functions, bundled for the page: `window.aesBuilds[i]`. */

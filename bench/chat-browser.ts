@@ -35,6 +35,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startChild, type FrameServer } from './chat-frames-server.mjs';
 import { ascii, benchKeys, ecb, fakeFetch } from './fake-key-exchange.mjs';
+import { benchBuilds } from './builds.js';
 import { launchChromium, type Chromium } from './chat-browser/cdp.js';
 import type { OpenOptions, PageFigures, RunKind } from './chat-browser/page.js';
 import { summariseProfile, type CpuProfile } from './chat-browser/profile.js';
@@ -44,14 +45,7 @@ const FRAMES = Number(process.env['FRAMES'] ?? 20_000);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
 const TABS = process.env['TABS'] ?? 'default';
 const PROFILE = process.env['PROFILE'];
-/** This build's `dist/` and, with BASE=dir or BASE=name=dir,name=dir, other builds' (e.g. main's, built apart). */
-const BUILDS = [
-  { name: 'this build', dist: join(ROOT, 'dist') },
-  ...(process.env['BASE'] ?? '')
-    .split(',')
-    .filter(Boolean)
-    .map((entry) => (entry.includes('=') ? { name: entry.slice(0, entry.indexOf('=')), dist: resolve(entry.slice(entry.indexOf('=') + 1)) } : { name: 'BASE', dist: resolve(entry) })),
-];
+const BUILDS = benchBuilds(ROOT);
 const VISITOR = 'visitor-1';
 const keys = benchKeys();
 const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });

@@ -23,16 +23,23 @@ function welcomingTab(b: ReturnType<typeof browser>, token: string | null = null
   return { ...t, welcome };
 }
 
+/** A leader tab (`token` its member's, if any) with its socket open, welcomed when `welcome`, and a follower that joined. */
+async function leaderAndFollower(welcome: boolean, token: string | null = null) {
+  const b = browser();
+  const leader = welcomingTab(b, token);
+  leader.link.connect();
+  await flushTabs();
+  leader.connection.set('open');
+  if (welcome) leader.welcome();
+  const follower = tab(b);
+  follower.link.connect();
+  await flushTabs();
+  return { b, leader, follower };
+}
+
 describe("a leader's open socket is its followers' once the server welcomed it", () => {
   it('a follower mirrors "connecting", logs in nothing and calls with no shared key session until the welcome', async () => {
-    const b = browser();
-    const leader = welcomingTab(b);
-    leader.link.connect();
-    await flushTabs();
-    leader.connection.set('open');
-    const follower = tab(b);
-    follower.link.connect();
-    await flushTabs();
+    const { leader, follower } = await leaderAndFollower(false);
     expect(follower.link.role).toBe('follower');
     expect(follower.link.state).toBe('connecting');
     expect(follower.log.logins).toEqual([]);
@@ -75,14 +82,7 @@ describe("a leader's open socket is its followers' once the server welcomed it",
 
 describe("the member's identity token travels to the followers (protocol §3b)", () => {
   it('with the welcomed snapshot, to a follower and to a tab that joins later; never before the welcome', async () => {
-    const b = browser();
-    const leader = welcomingTab(b, 'member.jwt.token');
-    leader.link.connect();
-    await flushTabs();
-    leader.connection.set('open');
-    const follower = tab(b);
-    follower.link.connect();
-    await flushTabs();
+    const { b, leader, follower } = await leaderAndFollower(false, 'member.jwt.token');
     expect(follower.log.tokens).toEqual([]);
     leader.welcome();
     await flushTabs();
@@ -94,15 +94,7 @@ describe("the member's identity token travels to the followers (protocol §3b)",
   });
 
   it('an anonymous leader shares none', async () => {
-    const b = browser();
-    const leader = welcomingTab(b);
-    leader.link.connect();
-    await flushTabs();
-    leader.connection.set('open');
-    leader.welcome();
-    const follower = tab(b);
-    follower.link.connect();
-    await flushTabs();
+    const { follower } = await leaderAndFollower(true);
     expect(follower.link.state).toBe('open');
     expect(follower.log.tokens).toEqual([]);
   });

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MERCHANT_SECRET } from '../../examples/server/src/identity/merchant-secrets.js';
 import { signIdentityToken } from '../../examples/server/src/identity/identity-token.js';
@@ -57,6 +57,24 @@ async function say(frame: Page | Frame, text: string): Promise<void> {
   await frame.getByLabel(zh.inputPlaceholder).fill(text);
   await frame.getByRole('button', { name: zh.send }).click();
   await frame.locator('.msg.mine').filter({ hasText: text }).first().waitFor();
+}
+
+/** A merchant's page of a browser context, with its chat frame ready and the page's errors collected. */
+interface ShopPage {
+  page: Page;
+  chat: Frame;
+  errors: string[];
+}
+
+/** Opens the merchant's account page (the chat in its frame) in `context`. */
+async function openShopPage(context: BrowserContext, shopOrigin: string): Promise<ShopPage> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 480, height: 800 });
+  await page.goto(`${shopOrigin}/account`);
+  const chat = await chatFrame(page);
+  const errors = collectErrors(page);
+  await chat.getByLabel(zh.inputPlaceholder).waitFor();
+  return { page, chat, errors };
 }
 
 /** The merchant page posts to the chat frame (the target origin is the chat's). */
@@ -146,15 +164,7 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `bo-${Date.now()}`, ttlS: 600, name: 'Bo' }, DEMO_MERCHANT_SECRET);
     const context = await phoneContext(browser);
     const shopServer = await startShop(`${server.url}${entryPath('zh')}`);
-    const open = async (): Promise<{ page: Page; chat: Frame; errors: string[] }> => {
-      const page = await context.newPage();
-      await page.setViewportSize({ width: 480, height: 800 });
-      await page.goto(`${shopServer.origin}/account`);
-      const chat = await chatFrame(page);
-      const errors = collectErrors(page);
-      await chat.getByLabel(zh.inputPlaceholder).waitFor();
-      return { page, chat, errors };
-    };
+    const open = (): Promise<ShopPage> => openShopPage(context, shopServer.origin);
     const first = await open();
     await say(first.chat, 'asked in the first page');
     const second = await open();
@@ -185,15 +195,7 @@ describe('issue 22: a visitor logs in and out on the merchant page without losin
     const token = await signIdentityToken({ mchId: DEMO.mchId, sub: `cy-${Date.now()}`, ttlS: 600, name: 'Cy' }, DEMO_MERCHANT_SECRET);
     const context = await phoneContext(browser);
     const shopServer = await startShop(`${server.url}${entryPath('zh')}`);
-    const open = async (): Promise<{ page: Page; chat: Frame; errors: string[] }> => {
-      const page = await context.newPage();
-      await page.setViewportSize({ width: 480, height: 800 });
-      await page.goto(`${shopServer.origin}/account`);
-      const chat = await chatFrame(page);
-      const errors = collectErrors(page);
-      await chat.getByLabel(zh.inputPlaceholder).waitFor();
-      return { page, chat, errors };
-    };
+    const open = (): Promise<ShopPage> => openShopPage(context, shopServer.origin);
     const first = await open();
     const second = await open();
     // only the first page is told of the log-in (the merchant's page that logged in); the second follows
