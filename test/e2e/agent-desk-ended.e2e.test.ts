@@ -66,6 +66,10 @@ describe('a visitor who ended and came back: the desk shows the new conversation
       await askForHuman(visitor);
       await agent.getByRole('button', { name: new RegExp(`^${t.accept}`) }).first().click();
       await agent.locator('.msg.theirs').filter({ hasText: `first conversation ${tag}` }).waitFor();
+      // the visitor gave no name: the server's default (made in the visitor's zh) shows in the desk's language
+      const defaultName = language === 'en' ? /^Visitor \S{4}$/ : /^访客\S{4}$/;
+      expect(await agent.locator('.agent-chat-head h2').first().innerText()).toMatch(defaultName);
+      expect(await agent.locator('.msg.theirs').filter({ hasText: `first conversation ${tag}` }).locator('.msg-name').innerText()).toMatch(defaultName);
       await agent.getByLabel(t.inputPlaceholder).fill(`agent reply ${tag}`);
       await agent.getByLabel(t.inputPlaceholder).press('Enter');
       await visitor.locator('.msg.theirs').filter({ hasText: `agent reply ${tag}` }).waitFor();

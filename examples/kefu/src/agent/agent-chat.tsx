@@ -21,7 +21,7 @@ import { readEntryQuery } from '../env/entry.js';
 import { LazyPart, retryingLazy } from '../ui/lazy-part.js';
 import { TransferControl, TransferredNote } from './desk-routing.js';
 import { ContextPanel } from './context-panel.js';
-import { deskText } from './desk-texts.js';
+import { deskText, visitorLabel } from './desk-texts.js';
 import { EndConfirm } from '../dialogs/end-confirm.js';
 import { useCannedSlash } from './use-canned.js';
 
@@ -84,11 +84,12 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
   const list = useRef<MessageListHandle>(null);
   const onLoadOlder = useCallback(() => void loadOlder(), [loadOlder]);
   const [confirmEnd, setConfirmEnd] = useState(false);
+  const name = visitorLabel(conversation.name, visitor, language);
   const slash = useCannedSlash(desk, conversation.mchId ?? undefined, deskText(language, 'cannedReplies'));
 
   const info = useMemo<ConversationInfo>(
-    () => ({ kind: 'service', mchId: conversation.mchId ?? '', platformId: conversation.platformId ?? '', kefuId: '', groupId: null, title: conversation.name, notice: '', query: readEntryQuery('') }),
-    [conversation.mchId, conversation.platformId, conversation.name],
+    () => ({ kind: 'service', mchId: conversation.mchId ?? '', platformId: conversation.platformId ?? '', kefuId: '', groupId: null, title: name, notice: '', query: readEntryQuery('') }),
+    [conversation.mchId, conversation.platformId, name],
   );
   const actions = useMemo<ChatActions>(
     () => ({
@@ -101,8 +102,10 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
       ask: () => undefined,
       reveal: (fp) => void list.current?.reveal(fp),
       scrollRoot,
+      // the visitor's name above its messages as in the heading (a server default, in the desk's language)
+      senderName: (m) => (m.from === visitor ? visitorLabel(m.fn ?? '', visitor, language) : undefined),
     }),
-    [info, visitor, scrollRoot],
+    [info, visitor, scrollRoot, language],
   );
   const isMine = useCallback((m: StoredMessage) => userId !== undefined && m.from === userId, [userId]);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -115,7 +118,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
       <div className="agent-chat">
         <div className="agent-chat-head hairline-bottom">
           <h2 ref={heading} tabIndex={-1}>
-            {conversation.name}
+            {name}
           </h2>
           {ended ? (
             <button type="button" className="btn btn-small" onClick={() => desk.conversations.close(conversation.sessionId)}>
@@ -133,7 +136,7 @@ export function AgentChat({ conversation, window, desk, focusHeading = false }: 
         {!ended && <TransferredNote desk={desk} clientId={visitor} />}
         <div className="agent-chat-body">
           <div className="agent-chat-thread">
-            <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined && conversation.status !== 'transferred'} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={conversation.name} />
+            <MessageList ref={list} messages={messages} isMine={isMine} hasMore={hasMore && window.after === undefined && conversation.status !== 'transferred'} loading={loading} onLoadOlder={onLoadOlder} onRoot={setScrollRoot} label={name} />
             {ended ? (
               <EndedNote conversation={conversation} />
             ) : (

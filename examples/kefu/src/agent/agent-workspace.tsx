@@ -18,7 +18,7 @@ import { AlertControls, UnreadBadge, useDeskSignals } from './desk-signals.js';
 import { DeskQueueList, PREVIEW_BUTTON_ATTRIBUTE } from './desk-queue.js';
 import { StatusSwitch } from './desk-routing.js';
 import { DeskLanguage } from './desk-language.js';
-import { deskText } from './desk-texts.js';
+import { deskText, visitorLabel } from './desk-texts.js';
 import { PastConversations } from './past-conversations.js';
 import { QueuedPreview } from './queued-preview.js';
 
@@ -68,12 +68,13 @@ export function selectionLapsed(selected: DeskSelection | null, current: DeskCon
 }
 
 function ConversationButton({ conversation, current, onPick }: { conversation: DeskConversation; current: boolean; onPick: () => void }): ReactElement {
+  const { language } = useI18n();
   const ended = conversation.status !== 'active';
   const className = ['session-btn', current ? 'is-current' : '', ended ? 'is-ended' : ''].filter(Boolean).join(' ');
   return (
     <li>
       <button type="button" className={className} aria-current={current ? 'true' : undefined} onClick={onPick}>
-        {conversation.name}
+        {visitorLabel(conversation.name, conversation.clientId, language)}
         {!ended && <UnreadBadge clientId={conversation.clientId} />}
       </button>
     </li>

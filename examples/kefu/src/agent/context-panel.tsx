@@ -14,7 +14,7 @@ import { appText } from '../env/app-texts.js';
 import { LANGUAGE_NAMES } from '../env/language-names.js';
 import { DepositCard } from '../dialogs/deposit-card.js';
 import { useWideDesk } from './desk-layout.js';
-import { deskText } from './desk-texts.js';
+import { deskText, visitorLabel } from './desk-texts.js';
 
 /** Props of {@link ContextPanel}. */
 export interface ContextPanelProps {
@@ -41,7 +41,7 @@ function contextRows(context: VisitorContext, language: string): [string, string
   const when = (ms: number): string => new Date(ms).toLocaleString(language);
   const named = (name: string, id: string): string => (name && name !== id ? `${name} (${id})` : id);
   return [
-    [deskText(language, 'name'), context.name],
+    [deskText(language, 'name'), visitorLabel(context.name, context.clientId, language)],
     [deskText(language, 'merchant'), named(context.merchantName, context.mchId)],
     [deskText(language, 'platform'), named(context.platformName, context.platformId)],
     [appText(language, 'language'), languageName(context.language)],
@@ -113,7 +113,7 @@ export function ContextPanel({ desk, clientId, mchId, platformId, load = true }:
   }, [desk, clientId, mchId, platformId, load]);
   const context = state.byVisitor[clientId];
   if (!context) return null;
-  const title = `${deskText(language, 'visitorContext')}: ${context.name}`;
+  const title = `${deskText(language, 'visitorContext')}: ${visitorLabel(context.name, clientId, language)}`;
   const shown = wide || opened;
   return (
     <aside className={wide ? 'context-panel is-beside' : 'context-panel is-above'} aria-labelledby={ids.title}>

@@ -7,7 +7,7 @@
 import type { QueueEntry } from '@kefu-im/sdk';
 import { useI18n, useServerClock } from '@kefu-im/react';
 import type { ReactElement } from 'react';
-import { deskText } from './desk-texts.js';
+import { deskText, visitorLabel } from './desk-texts.js';
 
 /** The attribute that finds a visitor's preview button (focus goes back to it when the preview closes). */
 export const PREVIEW_BUTTON_ATTRIBUTE = 'data-preview-of';
@@ -16,23 +16,24 @@ function QueueItem({ entry, previewed, onPreview, onAccept }: { entry: QueueEntr
   const { t, language } = useI18n();
   const now = useServerClock();
   const minutes = Math.max(0, Math.floor((now - entry.since) / 60_000));
+  const name = visitorLabel(entry.name, entry.clientId, language);
   return (
     <li className={previewed ? 'queue-item is-previewed' : 'queue-item'}>
       <span className="queue-who">
-        <span className="queue-name">{entry.name}</span>
+        <span className="queue-name">{name}</span>
         <span className="muted">{t('waitingSince', { minutes })}</span>
       </span>
       <button
         type="button"
         className="btn btn-small"
         onClick={onPreview}
-        aria-label={deskText(language, 'previewOf', { name: entry.name })}
+        aria-label={deskText(language, 'previewOf', { name })}
         aria-current={previewed ? 'true' : undefined}
         {...{ [PREVIEW_BUTTON_ATTRIBUTE]: entry.clientId }}
       >
         {deskText(language, 'preview')}
       </button>
-      <button type="button" className="btn btn-primary btn-small" onClick={onAccept} aria-label={`${t('accept')} ${entry.name}`}>
+      <button type="button" className="btn btn-primary btn-small" onClick={onAccept} aria-label={`${t('accept')} ${name}`}>
         {t('accept')}
       </button>
     </li>

@@ -13,6 +13,7 @@ import { useAppTexts } from '../runtime/context.js';
 import { beep, notificationApi, NOTIFY_KEY, pageStorage, readFlag, SOUND_KEY, unlockSound, writeFlag } from './alert-settings.js';
 import { addToBurst, NO_BURST } from './alert-burst.js';
 import { DeskAlerts, type DeskAlert } from './desk-alerts.js';
+import { visitorLabel } from './desk-texts.js';
 
 /** The unread count of one conversation, as a badge (nothing at 0). */
 export function UnreadBadge({ clientId }: { clientId: string }): ReactElement | null {
@@ -92,7 +93,7 @@ export function useDeskSignals(desk: AgentDesk, account: string, open: (clientId
     if (!arrived) return;
     const { state, opens } = addToBurst(spoken.current, Date.now());
     spoken.current = state;
-    if (opens) setAnnouncement(appText(language, 'newVisitorWaiting', { name: arrived.name }));
+    if (opens) setAnnouncement(appText(language, 'newVisitorWaiting', { name: visitorLabel(arrived.name, arrived.clientId, language) }));
   }, [snapshot.queue, language]);
 
   const setSound = (on: boolean): void => {
@@ -112,7 +113,7 @@ function raise(alert: DeskAlert, { choices, language, open }: { choices: AlertCh
   if (choices.sound) beep();
   const Api = notificationApi();
   if (!choices.notify || !Api || Api.permission !== 'granted') return;
-  const body = appText(language, alert.kind === 'visitor' ? 'newVisitorWaiting' : 'newMessagesFrom', { name: alert.name });
+  const body = appText(language, alert.kind === 'visitor' ? 'newVisitorWaiting' : 'newMessagesFrom', { name: visitorLabel(alert.name, alert.clientId, language) });
   try {
     const notification = new Api(appText(language, 'deskTitle'), { body, tag: 'kefu-desk' });
     notification.onclick = () => {

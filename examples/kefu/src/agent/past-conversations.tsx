@@ -8,7 +8,7 @@ import type { AgentDesk, Transcript } from '@kefu-im/sdk/agent';
 import { useI18n } from '@kefu-im/react';
 import { useEffect, useId, useState, useSyncExternalStore, type FormEvent, type ReactElement } from 'react';
 import { appText } from '../env/app-texts.js';
-import { deskText } from './desk-texts.js';
+import { deskText, visitorLabel } from './desk-texts.js';
 
 const TEXT_TYPES: ReadonlySet<number> = new Set([100, 200]);
 
@@ -21,7 +21,7 @@ function when(ms: number | null | undefined, language: string): string {
 function OpenedConversation({ transcript, onBack }: { transcript: Transcript; onBack: () => void }): ReactElement {
   const { language } = useI18n();
   const { session } = transcript;
-  const name = session.visitorName !== '' ? session.visitorName : session.clientId;
+  const name = visitorLabel(session.visitorName, session.clientId, language);
   return (
     <article className="past-opened" aria-label={`${name} · ${deskText(language, 'readOnly')}`}>
       <div className="agent-chat-head hairline-bottom">
@@ -37,7 +37,7 @@ function OpenedConversation({ transcript, onBack }: { transcript: Transcript; on
           .filter((m) => TEXT_TYPES.has(m.type))
           .map((m, i) => (
             <li key={m.fp ?? i} className={m.from === session.clientId ? 'from-visitor' : 'from-staff'}>
-              <span className="muted">{m.fn ?? m.from ?? ''}</span> <span>{m.dataContent}</span>
+              <span className="muted">{m.from === session.clientId ? name : (m.fn ?? m.from ?? '')}</span> <span>{m.dataContent}</span>
             </li>
           ))}
       </ol>
@@ -83,7 +83,7 @@ export function PastConversations({ desk }: { desk: AgentDesk }): ReactElement {
           {state.list.map((p) => (
             <li key={p.sessionId}>
               <button type="button" className="session-btn" onClick={() => void desk.past.open(p.sessionId).catch(() => undefined)}>
-                <span>{p.visitorName || p.clientId}</span> <span className="muted">{deskText(language, 'endedAt', { time: when(p.endedAt, language) })}</span>
+                <span>{visitorLabel(p.visitorName, p.clientId, language)}</span> <span className="muted">{deskText(language, 'endedAt', { time: when(p.endedAt, language) })}</span>
                 {p.score !== null && <span className="muted"> · {appText(language, 'deskRating', { score: p.score })}</span>}
               </button>
             </li>

@@ -10,7 +10,7 @@ import { messageTimeMs } from '@kefu-im/sdk/format';
 import type { AgentDesk } from '@kefu-im/sdk/agent';
 import { useI18n } from '@kefu-im/react';
 import { useEffect, useId, useRef, useSyncExternalStore, type ReactElement } from 'react';
-import { deskText } from './desk-texts.js';
+import { deskText, visitorLabel } from './desk-texts.js';
 
 /** What a message of the transcript shows: its text, or the kind of attachment and its name. */
 function MessageContent({ message }: { message: ChatMessage }): ReactElement {
@@ -54,12 +54,12 @@ export function QueuedPreview({ desk, onAccept, onClose }: QueuedPreviewProps): 
     <section className="queued-preview" aria-labelledby={headingId} aria-busy={loading}>
       <div className="agent-chat-head hairline-bottom">
         <h2 id={headingId} ref={heading} tabIndex={-1}>
-          {deskText(language, 'previewHeading', { name: visitor.name })}
+          {deskText(language, 'previewHeading', { name: visitorLabel(visitor.name, visitor.clientId, language) })}
         </h2>
         <button type="button" className="btn btn-small" onClick={() => void desk.preview.reload().catch(() => undefined)} disabled={loading}>
           {deskText(language, 'reload')}
         </button>
-        <button type="button" className="btn btn-primary btn-small" onClick={() => onAccept(visitor.clientId)} disabled={!waiting} aria-label={`${t('accept')} ${visitor.name}`}>
+        <button type="button" className="btn btn-primary btn-small" onClick={() => onAccept(visitor.clientId)} disabled={!waiting} aria-label={`${t('accept')} ${visitorLabel(visitor.name, visitor.clientId, language)}`}>
           {t('accept')}
         </button>
         <button type="button" className="btn btn-small" onClick={onClose}>

@@ -4,6 +4,7 @@
  * @module
  */
 import { createContext, useContext } from 'react';
+import type { StoredMessage } from '@kefu-im/sdk';
 import type { EntryQuery } from '../env/entry.js';
 
 /** A service conversation, a group chat or a channel. */
@@ -56,6 +57,8 @@ export interface ChatActions {
   reveal(fp: string): void;
   /** The list's scroll container (the read-on-scroll root). */
   scrollRoot: HTMLElement | null;
+  /** The name shown above a message of the other side, when not its `fn` (the desk: a visitor's default name in the desk's language). */
+  senderName?: (message: StoredMessage) => string | undefined;
 }
 
 /** The chat screen's shared actions. */

@@ -63,12 +63,12 @@ export const MessageRow = memo(function MessageRow({ message, mine, highlighted 
   const client = useImClient();
   const translatable = translationAvailable(useRuntime().config);
   const { retry } = useSend();
-  const { scrollRoot } = useChat();
+  const { scrollRoot, senderName } = useChat();
   const ref = useRef<HTMLDivElement>(null);
   useReadOnScroll(ref, mine ? undefined : message, { root: scrollRoot });
 
   const robot = isFlag(message.robot);
-  const name = mine ? '' : message.fn || (robot ? t('robot') : t('agent'));
+  const name = mine ? '' : senderName?.(message) || message.fn || (robot ? t('robot') : t('agent'));
   // Spec §3: HH:mm:ss when the date is today (by the server clock), otherwise the full date.
   const time = formatReceiptTime(message.createTime ?? message.times, client.clock.now());
   const textual = message.type === MessageType.Text || message.type === MessageType.RobotText;
