@@ -154,8 +154,8 @@ export function deskText(language: string, key: DeskTextKey, params?: Record<str
 
 /**
  * A visitor's name as the desk shows it. The reference server names a visitor who gave no name
- * after its id, in the visitor's language (`visitors.ts`, `connect-check.ts`: "访客1a2b",
- * "Visitor 1a2b"); the desk shows such a name in its own language. Any other name is the
+ * after its id, in the visitor's language (`defaultVisitorName` in its `chat/context.ts`:
+ * "访客1a2b", "Visitor 1a2b"); the desk shows such a name in its own language. Any other name is the
  * visitor's own, shown as it is; an empty one becomes the default too.
  * @param name - the name the server gave
  * @param visitorId - the visitor's client id

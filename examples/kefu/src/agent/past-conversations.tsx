@@ -37,7 +37,7 @@ function OpenedConversation({ transcript, onBack }: { transcript: Transcript; on
           .filter((m) => TEXT_TYPES.has(m.type))
           .map((m, i) => (
             <li key={m.fp ?? i} className={m.from === session.clientId ? 'from-visitor' : 'from-staff'}>
-              <span className="muted">{m.from === session.clientId ? name : (m.fn ?? m.from ?? '')}</span> <span>{m.dataContent}</span>
+              <span className="muted">{m.from === session.clientId ? visitorLabel(m.fn ?? '', session.clientId, language) : (m.fn ?? m.from ?? '')}</span> <span>{m.dataContent}</span>
             </li>
           ))}
       </ol>

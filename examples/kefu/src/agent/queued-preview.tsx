@@ -50,16 +50,17 @@ export function QueuedPreview({ desk, onAccept, onClose }: QueuedPreviewProps): 
   if (!visitor) return null;
   const time = (ms: number | undefined): string => (ms ? new Date(ms).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' }) : '');
   const messages = transcript?.messages ?? [];
+  const name = visitorLabel(visitor.name, visitor.clientId, language);
   return (
     <section className="queued-preview" aria-labelledby={headingId} aria-busy={loading}>
       <div className="agent-chat-head hairline-bottom">
         <h2 id={headingId} ref={heading} tabIndex={-1}>
-          {deskText(language, 'previewHeading', { name: visitorLabel(visitor.name, visitor.clientId, language) })}
+          {deskText(language, 'previewHeading', { name })}
         </h2>
         <button type="button" className="btn btn-small" onClick={() => void desk.preview.reload().catch(() => undefined)} disabled={loading}>
           {deskText(language, 'reload')}
         </button>
-        <button type="button" className="btn btn-primary btn-small" onClick={() => onAccept(visitor.clientId)} disabled={!waiting} aria-label={`${t('accept')} ${visitorLabel(visitor.name, visitor.clientId, language)}`}>
+        <button type="button" className="btn btn-primary btn-small" onClick={() => onAccept(visitor.clientId)} disabled={!waiting} aria-label={`${t('accept')} ${name}`}>
           {t('accept')}
         </button>
         <button type="button" className="btn btn-small" onClick={onClose}>

@@ -63,6 +63,16 @@ export const DEFAULT_AGENT_AVATAR = svgAvatar('A', '#13a05f');
 /** The default avatar of visitors. */
 export const DEFAULT_VISITOR_AVATAR = svgAvatar('V', '#8c8c8c');
 
+/**
+ * The name of a visitor who gave none: its id's first four characters after "访客" (a zh visitor)
+ * or "Visitor " (any other). The reference app's desk shows it in the desk's language (`visitorLabel`).
+ * @param id - the visitor's client id
+ * @param language - the visitor's language
+ */
+export function defaultVisitorName(id: string, language: string): string {
+  return `${language.startsWith('zh') ? '访客' : 'Visitor '}${id.slice(0, 4)}`;
+}
+
 /** A visitor view of a peer. */
 export function visitorOf(peer: Peer): VisitorRef {
   return {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { DEFAULT_VISITOR_AVATAR, type VisitorRef } from '../chat/context.js';
+import { DEFAULT_VISITOR_AVATAR, defaultVisitorName, type VisitorRef } from '../chat/context.js';
 import { ApiError, Code } from '../http/envelope.js';
 import type { Store, Visitor } from '../store/types.js';
 
@@ -134,7 +134,7 @@ export class Visitors {
     const language = known?.language ?? fallbackLanguage;
     return {
       clientId,
-      name: known?.name ?? `${language.startsWith('zh') ? '访客' : 'Visitor '}${clientId.slice(0, 4)}`,
+      name: known?.name ?? defaultVisitorName(clientId, language),
       avatar: known?.avatar ?? DEFAULT_VISITOR_AVATAR,
       mchId,
       platformId,

@@ -8,7 +8,7 @@
  */
 
 import type { AgentLogin } from '../agents/login.js';
-import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId } from '../chat/context.js';
+import { DEFAULT_AGENT_AVATAR, DEFAULT_VISITOR_AVATAR, agentUserId, defaultVisitorName } from '../chat/context.js';
 import { fromBase64, gcmDecrypt, hmacHex, safeEqual, type RsaPrivateKey } from '../crypto.js';
 import { ApiError } from '../http/envelope.js';
 import { newClientSecret } from '../identity/secrets.js';
@@ -262,7 +262,7 @@ async function checkVisitor(d: VisitorConnectData, u: string, keySession: KeySes
 
   const known = await deps.services.visitors.find(userId);
   const language = d.language || known?.language || 'zh';
-  const name = verified?.name || d.name || known?.name || `${language.startsWith('zh') ? '访客' : 'Visitor '}${userId.slice(0, 4)}`;
+  const name = verified?.name || d.name || known?.name || defaultVisitorName(userId, language);
   return {
     role: 'visitor',
     userId,
