@@ -58,7 +58,7 @@ export class KeyRing {
       );
       // The connect's code (RSA, HMAC) loads while the exchange waits for the network: the first
       // connect follows start-up, and on a slow phone a chain of chunk loads costs more than bytes.
-      loadConnectParams().then(({ preloadRsa }) => preloadRsa(), () => undefined);
+      loadConnectParams().catch(() => undefined);
       const [result] = await Promise.all([exchange, alongside()]);
       if (result.session) this.keys = result.session;
       else this.startPromise = null; // the keys failed: the next call tries again

@@ -16,7 +16,7 @@ describe('SDK bundle budget', () => {
     const sizes = await measureSdkSize('index');
     expect(SDK_BUDGET_BYTES).toBe(25_000);
     expect(sizes.initial).toBeLessThanOrEqual(SDK_BUDGET_BYTES);
-    // ten languages (zh too) + jsencrypt load on demand
+    // ten languages (zh too) and the connect code (RSA, HMAC) load on demand
     expect(sizes.lazyChunks).toBeGreaterThanOrEqual(10);
     expect(sizes.lazy).toBeGreaterThan(10_000);
   });

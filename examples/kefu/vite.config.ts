@@ -56,8 +56,8 @@ function preloadConfig(): Plugin {
   };
 }
 
-/** The SDK modules its `start()` loads on first use (the key exchange), and jsencrypt (RSA). */
-const START_UP_MODULES = [/\/src\/startup\.ts$/, /\/src\/socket\/connect-params\.ts$/, /\/src\/crypto\/aes-ecb\.ts$/, /\/src\/socket\/stack\.ts$/, /\/src\/tabs\/coordination\.ts$/, /\/jsencrypt\//];
+/** The SDK modules its `start()` loads on first use (the key exchange), and the RSA library. */
+const START_UP_MODULES = [/\/src\/startup\.ts$/, /\/src\/socket\/connect-params\.ts$/, /\/src\/crypto\/aes-ecb\.ts$/, /\/src\/socket\/stack\.ts$/, /\/src\/tabs\/coordination\.ts$/, /\/micro-rsa-dsa-dh\//];
 
 /**
  * The SDK's start-up chunks (and what they import) are fetched from the page, beside the entry:

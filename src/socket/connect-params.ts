@@ -2,7 +2,7 @@
  * The socket connect parameters of protocol §3: `params = base64(JSON.stringify({ A, B }))`.
  *
  * - `K` = 32 secure random bytes, `keyString` = `base64(K)`;
- * - `B` = RSA-PKCS1-v1_5 encryption of `keyString` under the public key (jsencrypt);
+ * - `B` = RSA-PKCS1-v1_5 encryption of `keyString` under the public key (`crypto/rsa.ts`);
  * - `P` = `{ d, u, t, s }` with `s` = HMAC-SHA256 over the sorted `key=value` pairs;
  * - `A` = `GCM(K, JSON.stringify(P))`.
  * @module
@@ -12,7 +12,6 @@ import { bytesToBase64, utf8Encode } from '../crypto/encoding.js';
 import { hmacSha256Hex } from '../crypto/hmac.js';
 import { randomBytes } from '../crypto/random.js';
 import { rsaEncrypt } from '../crypto/rsa.js';
-export { preloadRsa } from '../crypto/rsa.js';
 
 /** The two halves of the `socketKey` option. */
 export interface SocketKeyParts {
