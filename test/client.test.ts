@@ -68,24 +68,60 @@ describe('construction', () => {
   });
 });
 
-describe('start-up (protocol §1): server time, then the AES key, the user token and the AES switch', () => {
+describe('start-up (protocol §1): server time, then the AES key and the user token, the AES switch beside them', () => {
   it('loads the keys in order and sends X-Salt-Key and Accept-Language afterwards', async () => {
     const { client, server } = setup({ aesSwitch: true });
     const result = await client.start();
     expect(result.errors).toEqual([]);
     expect(client.ready).toBe(true);
     expect(client.aesSwitch).toBe(true);
-    expect(server.calls.map((c) => c.path)).toEqual([
+    const paths = server.calls.map((c) => c.path);
+    expect(paths[0]).toBe('/im/api/permit/getServerTime');
+    expect(paths.filter((p) => p !== '/im/api/permit/switchAES')).toEqual([
       '/im/api/permit/getServerTime',
       '/im/api/permit/getAesKey',
       '/im/api/permit/getUserToken',
-      '/im/api/permit/switchAES',
     ]);
-    const [aes, token] = [server.calls[1]!, server.calls[2]!];
+    expect(paths.filter((p) => p === '/im/api/permit/switchAES')).toHaveLength(1);
+    const [aes, token] = [server.calls.find((c) => c.path.endsWith('/getAesKey'))!, server.calls.find((c) => c.path.endsWith('/getUserToken'))!];
     expect(aes.url.searchParams.get('requestKey')).toMatch(/^[0-9a-f]{32}$/);
     expect(token.url.searchParams.get('requestKey')).toBe(aes.url.searchParams.get('requestKey'));
-    expect(server.calls[3]!.headers.get('x-salt-key')).toBe(server.saltKey);
     expect(server.calls[0]!.headers.get('accept-language')).toBe('zh');
+    await client.api.checkPlatform({ mchId: '7', platformId: '9' }).catch(() => undefined);
+    expect(server.calls.at(-1)!.headers.get('x-salt-key')).toBe(server.saltKey);
+    client.destroy();
+  });
+
+  it('asks for the AES switch beside the keys, not after them (one round trip less), and only after the server time', async () => {
+    const server = createFakePermit({ aesSwitch: true });
+    let switchAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (switchAsked = resolve));
+    const seen: string[] = [];
+    // the AES key answers only once the switch was asked for (or fails after a second)
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const path = new URL(new Request(input, init).url).pathname;
+      seen.push(path.slice(path.lastIndexOf('/') + 1));
+      if (path.endsWith('/switchAES')) switchAsked();
+      if (path.endsWith('/getAesKey')) {
+        const late = await Promise.race([asked.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 1_000))]);
+        if (late) return Response.json({ code: 500, message: 'the switch was not asked for beside the keys', data: null });
+      }
+      return server.fetch(input, init);
+    };
+    const client = new ImClient(fakeClientOptions(fetch, keys.socketKey, { window: new FakeNetwork() }));
+    const result = await client.start();
+    expect(result.errors).toEqual([]);
+    expect(client.aesSwitch).toBe(true);
+    expect(seen.slice(0, 2)).toEqual(['getServerTime', 'switchAES']);
+    client.destroy();
+  });
+
+  it('a failed AES switch fails the key session (the frames could not be read), reported as a start error', async () => {
+    const { client, errors } = setup({ routes: { '/im/api/permit/switchAES': () => new Response('down', { status: 502 }) } });
+    const result = await client.start();
+    expect(result.session).toBeNull();
+    expect(client.ready).toBe(false);
+    expect(errors.some((e) => e.source === 'start')).toBe(true);
     client.destroy();
   });
 

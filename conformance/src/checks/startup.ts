@@ -45,7 +45,7 @@ export const startupChecks: Check[] = [
   {
     id: 'startup.aes-switch',
     rule: 'protocol §1.5',
-    title: 'switchAES answers a boolean',
+    title: 'switchAES answers a boolean, asked without a salt key (the SDK asks beside the keys)',
     async run(ctx) {
       ctx.startup.aesSwitch = await fetchAesSwitch(ctx.options.baseUrl);
     },
