@@ -14,7 +14,7 @@ import { ApiError, Code } from '../http/envelope.js';
 import { tooManyRequests } from '../http/errors.js';
 import type { KeySession, Store } from '../store/types.js';
 
-/** Touch a session's lastUsed at most this often (ms). */
+/** Touch a session's lastUsed at most this often (ms; a quarter of a shorter TTL). */
 const TOUCH_EVERY = 60_000;
 
 /**
@@ -72,15 +72,32 @@ export class Identity {
   }
 
   /**
-   * The live key session named by a salt key (its last use moved on, at most once a minute), or
-   * undefined when missing, unknown or expired.
+   * The live key session named by a salt key (its last use moved on, at most once a minute or a
+   * quarter of the TTL), or undefined when missing, unknown or expired.
    */
   async live(saltKey: string): Promise<KeySession | undefined> {
     const session = saltKey === '' ? undefined : await this.store.keys.bySaltKey(saltKey);
     const now = this.now();
     if (!session || session.lastUsed + this.ttlMs < now) return undefined;
-    if (now - session.lastUsed > TOUCH_EVERY) await this.store.keys.touch(session.saltKey, now);
+    if (now - session.lastUsed > Math.min(TOUCH_EVERY, this.ttlMs / 4)) await this.store.keys.touch(session.saltKey, now);
     return session;
+  }
+
+  /**
+   * How often an open socket keeps its key session alive ({@link keep}): a quarter of the TTL, at
+   * most every 15 minutes. A visitor's tab open all day, its socket up, its HTTP calls rare, keeps
+   * a key session whose calls (an image sent, older pages) still work.
+   */
+  get keepEvery(): number {
+    return Math.min(this.ttlMs / 4, 15 * 60_000);
+  }
+
+  /**
+   * Keeps a key session alive: its last use moves on (at most once a minute), as a call with it
+   * would. An expired or unknown one is left as it is.
+   */
+  async keep(saltKey: string): Promise<void> {
+    await this.live(saltKey);
   }
 
   /**

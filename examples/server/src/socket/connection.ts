@@ -13,6 +13,7 @@ import type { ClientFrame, Messaging } from '../chat/messaging.js';
 import { T, type WireMessage } from '../chat/wire.js';
 import type { AgentPresence } from '../agents/presence.js';
 import type { AgentTokens } from '../agents/session-tokens.js';
+import type { Identity } from '../services/identity.js';
 import { LOGGED_OUT_CLOSE, SERVER_ERROR_CLOSE } from './close-codes.js';
 import { decodeFrame, encodeFrame } from './codec.js';
 import type { ConnectIdentity } from './connect-check.js';
@@ -75,6 +76,8 @@ export interface ConnectionDeps {
   now?: () => number;
   /** Batches the socket's writes of one event-loop turn into one system call (absent: each frame is written at once). */
   writes?: Pick<WriteBatch, 'hold'>;
+  /** Key sessions: an open socket keeps its own alive (absent: it does not). */
+  keySessions?: Pick<Identity, 'keep' | 'keepEvery'>;
 }
 
 /** The text of a frame, whatever form the `ws` library handed it over in. */
@@ -150,6 +153,8 @@ export class Connection {
   private readonly now: () => number;
   /** Encrypts and decrypts this connection's frames (switch on), made once. */
   private readonly cipher: FrameCipher | null;
+  /** When this socket last kept its key session alive (the connect check just used it). */
+  private keySessionKept: number;
 
   /** @param deps - the socket, identity and handlers */
   constructor(private readonly deps: ConnectionDeps) {
@@ -157,6 +162,7 @@ export class Connection {
     this.cipher = deps.userKey ? new FrameCipher(deps.userKey) : null;
     this.peer = socketPeer(deps.socket, deps.identity, this.cipher, deps.agentToken, deps.onError, deps.writes);
     this.lastFrame = this.now();
+    this.keySessionKept = this.lastFrame;
   }
 
   /** Pieces of work waiting in the queue (including the one running). */
@@ -208,6 +214,7 @@ export class Connection {
   receive(data: RawFrame, isBinary: boolean): void {
     const { peer } = this;
     this.lastFrame = this.now();
+    this.keepKeySession();
     const text = frameText(data);
     const frame = isBinary && text.length === 0 ? undefined : decodeFrame(text, this.cipher);
     if (!frame) {
@@ -223,6 +230,17 @@ export class Connection {
       return;
     }
     this.enqueue(() => this.handle(frame));
+  }
+
+  /**
+   * A socket that is up keeps its key session alive (its heartbeats are enough), every
+   * `keepEvery`: the session's HTTP calls still work after a day of the tab open and quiet.
+   */
+  private keepKeySession(): void {
+    const { keySessions, onError } = this.deps;
+    if (!keySessions || this.lastFrame - this.keySessionKept < keySessions.keepEvery) return;
+    this.keySessionKept = this.lastFrame;
+    keySessions.keep(this.peer.saltKey).catch(onError);
   }
 
   private handle(frame: ClientFrame): Promise<void> {

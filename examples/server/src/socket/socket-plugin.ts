@@ -206,7 +206,7 @@ async function admit(endpoint: Endpoint, ws: WebSocket, identity: ConnectIdentit
     return;
   }
   const userKey = deps.ctx.config.aesSwitch ? Buffer.from(identity.keySession.token, 'utf8') : null;
-  const connection = new Connection({ ...deps, hub: deps.ctx.hub, socket: ws, identity, userKey, agentToken: result.kind === 'admitted' ? result.agentToken : undefined, writes });
+  const connection = new Connection({ ...deps, hub: deps.ctx.hub, socket: ws, identity, userKey, agentToken: result.kind === 'admitted' ? result.agentToken : undefined, writes, keySessions: deps.services.identity });
   if (result.kind === 'banned') {
     refuse(connection.peer, 'banned', '');
     ws.close(BANNED_CLOSE, 'banned');

@@ -32,6 +32,23 @@ describe('key sessions', () => {
     expect(await identity.knows('')).toBe(false);
   });
 
+  it('keep moves a live one\'s last use on (an open socket keeps it); an unknown or expired one stays gone', async () => {
+    expect(identity.keepEvery).toBe(15_000);
+    expect(new Identity(fx.store, 24 * 3_600_000).keepEvery).toBe(15 * 60_000);
+    const session = await identity.sessionFor(REQUEST_KEY, () => true);
+    for (let i = 0; i < 4; i++) {
+      now += identity.keepEvery;
+      await identity.keep(session.saltKey);
+    }
+    // 60 s after it was made, 15 s after its last keep: alive
+    now += 50_000;
+    expect(await identity.live(session.saltKey)).toBeDefined();
+    now += 60_001;
+    await identity.keep(session.saltKey);
+    expect(await identity.live(session.saltKey)).toBeUndefined();
+    await expect(identity.keep('unknown')).resolves.toBeUndefined();
+  });
+
   it('refuses a new one when the limit says no, and creates nothing', async () => {
     await expect(identity.sessionFor(REQUEST_KEY, () => false)).rejects.toThrow(/too frequent/);
     expect(await fx.store.keys.byRequestKey(REQUEST_KEY)).toBeUndefined();

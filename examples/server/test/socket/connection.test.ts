@@ -77,7 +77,7 @@ const identity = (role: 'visitor' | 'agent' = 'visitor'): ConnectIdentity => ({
   connectId: 'u',
 });
 
-function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; agentToken?: string; writes?: { hold(): void } } = {}) {
+function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; agentToken?: string; writes?: { hold(): void }; now?: () => number; keySessions?: { keepEvery: number; keep(saltKey: string): Promise<void> } } = {}) {
   const socket = new FakeSocket();
   const messaging = new HeldMessaging();
   const revoked: string[] = [];
@@ -112,8 +112,9 @@ function setUp(options: { role?: 'visitor' | 'agent'; userKey?: Buffer | null; a
     },
     agentPresence: { loggedOut: (id) => void loggedOut.push(id) },
     onError: (e) => void errors.push(e),
-    now: () => 42,
+    now: options.now ?? (() => 42),
     ...(options.writes ? { writes: options.writes } : {}),
+    ...(options.keySessions ? { keySessions: options.keySessions } : {}),
   });
   return { socket, messaging, revoked, loggedOut, errors, hubCalls, connection };
 }
@@ -142,6 +143,36 @@ describe('connection: heartbeats are answered at once, whatever is waiting', () 
     await messaging.release();
     await connection.idle();
     expect(messaging.handled.map((f) => f.type)).toEqual([100]);
+  });
+});
+
+describe('connection: an open socket keeps its key session alive', () => {
+  it('keeps it once every keepEvery of frames (heartbeats are enough), never per frame; a failed keep is reported, the socket stays', async () => {
+    let now = 1_000;
+    const kept: string[] = [];
+    let fail = false;
+    const keySessions = {
+      keepEvery: 500,
+      keep: async (saltKey: string) => {
+        kept.push(`${saltKey}@${now}`);
+        if (fail) throw new Error('store away');
+      },
+    };
+    const { socket, errors, connection } = setUp({ now: () => now, keySessions });
+    const heartbeat = Buffer.from(JSON.stringify({ type: 1, from: 'v1' }));
+    for (const t of [1_200, 1_499, 1_500, 1_700, 1_999, 2_100, 2_400]) {
+      now = t;
+      connection.receive(heartbeat, false);
+    }
+    expect(kept).toEqual(['salt@1500', 'salt@2100']);
+    fail = true;
+    now = 2_600;
+    connection.receive(heartbeat, false);
+    await new Promise((r) => setImmediate(r));
+    expect(kept).toHaveLength(3);
+    expect(errors).toHaveLength(1);
+    expect(socket.closes).toEqual([]);
+    expect(socket.messages().filter((m) => m.type === 51)).toHaveLength(8);
   });
 });
 
