@@ -4,9 +4,10 @@
  * WebCrypto. It yields what jsencrypt's `encrypt` yields (the card's library, which every server
  * of this protocol can decrypt with), as many bytes as the modulus.
  *
- * Why not jsencrypt (measured in bench/README.md, "RSA without jsencrypt"): its chunk is 57.9 kB
- * (17.8 kB gzip) that every visitor page loads at start-up, and its evaluation and one encryption
- * took ~40 ms of a phone's main thread (4x CPU slowdown) on the way to the first screen.
+ * Why not jsencrypt (measured in bench/README.md, the first screen's seventh pass): its chunk is
+ * 57.9 kB (17.8 kB gzip) that every visitor page loads at start-up, and its evaluation and one
+ * encryption took 33.5 ms of a phone's main thread (4x CPU slowdown) on the way to the first
+ * screen, against 4.2 ms now.
  * @module
  */
 import { PKCS1_KEM } from 'micro-rsa-dsa-dh/rsa.js';

@@ -93,8 +93,8 @@ export class Identity {
   }
 
   /**
-   * Keeps a key session alive: its last use moves on (at most once a minute), as a call with it
-   * would. An expired or unknown one is left as it is.
+   * Keeps a key session alive: its last use moves on, as a call with it would (see {@link live}).
+   * An expired or unknown one is left as it is.
    */
   async keep(saltKey: string): Promise<void> {
     await this.live(saltKey);
