@@ -70,7 +70,7 @@ async function startServer(opts: LoadOptions, sampler: ProcessSampler): Promise<
 function limitsLine(): string {
   return `RATE_SOCKET_MAX=${RAISED_LIMITS.RATE_SOCKET_MAX}/${RAISED_LIMITS.RATE_SOCKET_WINDOW_MS} ms, ` +
     `RATE_HTTP_MAX=${RAISED_LIMITS.RATE_HTTP_MAX}/${RAISED_LIMITS.RATE_HTTP_WINDOW_MS} ms (defaults 10/5000 ms and 300/60000 ms), ` +
-    `RATE_KEY_SESSIONS_MAX=${RAISED_LIMITS.RATE_KEY_SESSIONS_MAX} and RATE_CONNECTS_MAX=${RAISED_LIMITS.RATE_CONNECTS_MAX} per address and minute (defaults 30 and 60)`;
+    `RATE_KEY_SESSIONS_MAX=${RAISED_LIMITS.RATE_KEY_SESSIONS_MAX} and RATE_CONNECTS_MAX=${RAISED_LIMITS.RATE_CONNECTS_MAX} per address and minute (defaults 60 and 60)`;
 }
 
 function resourceCounts(): Map<string, number> {

@@ -101,6 +101,11 @@ export interface ServerConfig {
   appDir: string;
   /** Key sessions expire this long after their last use (ms). */
   keySessionTtlMs: number;
+  /**
+   * A key session no connect was accepted on (unbound) expires this long after its last use (ms;
+   * at most `keySessionTtlMs`): a page's start-up that never connected costs the store little.
+   */
+  keySessionUnboundTtlMs: number;
   /** Idle sockets (no frame at all) are closed after this long (ms). */
   socketIdleMs: number;
   /** Write the demo seed data on first start. */
@@ -199,6 +204,7 @@ export function loadConfig(env: EnvLike = process.env, overrides: Partial<Server
     publicUrl,
     appDir: resolve(env['APP_DIR']?.trim() || fileURLToPath(new URL('../../kefu/dist', import.meta.url))),
     keySessionTtlMs: intVar(env, 'KEY_SESSION_TTL_MS', 24 * 3_600_000, 1_000, 365 * 86_400_000),
+    keySessionUnboundTtlMs: intVar(env, 'KEY_SESSION_UNBOUND_TTL_MS', 10 * 60_000, 1_000, 365 * 86_400_000),
     socketIdleMs: intVar(env, 'SOCKET_IDLE_MS', 90_000, 1_000, 86_400_000),
     seed: boolVar(env, 'SEED', true),
     log: boolVar(env, 'LOG', false),

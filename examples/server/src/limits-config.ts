@@ -132,7 +132,7 @@ export function readUploadLimits(env: EnvLike): UploadLimits {
  */
 export function readAbuseLimits(env: EnvLike): AbuseLimits {
   return {
-    keySessionsMax: intVar(env, 'RATE_KEY_SESSIONS_MAX', 30, 1, 1_000_000),
+    keySessionsMax: intVar(env, 'RATE_KEY_SESSIONS_MAX', 60, 1, 1_000_000),
     keySessionsWindowMs: intVar(env, 'RATE_KEY_SESSIONS_WINDOW_MS', 60_000, 100, 86_400_000),
     connectsMax: intVar(env, 'RATE_CONNECTS_MAX', 60, 1, 1_000_000),
     connectsWindowMs: intVar(env, 'RATE_CONNECTS_WINDOW_MS', 60_000, 100, 86_400_000),

@@ -17,7 +17,7 @@ import { removeDir, startServer } from './helpers/start.js';
 type Server = Awaited<ReturnType<typeof startServer>>;
 
 /** The demo agent and the stock limits (the test helpers raise the per-address ones by default). */
-const STOCK = { AGENTS: '', RATE_KEY_SESSIONS_MAX: '30', RATE_CONNECTS_MAX: '60' };
+const STOCK = { AGENTS: '', RATE_KEY_SESSIONS_MAX: '60', RATE_CONNECTS_MAX: '60' };
 
 function notPassed(report: ConformanceReport): string[] {
   return report.results.filter((r) => r.status !== 'passed').map((r) => `${r.status} ${r.id}: ${r.reason ?? ''}`);

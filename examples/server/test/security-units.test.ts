@@ -145,7 +145,7 @@ describe('TRUST_PROXY: the client address behind a trusted reverse proxy', () =>
 describe('configuration of the limits', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({}).abuse).toEqual({
-      keySessionsMax: 30,
+      keySessionsMax: 60,
       keySessionsWindowMs: 60_000,
       connectsMax: 60,
       connectsWindowMs: 60_000,
@@ -154,6 +154,9 @@ describe('configuration of the limits', () => {
     });
     expect(loadConfig({}).rate).toMatchObject({ socketMax: 10, socketWindowMs: 5000, httpMax: 300, httpWindowMs: 60_000 });
     expect(loadConfig({}).trustProxy).toEqual([]);
+    expect(loadConfig({})).toMatchObject({ keySessionTtlMs: 24 * 3_600_000, keySessionUnboundTtlMs: 10 * 60_000 });
+    expect(loadConfig({ KEY_SESSION_UNBOUND_TTL_MS: '5000' }).keySessionUnboundTtlMs).toBe(5000);
+    expect(() => loadConfig({ KEY_SESSION_UNBOUND_TTL_MS: '10' })).toThrow(ConfigError);
   });
 
   it('reads every limit from its variable and refuses unusable values', () => {

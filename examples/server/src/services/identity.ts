@@ -30,17 +30,31 @@ export function roleOf(identity: string): 'visitor' | 'agent' {
 
 /** The identity service. */
 export class Identity {
+  /** How long an unbound key session lives after its last use (at most {@link ttlMs}). */
+  private readonly unboundTtlMs: number;
+
   /**
    * @param store - storage
    * @param ttlMs - a key session expires this long after its last use
    * @param now - the wall clock
+   * @param agentMerchants - the merchants an agent works for
+   * @param unboundTtlMs - a key session no connect was accepted on expires this long after its
+   *   last use (default and at most `ttlMs`)
    */
   constructor(
     private readonly store: Store,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly agentMerchants: (agentId: string) => Promise<readonly string[]> = async () => [],
-  ) {}
+    unboundTtlMs: number = ttlMs,
+  ) {
+    this.unboundTtlMs = Math.min(unboundTtlMs, ttlMs);
+  }
+
+  /** Whether a key session has expired: its TTL (the shorter one while unbound) after its last use. */
+  private expired(session: KeySession, now: number): boolean {
+    return session.lastUsed + (session.boundTo === null ? this.unboundTtlMs : this.ttlMs) < now;
+  }
 
   /**
    * The key session of a request key, created on first use. `mayCreate` decides whether a new
@@ -50,7 +64,7 @@ export class Identity {
   async sessionFor(requestKey: string, mayCreate: () => boolean | Promise<boolean>): Promise<KeySession> {
     const now = this.now();
     const existing = await this.store.keys.byRequestKey(requestKey);
-    if (existing && existing.lastUsed + this.ttlMs >= now) return existing;
+    if (existing && !this.expired(existing, now)) return existing;
     try {
       return await this.store.transaction((tx) => this.create(tx, requestKey, now, mayCreate));
     } catch (error) {
@@ -78,8 +92,9 @@ export class Identity {
   async live(saltKey: string): Promise<KeySession | undefined> {
     const session = saltKey === '' ? undefined : await this.store.keys.bySaltKey(saltKey);
     const now = this.now();
-    if (!session || session.lastUsed + this.ttlMs < now) return undefined;
-    if (now - session.lastUsed > Math.min(TOUCH_EVERY, this.ttlMs / 4)) await this.store.keys.touch(session.saltKey, now);
+    if (!session || this.expired(session, now)) return undefined;
+    const ttl = session.boundTo === null ? this.unboundTtlMs : this.ttlMs;
+    if (now - session.lastUsed > Math.min(TOUCH_EVERY, ttl / 4)) await this.store.keys.touch(session.saltKey, now);
     return session;
   }
 
@@ -157,13 +172,14 @@ export class Identity {
     return roleOf(identity) === 'agent' ? this.agentMerchants(identity) : Promise.resolve([]);
   }
 
-  /** Forgets key sessions unused for a TTL (housekeeping); returns how many. */
+  /** Forgets key sessions unused for their TTL (housekeeping); returns how many. */
   purgeUnused(): Promise<number> {
-    return this.store.keys.deleteUnusedSince(this.now() - this.ttlMs);
+    const now = this.now();
+    return this.store.keys.deleteUnusedSince(now - this.ttlMs, now - this.unboundTtlMs);
   }
 
   private async create(tx: Store, requestKey: string, now: number, mayCreate: () => boolean | Promise<boolean>): Promise<KeySession> {
-    await tx.keys.deleteUnusedSince(now - this.ttlMs);
+    await tx.keys.deleteUnusedSince(now - this.ttlMs, now - this.unboundTtlMs);
     const again = await tx.keys.byRequestKey(requestKey);
     if (again) return again;
     if (!(await mayCreate())) throw tooManyRequests();

@@ -79,7 +79,7 @@ export function createServices(
   const groups = new Groups(store, visitors, ctx.groupAlias, now);
   const merchants = new Merchants(store, (merchant) => sneakPeekOn(config.sneakPeekMerchants, merchant));
   return {
-    identity: new Identity(store, config.keySessionTtlMs, now, (agentId) => ctx.agents.merchantsOf(agentId)),
+    identity: new Identity(store, config.keySessionTtlMs, now, (agentId) => ctx.agents.merchantsOf(agentId), config.keySessionUnboundTtlMs),
     visitors,
     groups,
     merchants,

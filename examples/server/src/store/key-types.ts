@@ -29,6 +29,9 @@ export interface KeySessionRepo {
   byRequestKey(requestKey: string): KeySession | undefined;
   bySaltKey(saltKey: string): KeySession | undefined;
   touch(saltKey: string, now: number): void;
-  /** Deletes sessions last used before `before`; returns how many. */
-  deleteUnusedSince(before: number): number;
+  /**
+   * Deletes the sessions last used before `before`, and the unbound ones (no connect accepted on
+   * them) last used before `unboundBefore` (default `before`); returns how many.
+   */
+  deleteUnusedSince(before: number, unboundBefore?: number): number;
 }

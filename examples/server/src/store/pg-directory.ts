@@ -25,7 +25,8 @@ export function pgKeySessionRepo(db: Queryable): Async<KeySessionRepo> {
     touch: async (saltKey, now) => {
       await db.query('UPDATE key_sessions SET last_used = $1 WHERE salt_key = $2', [now, saltKey]);
     },
-    deleteUnusedSince: (before) => changedRows(db, 'DELETE FROM key_sessions WHERE last_used < $1', [before]),
+    deleteUnusedSince: (before, unboundBefore = before) =>
+      changedRows(db, 'DELETE FROM key_sessions WHERE last_used < $1 OR (bound_to IS NULL AND last_used < $2)', [before, unboundBefore]),
   };
 }
 

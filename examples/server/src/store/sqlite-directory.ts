@@ -19,7 +19,7 @@ export function sqliteKeySessionRepo(db: Database.Database): KeySessionRepo {
     byRequestKey: db.prepare<[string], rows.KeySessionRow>('SELECT * FROM key_sessions WHERE request_key = ?'),
     bySaltKey: db.prepare<[string], rows.KeySessionRow>('SELECT * FROM key_sessions WHERE salt_key = ?'),
     touch: db.prepare<[number, string]>('UPDATE key_sessions SET last_used = ? WHERE salt_key = ?'),
-    deleteUnused: db.prepare<[number]>('DELETE FROM key_sessions WHERE last_used < ?'),
+    deleteUnused: db.prepare<[number, number]>('DELETE FROM key_sessions WHERE last_used < ? OR (bound_to IS NULL AND last_used < ?)'),
   };
   return {
     create: (s) => {
@@ -30,7 +30,7 @@ export function sqliteKeySessionRepo(db: Database.Database): KeySessionRepo {
     touch: (saltKey, now) => {
       q.touch.run(now, saltKey);
     },
-    deleteUnusedSince: (before) => q.deleteUnused.run(before).changes,
+    deleteUnusedSince: (before, unboundBefore = before) => q.deleteUnused.run(before, unboundBefore).changes,
   };
 }
 

@@ -49,6 +49,31 @@ describe('key sessions', () => {
     await expect(identity.keep('unknown')).resolves.toBeUndefined();
   });
 
+  it('one that no connect bound lives its own, shorter TTL; once bound, the whole TTL; housekeeping forgets by the same rule', async () => {
+    const short = new Identity(fx.store, 60_000, () => now, async () => [], 10_000);
+    const free = await short.sessionFor(REQUEST_KEY, () => true);
+    const bound = await short.sessionFor('fedcba9876543210fedcba9876543210', () => true);
+    expect(await short.bind(bound.saltKey, F.plain)).toBe(true);
+    now += 9_000;
+    expect(await short.live(free.saltKey)).toBeDefined(); // used: its last use moves on
+    now += 9_000;
+    expect(await short.live(free.saltKey)).toBeDefined();
+    now += 10_001;
+    expect(await short.live(free.saltKey)).toBeUndefined();
+    expect(await short.live(bound.saltKey)).toBeDefined();
+    // a new start-up with the expired one's request key gets a new session
+    const again = await short.sessionFor(REQUEST_KEY, () => true);
+    expect(again.saltKey).not.toBe(free.saltKey);
+    now += 60_001;
+    expect(await short.purgeUnused()).toBe(2);
+    expect(await fx.store.keys.bySaltKey(bound.saltKey)).toBeUndefined();
+    // an unbound TTL longer than the TTL is the TTL
+    const longer = new Identity(fx.store, 60_000, () => now, async () => [], 120_000);
+    const s = await longer.sessionFor(REQUEST_KEY, () => true);
+    now += 60_001;
+    expect(await longer.live(s.saltKey)).toBeUndefined();
+  });
+
   it('refuses a new one when the limit says no, and creates nothing', async () => {
     await expect(identity.sessionFor(REQUEST_KEY, () => false)).rejects.toThrow(/too frequent/);
     expect(await fx.store.keys.byRequestKey(REQUEST_KEY)).toBeUndefined();

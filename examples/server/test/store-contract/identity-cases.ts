@@ -40,6 +40,20 @@ export function identityCases(current: () => Store, kind: 'sqlite' | 'postgres')
       expect(await store.keys.bySaltKey('s1')).toBeUndefined();
       expect(await store.keys.bySaltKey('s3')).toBeDefined();
     });
+
+    it('deleteUnusedSince deletes the unbound ones by their own, shorter limit and keeps the bound ones until the first', async () => {
+      const store = current();
+      for (const name of ['bound-old', 'bound-new', 'free-old', 'free-new']) await store.keys.create(keySession(name, name.endsWith('old') ? T0 : T0 + 80));
+      await store.chat.saveVisitor(visitor('v1'));
+      expect(await store.identity.bindKeySession('bound-old', 'v1')).toBe(true);
+      expect(await store.identity.bindKeySession('bound-new', 'v1')).toBe(true);
+      // bound: last used before T0 + 10 goes; unbound: before T0 + 90
+      expect(await store.keys.deleteUnusedSince(T0 + 10, T0 + 90)).toBe(3);
+      expect(await store.keys.bySaltKey('bound-old')).toBeUndefined();
+      expect(await store.keys.bySaltKey('free-old')).toBeUndefined();
+      expect(await store.keys.bySaltKey('free-new')).toBeUndefined();
+      expect(await store.keys.bySaltKey('bound-new')).toBeDefined();
+    });
   });
 
   describe('identity', () => {
