@@ -34,6 +34,6 @@ export interface ClientContext {
   connectData(): Readonly<Record<string, unknown>>;
   /** Emits a user-facing notice (its zh text is bundled: a {@link NoticeKey}). */
   notify(key: NoticeKey, level: NoticeLevel): void;
-  /** Emits an `error` event. */
-  reportError(error: Error, source: ErrorSource): void;
+  /** Emits an `error` event (a thrown value that is not an `Error` is wrapped in one). */
+  reportError(error: unknown, source: ErrorSource): void;
 }

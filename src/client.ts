@@ -204,10 +204,10 @@ export class ImClient extends Emitter<ImClientEvents> {
     return this.engine.keys.load(
       () => {
         this.visibility.start();
-        const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(asError(e), 'start'));
+        const language = this.setLanguage(this.i18n.language).catch((e: unknown) => this.reportError(e, 'start'));
         // the socket code loads alongside the keys: a connect follows start-up
-        const socket = this.engine.loadSocket().catch((e: unknown) => this.reportError(asError(e), 'start'));
-        return Promise.all([language, socket, this.engine.restore().catch((e: unknown) => this.reportError(asError(e), 'send'))]);
+        const socket = this.engine.loadSocket().catch((e: unknown) => this.reportError(e, 'start'));
+        return Promise.all([language, socket, this.engine.restore().catch((e: unknown) => this.reportError(e, 'send'))]);
       },
       (errors) => errors.forEach((error) => this.reportError(error, 'start')),
     );
@@ -374,7 +374,7 @@ export class ImClient extends Emitter<ImClientEvents> {
     this.emit('notice', { key, text: serverText || this.i18n.t(key), level, duration: this.limits.noticeDuration });
   }
 
-  private reportError(error: Error, source: ErrorSource): void {
-    this.emit('error', { error, source });
+  private reportError(error: unknown, source: ErrorSource): void {
+    this.emit('error', { error: asError(error), source });
   }
 }

@@ -208,7 +208,7 @@ export class Engine {
   /** Opens the socket: this tab's own, or the leader tab's when another tab leads. */
   connect(): void {
     this.connectWanted = true;
-    this.restore().catch((e: unknown) => this.ctx.reportError(asError(e), 'send'));
+    this.restore().catch((e: unknown) => this.ctx.reportError(e, 'send'));
     this.withStack((stack) => {
       if (!this.connectWanted) return; // disconnected while the socket code loaded
       stack.link.closeCodes.reset();
@@ -254,13 +254,13 @@ export class Engine {
       .welcomed()
       .then(() => (this.destroyed ? undefined : this.fileSender()))
       .then((sender) => sender?.restore(files))
-      .catch((e: unknown) => this.ctx.reportError(asError(e), 'upload'));
+      .catch((e: unknown) => this.ctx.reportError(e, 'upload'));
   }
 
   /** Sends an uploaded file's message, or stages a picked file and uploads it (the uploader loads on demand). */
   sendFile(file: UploadedFile | Blob, kind: FileKind, input: FileSendInput): StoredMessage {
     const upload = (staged: StagedFile): void => {
-      this.fileSender().then((files) => files.upload(staged), (e: unknown) => this.ctx.reportError(asError(e), 'upload'));
+      this.fileSender().then((files) => files.upload(staged), (e: unknown) => this.ctx.reportError(e, 'upload'));
     };
     return sendFile({ ...this.ctx, sender: this.sender, durable: this.durable }, file, kind, input, upload);
   }
@@ -291,7 +291,7 @@ export class Engine {
       (stack) => {
         if (!this.destroyed) use(stack);
       },
-      (e: unknown) => this.ctx.reportError(asError(e), 'connect'),
+      (e: unknown) => this.ctx.reportError(e, 'connect'),
     );
   }
 
@@ -347,7 +347,7 @@ export class Engine {
 
   /** Fetches what was missed after `from` (an error is reported, never thrown). */
   private fetchMissed(from: CatchUpMark): void {
-    this.history.fetchMissed(undefined, from).catch((e: unknown) => this.ctx.reportError(asError(e), 'http'));
+    this.history.fetchMissed(undefined, from).catch((e: unknown) => this.ctx.reportError(e, 'http'));
   }
 
   /**

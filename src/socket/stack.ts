@@ -114,7 +114,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       deps.identityReset();
       // The refused id never comes back (a member's id without its token, a deleted or merged id):
       // nothing of it stays on this device, as after reset() (its drafts, its durable outbox).
-      deps.forgetIdentity(oldId).catch((e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'));
+      deps.forgetIdentity(oldId).catch((e: unknown) => ctx.reportError(e, 'connect'));
       ctx.events.emit('identity', { change: 'refused', clientId: newId });
       tabs?.announceIdentity('refused', oldId, newId); // the other tabs of the refused id follow
     },
@@ -209,7 +209,7 @@ export function createSocketStack(deps: SocketStackDeps): SocketStack {
       followIdentity: (change) =>
         void deps.followIdentity(change).then(
           () => ctx.events.emit('identity', change),
-          (e: unknown) => ctx.reportError(e instanceof Error ? e : new Error(String(e)), 'connect'),
+          (e: unknown) => ctx.reportError(e, 'connect'),
         ),
       writeOwn: (message) => link.send(message),
       deliver: (message, encrypted) => {
