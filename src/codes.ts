@@ -38,7 +38,9 @@ export const CloseCode = /* @__PURE__ */ Object.freeze({
   TryAgainLater: 1013,
   /**
    * 4001 the connect check failed (crypto, HMAC, expired key session, refused agent credentials):
-   * the next attempt exchanges keys again; `maxReconnectAttempts` refusals in a row stop the client.
+   * the next attempt exchanges keys again, at once after the first refusal in a row (most often
+   * an expired key session), then with the backoff; `maxReconnectAttempts` refusals in a row stop
+   * the client.
    */
   Unauthorized: 4001,
   /** 4002 idle: the server heard no frame for 90 s. Reconnect with the usual backoff. */

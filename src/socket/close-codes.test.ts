@@ -49,6 +49,18 @@ describe('close codes (docs/protocol.md): 4001 re-keys, 4003 never reconnects, r
     expect(policy(after(CloseCode.Unauthorized, 1))).toBeNull();
   });
 
+  it('the first 4001 in a row connects again at once (with a new key session: the server forgot the old one), the next ones wait', () => {
+    const codes = new CloseCodeHandler({ forgetKeys: () => undefined });
+    const policy = codes.wrap(fixedDelayPolicy(5000, 3), 3);
+    codes.handleClose(CloseCode.Unauthorized);
+    expect(policy(after(CloseCode.Unauthorized, 1))).toBe(0);
+    codes.handleClose(CloseCode.Unauthorized);
+    expect(policy(after(CloseCode.Unauthorized, 1))).toBe(5000);
+    codes.reset();
+    codes.handleClose(CloseCode.Unauthorized);
+    expect(policy(after(CloseCode.Unauthorized, 1))).toBe(0);
+  });
+
   it('a welcome, a manual connect or the network coming back starts counting again; other codes pass through', () => {
     const codes = new CloseCodeHandler({ forgetKeys: () => undefined });
     const policy = codes.wrap(fixedDelayPolicy(5000, 1));

@@ -97,7 +97,8 @@ export class CloseCodeHandler {
    * closes, and every refused try costs the server an RSA decrypt); after 1012 (a draining server)
    * the first retry goes at once; after 4004 it connects again at once as a new visitor, unless
    * that new visitor was refused too; after 4006 it connects again at once with a fresh identity
-   * token, once, and stops at a second 4006 in a row; after 4001 the attempt is at least the number of refusals
+   * token, once, and stops at a second 4006 in a row; after a first 4001 it connects again at once
+   * (with a new key session), after more in a row the attempt is at least the number of refusals
    * in a row. A wrong socket key gives up after `maxRefusals` refusals in a row: refusals after
    * fresh key exchanges do not heal by waiting.
    * @param reconnectPolicy - the policy in force
@@ -114,6 +115,10 @@ export class CloseCodeHandler {
       // a refused identity token: once at once with a fresh token, then shown (never a loop)
       if (closeCode === CloseCode.IdentityTokenRefused) return this.tokenRetry ? 0 : null;
       if (closeCode === CloseCode.Unauthorized) {
+        // the first refusal in a row is most often a key session the server no longer knows (the
+        // page started long before it connected, or slept past the session's TTL): the keys are
+        // renewed, so the next try goes at once; a wrong socket key is refused again and waits
+        if (this.refusedInARow === 1) return 0;
         const attempt = Math.max(ctx.attempt, this.refusedInARow);
         return attempt > maxRefusals ? null : policy({ ...ctx, attempt });
       }
