@@ -1,6 +1,6 @@
 /**
- * The start-up key exchange (protocol §1): server time, then the AES key, the user token and the
- * AES switch.
+ * The start-up key exchange (protocol §1): server time, then the AES key and the user token, with
+ * the AES switch beside them.
  * @module
  */
 import { gcmDecrypt } from './crypto/aes-gcm.js';
@@ -43,9 +43,9 @@ function asError(e: unknown): Error {
 /**
  * Runs the start-up order of spec §4: fetch the server time (and sync the clock with half the
  * round trip), then load the AES key and the user token, one after the other, and the AES switch
- * beside them. `onToken` is told the
- * decrypted token and salt key as soon as they are known. A failed step does not
- * throw (spec §8: failures are swallowed); it is listed in {@link StartupResult.errors}.
+ * beside them. `onToken` is told the decrypted token and salt key as soon as they are known. A
+ * failed step does not throw (spec §8: failures are swallowed); it is listed in
+ * {@link StartupResult.errors}.
  * @internal
  */
 export async function runStartup(
