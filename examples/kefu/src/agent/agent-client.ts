@@ -10,10 +10,10 @@ import { CloseCode } from '@kefu-im/sdk/codes';
 import type { AppRuntime } from '../runtime/runtime.js';
 
 /**
- * An agent's 4001: the first one may be an expired key session (the SDK exchanges keys again), so
- * it is retried at once; a second in a row, with fresh keys, is refused credentials (a wrong
- * password, an expired or revoked session token, a throttled account) and ends the client. Any
- * other close takes the normal, never-ending backoff: a server away for minutes is waited for.
+ * An agent's 4001: the first one may be an expired key session (the SDK exchanges keys again and
+ * retries at once, for every client); a second in a row, with fresh keys, is refused credentials (a
+ * wrong password, an expired or revoked session token, a throttled account) and ends the client.
+ * Any other close takes the normal, never-ending backoff: a server away for minutes is waited for.
  */
 export function agentRefusals(ctx: ReconnectContext): number | null | undefined {
   if (ctx.closeCode !== CloseCode.Unauthorized) return undefined;
