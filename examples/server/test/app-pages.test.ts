@@ -163,5 +163,6 @@ describe('user-facing failure messages follow Accept-Language', () => {
     expect(localizedMessage(2002, 'zh', 'x')).toBe('您已经评价过了');
     expect(localizedMessage(2002, 'en', 'x')).toBe('You have commented already');
     expect(localizedMessage(1001, 'zh', 'kept')).toBe('kept');
+    expect(localizedMessage(1002, 'zh', 'x')).toBe('会话已过期，请刷新页面');
   });
 });

@@ -88,9 +88,15 @@ describe('protocol §2: (enc) calls', () => {
     expect((await raw.json()) as { code: number }).toMatchObject({ code: 1001 });
   });
 
-  it('answers an unknown or missing salt key with 1002', async () => {
+  it('answers an unknown or missing salt key with 1002, and a message the visitor can act on in its language', async () => {
     const res = await enc(server.url, { ...session, saltKey: 'nope' }, 'POST', 'getMerchantById', { mchId: 'M1001', platformId: 'P01' });
     expect(res.code).toBe(1002);
+    const zh = await fetch(`${server.url}/im/api/permit/getMerchantById`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-salt-key': 'nope', 'accept-language': 'zh-CN' },
+      body: '{"data":"x"}',
+    });
+    expect(await zh.json()).toMatchObject({ code: 1002, message: '会话已过期，请刷新页面' });
   });
 
   it('answers unknown records with 1003', async () => {

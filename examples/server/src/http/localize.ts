@@ -20,6 +20,8 @@ const MESSAGES: Readonly<Record<number, Record<Lang, string>>> = {
     en: 'Access denied: please contact the administrator',
   },
   [Code.TooFrequent]: { zh: '请求频繁，请稍后再试', 'zh-Hant': '請求頻繁，請稍後再試', en: 'Requests too frequent, please try again later' },
+  // a key session the server no longer knows (its TTL passed): the visitor reads what to do
+  [Code.BadSalt]: { zh: '会话已过期，请刷新页面', 'zh-Hant': '會話已過期，請重新整理頁面', en: 'Your session has expired, please reload the page' },
 };
 
 /** The language to answer in, from an `Accept-Language` value (first tag wins). */
