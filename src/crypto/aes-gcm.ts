@@ -12,10 +12,14 @@ export const GCM_NONCE_BYTES = 12;
 /** Authentication tag length in bytes. */
 export const GCM_TAG_BYTES = 16;
 
-/** The WebCrypto subtle API, or a clear error when the environment has none. */
-function subtle(): SubtleCrypto {
+/**
+ * The WebCrypto subtle API, or a clear error naming what needs it when the environment has none.
+ * @param what - what needs it (`AES-GCM`, `RSA`)
+ * @internal
+ */
+export function subtle(what = 'AES-GCM'): SubtleCrypto {
   const s = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
-  if (!s) throw new Error('AES-GCM needs WebCrypto (globalThis.crypto.subtle), which is not available here.');
+  if (!s) throw new Error(`${what} needs WebCrypto (globalThis.crypto.subtle), which is not available here.`);
   return s;
 }
 

@@ -103,6 +103,22 @@ export function base64UrlEncode(text: string): string {
 }
 
 /**
+ * Decodes base64url (with or without padding) into bytes. The standard alphabet's `+` and `/` are
+ * accepted as well.
+ * @param s - the base64url text
+ * @returns the decoded bytes
+ * @throws Error `Invalid base64url string: ...` when `s` is not base64url
+ */
+export function base64UrlToBytes(s: string): Uint8Array {
+  if (typeof s !== 'string') throw new Error('Invalid base64url string: expected a string.');
+  try {
+    return base64ToBytes(s.replace(/-/g, '+').replace(/_/g, '/'));
+  } catch (e) {
+    throw new Error(`Invalid base64url string: ${(e as Error).message.replace(/^Invalid base64 string: /, '')}`);
+  }
+}
+
+/**
  * Decodes base64url (with or without padding) into UTF-8 text. The standard alphabet's `+` and
  * `/` are accepted as well, since they cannot be confused with anything else.
  * @param s - the base64url text
@@ -110,13 +126,7 @@ export function base64UrlEncode(text: string): string {
  * @throws Error `Invalid base64url string: ...` when `s` is not base64url or not UTF-8
  */
 export function base64UrlDecode(s: string): string {
-  if (typeof s !== 'string') throw new Error('Invalid base64url string: expected a string.');
-  let bytes: Uint8Array;
-  try {
-    bytes = base64ToBytes(s.replace(/-/g, '+').replace(/_/g, '/'));
-  } catch (e) {
-    throw new Error(`Invalid base64url string: ${(e as Error).message.replace(/^Invalid base64 string: /, '')}`);
-  }
+  const bytes = base64UrlToBytes(s);
   try {
     return utf8Decode(bytes);
   } catch {

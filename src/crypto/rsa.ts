@@ -11,7 +11,9 @@
  * @module
  */
 import { PKCS1_KEM } from 'micro-rsa-dsa-dh/rsa.js';
-import { base64ToBytes, bytesToBase64, utf8Encode } from './encoding.js';
+import { subtle } from './aes-gcm.js';
+import { base64ToBytes, base64UrlToBytes, bytesToBase64, utf8Encode } from './encoding.js';
+import { bytesToHex } from './hex.js';
 
 /** The generic failure text of a failed public-key encryption (spec §8: a Chinese message). */
 export const RSA_ENCRYPT_ERROR = 'RSA加密失败';
@@ -25,10 +27,7 @@ interface RsaPublicKey {
 /** A JWK's base64url number as a BigInt. */
 function jwkNumber(value: string | undefined): bigint {
   if (!value) throw new Error(RSA_ENCRYPT_ERROR);
-  const padded = value.replace(/-/g, '+').replace(/_/g, '/');
-  let hex = '';
-  for (const byte of base64ToBytes(padded)) hex += byte.toString(16).padStart(2, '0');
-  return BigInt(`0x${hex}`);
+  return BigInt(`0x${bytesToHex(base64UrlToBytes(value))}`);
 }
 
 /**
@@ -36,12 +35,11 @@ function jwkNumber(value: string | undefined): bigint {
  * and exponent, from its JWK form.
  */
 async function readPublicKey(publicKey: string): Promise<RsaPublicKey> {
-  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
-  if (!subtle) throw new Error('RSA needs WebCrypto (globalThis.crypto.subtle), which is not available here.');
+  const webCrypto = subtle('RSA');
   const body = publicKey.replace(/-----(BEGIN|END) PUBLIC KEY-----/g, '').replace(/\s+/g, '');
   // the algorithm only names how WebCrypto would use the key: its modulus and exponent are read
-  const key = await subtle.importKey('spki', new Uint8Array(base64ToBytes(body)), { name: 'RSA-OAEP', hash: 'SHA-256' }, true, ['encrypt']);
-  const jwk = await subtle.exportKey('jwk', key);
+  const key = await webCrypto.importKey('spki', new Uint8Array(base64ToBytes(body)), { name: 'RSA-OAEP', hash: 'SHA-256' }, true, ['encrypt']);
+  const jwk = await webCrypto.exportKey('jwk', key);
   return { n: jwkNumber(jwk.n), e: jwkNumber(jwk.e) };
 }
 

@@ -51,9 +51,14 @@ export class Identity {
     this.unboundTtlMs = Math.min(unboundTtlMs, ttlMs);
   }
 
-  /** Whether a key session has expired: its TTL (the shorter one while unbound) after its last use. */
+  /** A key session's TTL: the shorter one while no connect bound it. */
+  private ttlOf(session: KeySession): number {
+    return session.boundTo === null ? this.unboundTtlMs : this.ttlMs;
+  }
+
+  /** Whether a key session has expired: its TTL after its last use. */
   private expired(session: KeySession, now: number): boolean {
-    return session.lastUsed + (session.boundTo === null ? this.unboundTtlMs : this.ttlMs) < now;
+    return session.lastUsed + this.ttlOf(session) < now;
   }
 
   /**
@@ -93,8 +98,7 @@ export class Identity {
     const session = saltKey === '' ? undefined : await this.store.keys.bySaltKey(saltKey);
     const now = this.now();
     if (!session || this.expired(session, now)) return undefined;
-    const ttl = session.boundTo === null ? this.unboundTtlMs : this.ttlMs;
-    if (now - session.lastUsed > Math.min(TOUCH_EVERY, ttl / 4)) await this.store.keys.touch(session.saltKey, now);
+    if (now - session.lastUsed > Math.min(TOUCH_EVERY, this.ttlOf(session) / 4)) await this.store.keys.touch(session.saltKey, now);
     return session;
   }
 
