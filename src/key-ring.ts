@@ -5,6 +5,7 @@
  * @module
  */
 import type { ServerClock } from './clock.js';
+import { asError } from './errors.js';
 import type { PermitApi } from './http/permit-api.js';
 import { lazy } from './lazy.js';
 import type { ChatMessage } from './messages/types.js';
@@ -54,7 +55,7 @@ export class KeyRing {
       const { api, clock, timers } = this.deps;
       const exchange = loadStartup().then(
         ({ runStartup }) => runStartup(api, clock, timers, (token) => (this.token = token)),
-        (e: unknown): StartupResult => ({ session: null, serverTime: null, errors: [e instanceof Error ? e : new Error(String(e))] }),
+        (e: unknown): StartupResult => ({ session: null, serverTime: null, errors: [asError(e)] }),
       );
       // The connect's code (RSA, HMAC) loads while the exchange waits for the network: the first
       // connect follows start-up, and on a slow phone a chain of chunk loads costs more than bytes.

@@ -8,6 +8,7 @@ import { utf8Encode } from './crypto/encoding.js';
 import { revealAesKey } from './crypto/key-obfuscation.js';
 import { loadAesEcb } from './crypto/load-aes-ecb.js';
 import { randomHex } from './crypto/random.js';
+import { asError } from './errors.js';
 import type { ServerClock } from './clock.js';
 import type { PermitApi } from './http/permit-api.js';
 import type { TimerProvider } from './timers.js';
@@ -34,10 +35,6 @@ export interface StartupResult {
   serverTime: number | null;
   /** The errors of the steps that failed (swallowed per spec §8, reported here). */
   errors: Error[];
-}
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
 }
 
 /**
