@@ -1,7 +1,8 @@
 /**
  * `@kefu-im/conformance`: checks any kefu-im server over HTTP and WebSocket against the protocol
  * (`docs/protocol.md`): the start-up key exchange, (enc) calls, connect, identity (§3a), frames,
- * acknowledgement, dedup by `fp`, history catch-up, refusals and limits.
+ * acknowledgement, dedup by `fp`, history catch-up, refusals and limits, agents, and typing signals
+ * (§5a).
  *
  * Run it as `npx kefu-im-conformance <baseUrl>`, or from code with {@link runConformance}. The
  * independent protocol client it speaks through is `@kefu-im/conformance/client`.

@@ -56,6 +56,9 @@ describe('the kit against a fake server that breaks one rule', () => {
     ['plain-frames', ['frames.aes-switch']],
     ['no-frame-limit', ['limits.oversize-frame']],
     ['no-blank-check', ['frames.blank']],
+    // typing (protocol §5a) without agents: the relay, preview and rate checks need one (skipped)
+    ['stores-typing', ['typing.never-stored']],
+    ['relays-typing', ['typing.outside-conversation']],
   ];
   it.each(cases)('%s: fails exactly %j', async (flaw, expected) => {
     const server = await startFakeServer([flaw]);

@@ -1,8 +1,9 @@
 /**
  * A small stand-alone server of the protocol for the kit's own tests (not the reference server):
  * the key exchange, (enc) calls, connect with §3a identity, frames with acknowledgement, dedup
- * and history. Each {@link Flaw} breaks one rule on purpose, so that the tests can show that the
- * check of that rule fails. No agents.
+ * and history, typing signals (type 105: no conversations here, so never relayed, acknowledged or
+ * stored). Each {@link Flaw} breaks one rule on purpose, so that the tests can show that the check
+ * of that rule fails. No agents.
  * @module
  */
 
@@ -42,7 +43,11 @@ export type Flaw =
   /** Reads frames of any size. */
   | 'no-frame-limit'
   /** Stores blank texts. */
-  | 'no-blank-check';
+  | 'no-blank-check'
+  /** Stores typing signals (type 105) in the sender's history. */
+  | 'stores-typing'
+  /** Relays a visitor's typing signal (type 105) to every other visitor's sockets. */
+  | 'relays-typing';
 
 /** The running fake server. */
 export interface FakeServer {
@@ -194,6 +199,19 @@ export async function startFakeServer(flaws: readonly Flaw[] = []): Promise<Fake
       socketKeys.delete(ws);
     });
     send(ws, { type: 60, from: 'system', to: clientId, sm: Date.now(), dataContent: JSON.stringify(secret === undefined ? {} : { clientSecret: secret }) });
+    /** Type 105 (protocol §5a): a visitor here is in no conversation, so it reaches nobody; silently dropped. */
+    const typing = (fp: unknown, dataContent: unknown): void => {
+      if (typeof fp !== 'string' || typeof dataContent !== 'string') return;
+      if (has('stores-typing')) {
+        const conversation = messages.get(clientId) ?? [];
+        messages.set(clientId, [...conversation, { type: 105, from: clientId, to: 'robot', fp, dataContent, createTime: now() }]);
+      }
+      if (has('relays-typing')) {
+        for (const [other, theirs] of sockets) {
+          if (other !== clientId) for (const socket of theirs) send(socket, { type: 105, from: clientId, to: other, fp: randomBytes(16).toString('hex'), dataContent });
+        }
+      }
+    };
     ws.on('message', (data) => {
       let frame: Record<string, unknown>;
       try {
@@ -204,6 +222,7 @@ export async function startFakeServer(flaws: readonly Flaw[] = []): Promise<Fake
       if (frame['type'] === 1) return send(ws, { type: 51, from: 'system', to: clientId, sm: Date.now(), dataContent: '{}' });
       const { fp, dataContent, from } = frame;
       if (from !== undefined && from !== clientId && !has('accepts-foreign-from')) return refuse('not-allowed', fp);
+      if (frame['type'] === 105) return typing(fp, dataContent);
       if (frame['type'] !== 100 || typeof fp !== 'string' || typeof dataContent !== 'string') return refuse('bad-frame', fp);
       const conversation = messages.get(clientId) ?? [];
       messages.set(clientId, conversation);

@@ -1,23 +1,27 @@
 /**
  * Agents (protocol §3a.5, docs/protocol.md §5-§7): login, the assignment rule of agent key
  * sessions, serving a visitor both ways, catch-up after being away, and a wrong password.
- * Skipped without agent credentials.
+ * Skipped without agent credentials. The desk login, the serve flow and the end of a conversation
+ * are exported for the other checks that need an agent (`typing.ts`).
  * @module
  */
 
 import { randomUUID } from 'node:crypto';
 import { content, isEvent, type Msg, type Session, type TestSocket } from '../client/index.js';
-import type { CheckContext } from '../context.js';
+import type { CheckContext, Visitor } from '../context.js';
 import { CheckSkipped, ensure, show, type Check } from '../types.js';
 import { answerTo, refusalOf } from './answers.js';
 import { expectRefusal } from './connect.js';
 
 /** The agent's connection for the checks. */
-interface Desk {
+export interface Desk {
   /** The agent's user id (the welcome's `to`). */
   id: string;
+  /** The agent's key session. */
   session: Session;
+  /** The agent's open socket. */
   socket: TestSocket;
+  /** The welcome of the agent's connect. */
   welcome: Msg;
 }
 
@@ -27,7 +31,13 @@ function credentials(ctx: CheckContext): { account: string; password: string } {
   return agent;
 }
 
-function desk(ctx: CheckContext): Promise<Desk> {
+/**
+ * The agent's desk, logged in once per run with the run's agent credentials (shared by every check
+ * that needs it).
+ * @param ctx - the run
+ * @throws CheckSkipped without agent credentials; CheckFailure when the login failed
+ */
+export function desk(ctx: CheckContext): Promise<Desk> {
   const { account, password } = credentials(ctx);
   return ctx.shared('desk', `the agent login of ${account}`, async () => {
     const session = await ctx.session('agent');
@@ -49,13 +59,53 @@ function queueLists(clientId: string): (m: Msg) => boolean {
   };
 }
 
-/** Sends a text and fails unless it is acknowledged. */
-async function sendAcknowledged(ctx: CheckContext, socket: TestSocket, from: string, text: string, extra: Record<string, unknown> = {}): Promise<Msg> {
+/**
+ * Sends a text and fails unless it is acknowledged.
+ * @param ctx - the run
+ * @param socket - the sender's socket
+ * @param from - the sender's user id
+ * @param text - the text
+ * @param extra - further fields (`to`, ...)
+ * @returns the acknowledgement
+ */
+export async function sendAcknowledged(ctx: CheckContext, socket: TestSocket, from: string, text: string, extra: Record<string, unknown> = {}): Promise<Msg> {
   const mark = socket.log.length;
   const fp = socket.say(from, 100, text, extra);
   const answer = await answerTo(socket, fp, ctx.options.timeoutMs, mark);
   ensure(answer.type !== 500, () => `${show(text)} from ${from} was refused: ${show(refusalOf(answer))}`);
   return answer;
+}
+
+/**
+ * A visitor asks for an agent (301) and the run's agent takes it: accepted with 311 when it is
+ * queued (310), or joined at once by the server. Fails unless the visitor hears `agent-joined`
+ * naming the agent.
+ * @param ctx - the run
+ * @param d - the agent's desk
+ * @param s - the visitor
+ */
+export async function serveVisitor(ctx: CheckContext, d: Desk, s: Visitor): Promise<void> {
+  const [markDesk, markVisitor] = [d.socket.log.length, s.socket.log.length];
+  s.socket.say(s.clientId, 301, '{}');
+  const queued = d.socket.next(queueLists(s.clientId), ctx.options.timeoutMs, markDesk).then(() => 'queued' as const, () => 'none' as const);
+  const joined = s.socket.next(isEvent('agent-joined'), ctx.options.timeoutMs, markVisitor).then(() => 'joined' as const, () => 'none' as const);
+  const first = await Promise.race([queued, joined]);
+  ensure(first !== 'none', `the visitor was neither in the agent's queue (310) nor joined by an agent within ${ctx.options.timeoutMs} ms`);
+  if (first === 'queued') d.socket.send({ type: 311, from: d.id, fp: randomUUID(), dataContent: JSON.stringify({ clientId: s.clientId }) });
+  const event = content<{ agent?: { id?: unknown } }>(await s.socket.next(isEvent('agent-joined'), ctx.options.timeoutMs, markVisitor));
+  ensure(event.agent?.id === d.id, `the visitor was joined by ${show(event.agent)}, not ${d.id}`);
+}
+
+/**
+ * The agent ends its conversation with a visitor (302), so that the agent is free again.
+ * @param d - the agent's desk
+ * @param clientId - the visitor's client id
+ * @returns the end frame's fp
+ */
+export function endConversation(d: Desk, clientId: string): string {
+  const fp = randomUUID();
+  d.socket.send({ type: 302, from: d.id, to: clientId, fp, dataContent: '{}' });
+  return fp;
 }
 
 interface Served {
@@ -94,15 +144,7 @@ export const agentChecks: Check[] = [
     async run(ctx) {
       const d = await desk(ctx);
       const s = await ctx.visitor('served');
-      const [markDesk, markVisitor] = [d.socket.log.length, s.socket.log.length];
-      s.socket.say(s.clientId, 301, '{}');
-      const queued = d.socket.next(queueLists(s.clientId), ctx.options.timeoutMs, markDesk).then(() => 'queued' as const, () => 'none' as const);
-      const joined = s.socket.next(isEvent('agent-joined'), ctx.options.timeoutMs, markVisitor).then(() => 'joined' as const, () => 'none' as const);
-      const first = await Promise.race([queued, joined]);
-      ensure(first !== 'none', `the visitor was neither in the agent's queue (310) nor joined by an agent within ${ctx.options.timeoutMs} ms`);
-      if (first === 'queued') d.socket.send({ type: 311, from: d.id, fp: randomUUID(), dataContent: JSON.stringify({ clientId: s.clientId }) });
-      const event = content<{ agent?: { id?: unknown } }>(await s.socket.next(isEvent('agent-joined'), ctx.options.timeoutMs, markVisitor));
-      ensure(event.agent?.id === d.id, `the visitor was joined by ${show(event.agent)}, not ${d.id}`);
+      await serveVisitor(ctx, d, s);
 
       const visitorText = `conformance: to the agent ${randomUUID()}`;
       const ack = await sendAcknowledged(ctx, s.socket, s.clientId, visitorText);
@@ -147,7 +189,7 @@ export const agentChecks: Check[] = [
         await back.close();
       } finally {
         // end the conversation, so that the agent is free again
-        d.socket.send({ type: 302, from: d.id, to: s.clientId, fp: randomUUID(), dataContent: '{}' });
+        endConversation(d, s.clientId);
       }
     },
   },

@@ -11,6 +11,7 @@ import { identityChecks } from './identity.js';
 import { limitChecks } from './limits.js';
 import { permitChecks } from './permit.js';
 import { startupChecks } from './startup.js';
+import { typingChecks } from './typing.js';
 import { verifiedIdentityChecks } from './verified-identity.js';
 
 /** The kit's checks, in run order. */
@@ -23,4 +24,6 @@ export const CHECKS: readonly Check[] = Object.freeze([
   ...frameChecks,
   ...limitChecks,
   ...agentChecks,
+  // after the agent checks: they serve a conversation of their own (the agent is free again)
+  ...typingChecks,
 ]);
