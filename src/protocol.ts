@@ -22,7 +22,8 @@ export { base64ToBytes, base64UrlDecode, base64UrlEncode, bytesToBase64, bytesTo
 
 
 // Socket connect parameters (protocol §3) and frames (protocol §4)
-export { buildConnectParams, buildSocketUrl, parseSocketKey, signConnectPayload } from './socket/connect-params.js';
+export { buildConnectParams, buildSocketUrl, parseSocketKey } from './socket/connect-params.js';
+export { signConnectPayload } from './socket/connect-signature.js';
 export type { ConnectParams, ConnectParamsInput, ConnectSignInput, SocketKeyParts } from './socket/connect-params.js';
 export { decodeFrame, encodeFrame, FrameError } from './socket/frame-codec.js';
 export type { DecodedFrame } from './socket/frame-codec.js';

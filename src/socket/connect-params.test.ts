@@ -2,7 +2,8 @@ import { createDecipheriv, createHmac, generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { RSA_ENCRYPT_ERROR } from '../crypto/rsa.js';
-import { buildConnectParams, buildSocketUrl, parseSocketKey, signConnectPayload } from './connect-params.js';
+import { buildConnectParams, buildSocketUrl, parseSocketKey } from './connect-params.js';
+import { signConnectPayload } from './connect-signature.js';
 
 interface JSEncryptCjs {
   setPrivateKey(pem: string): void;

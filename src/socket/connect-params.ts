@@ -3,13 +3,14 @@
  *
  * - `K` = 32 secure random bytes, `keyString` = `base64(K)`;
  * - `B` = RSA-PKCS1-v1_5 encryption of `keyString` under the public key (`crypto/rsa.ts`);
- * - `P` = `{ d, u, t, s }` with `s` = HMAC-SHA256 over the sorted `key=value` pairs;
+ * - `P` = `{ d, u, t, s }` with `s` = HMAC-SHA256 over the sorted `key=value` pairs (WebCrypto's
+ *   here; `signConnectPayload` in `connect-signature.ts` is the synchronous equivalent);
  * - `A` = `GCM(K, JSON.stringify(P))`.
  * @module
  */
 import { gcmEncrypt } from '../crypto/aes-gcm.js';
 import { bytesToBase64, utf8Encode } from '../crypto/encoding.js';
-import { hmacSha256Hex } from '../crypto/hmac.js';
+import { hmacSha256HexAsync } from '../crypto/hmac-webcrypto.js';
 import { randomBytes } from '../crypto/random.js';
 import { rsaEncrypt } from '../crypto/rsa.js';
 
@@ -82,20 +83,18 @@ function pairValue(value: unknown): string {
 }
 
 /**
- * The signature `s` of the connect payload: lowercase hex HMAC-SHA256 under `secret` of the
- * `key=value` pairs sorted by key and joined with `&` (strings as they are, other values as JSON),
- * i.e. `"d=" + JSON.stringify(d) + "&t=" + t + "&u=" + u`.
- * @param secret - the HMAC secret (second part of `socketKey`)
+ * The text the connect payload's signature `s` is made over: the `key=value` pairs sorted by key
+ * and joined with `&` (strings as they are, other values as JSON), i.e.
+ * `"d=" + JSON.stringify(d) + "&t=" + t + "&u=" + u`.
  * @param p - the signed fields
- * @returns 64 lowercase hex characters
+ * @internal
  */
-export function signConnectPayload(secret: string, p: ConnectSignInput): string {
+export function connectSignedText(p: ConnectSignInput): string {
   const fields: Record<string, unknown> = { d: p.d, t: p.t, u: p.u };
-  const message = Object.keys(fields)
+  return Object.keys(fields)
     .sort()
     .map((k) => `${k}=${pairValue(fields[k])}`)
     .join('&');
-  return hmacSha256Hex(secret, message);
 }
 
 /**
@@ -115,8 +114,8 @@ export async function buildConnectParams(input: ConnectParamsInput): Promise<Con
   }
   const d = input.data ?? {};
   const key = randomBytes(32);
-  const B = await rsaEncrypt(publicKey, bytesToBase64(key));
-  const payload = { d, u: input.clientId, t: input.saltKey, s: signConnectPayload(secret, { d, t: input.saltKey, u: input.clientId }) };
+  const [B, s] = await Promise.all([rsaEncrypt(publicKey, bytesToBase64(key)), hmacSha256HexAsync(secret, connectSignedText({ d, t: input.saltKey, u: input.clientId }))]);
+  const payload = { d, u: input.clientId, t: input.saltKey, s };
   const A = await gcmEncrypt(key, JSON.stringify(payload));
   const params = bytesToBase64(utf8Encode(JSON.stringify({ A, B })));
   return { A, B, params, key };
