@@ -156,7 +156,7 @@ export const typingChecks: Check[] = [
     title: "a visitor's 105 outside any active conversation reaches nobody else: not the agent, not another visitor",
     async run(ctx) {
       const [idle, other] = await Promise.all([ctx.visitor(IDLE), ctx.visitor(SERVED)]);
-      const d = ctx.options.agent ? await Promise.resolve().then(() => desk(ctx)).catch(() => undefined) : undefined;
+      const d = ctx.options.agent ? await desk(ctx).catch(() => undefined) : undefined;
       const witnesses = [{ who: 'another visitor', socket: other.socket }, ...(d ? [{ who: 'the agent', socket: d.socket }] : [])];
       const marks = witnesses.map((w) => w.socket.log.length);
       const fp = sendTyping(ctx, idle.socket, idle.clientId, { state: 'typing' });
