@@ -35,7 +35,8 @@ export function probeSource(visitor: SeededVisitor): string {
   const w = window;
   w.__longTasks = [];
   try {
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask', buffered: true });
+    w.__longTaskObserver = new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration }); });
+    w.__longTaskObserver.observe({ type: 'longtask', buffered: true });
   } catch {}
   const text = ${JSON.stringify(visitor.newestText)};
   w.__newestShownAt = new Promise((resolve) => {
@@ -74,6 +75,10 @@ export function probeSource(visitor: SeededVisitor): string {
 /** Read in the page once the newest row showed. */
 export const FIGURES_EXPRESSION = `(async () => {
   const shown = await window.__newestShownAt;
+  // a long task is told to observers in a task of its own, later: the one that rendered the row
+  // may not have been told yet when the row showed. Wait for the page to settle, then take what is queued.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  for (const e of window.__longTaskObserver ? window.__longTaskObserver.takeRecords() : []) window.__longTasks.push({ start: e.startTime, duration: e.duration });
   const tasks = window.__longTasks.filter((t) => t.start < shown);
   const resources = performance.getEntriesByType('resource');
   const ended = (test) => resources.filter(test).reduce((m, e) => Math.max(m, e.responseEnd), -1);
