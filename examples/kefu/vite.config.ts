@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
+import { Features } from 'lightningcss';
 import { defineConfig, type Plugin } from 'vite';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -158,6 +159,14 @@ export default defineConfig({
       // React 19 has useSyncExternalStore: wouter's shim for older Reacts is left out
       { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: here('src/build/use-sync-external-store-shim.ts') },
     ],
+  },
+  css: {
+    // The stylesheet's font stack is written by hand (system-ui, then each platform's UI and CJK
+    // fonts). For the es2020 target lightningcss would insert its own system-ui fallback list
+    // after system-ui (-apple-system, BlinkMacSystemFont, Segoe UI, Roboto, Noto Sans, Ubuntu,
+    // Cantarell, Helvetica Neue): a Chinese text then walks eleven families before its CJK font,
+    // and a first visit asks the system for every one that is missing (bench/README.md, ninth pass).
+    lightningcss: { exclude: Features.FontFamilySystemUi },
   },
   build: {
     outDir: 'dist',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_BUDGET_BYTES, measureApp } from '../../examples/kefu/scripts/size-lib.mjs';
-import { E2E_TIMEOUT, releaseApp, sharedApp } from './harness.js';
+import { E2E_TIMEOUT, KEFU_DIR, releaseApp, sharedApp } from './harness.js';
 
 let appDir: string;
 
@@ -52,6 +52,19 @@ describe('issue 13 budget: initial JavaScript at most 120 kB min+gzip', () => {
     const hinted: string[] = [];
     for (const file of files) if ((await readFile(join(appDir, 'assets', file), 'utf8')).startsWith('//# allFunctionsCalledOnLoad\n')) hinted.push(`assets/${file}`);
     expect(hinted).toEqual([entry]);
+  });
+
+  it("keeps the stylesheet's hand-written font stack (no system-ui fallback list inserted by the CSS minifier)", async () => {
+    const source = await readFile(join(KEFU_DIR, 'src', 'styles.css'), 'utf8');
+    const written = /body \{[^}]*font-family: ([^;]+);/.exec(source)?.[1];
+    expect(written, 'the body font stack in styles.css').toBeDefined();
+    const families = (stack: string): string[] => stack.split(',').map((f) => f.trim().replace(/^['"]|['"]$/g, ''));
+    const css = (await readdir(join(appDir, 'assets'))).filter((f) => f.endsWith('.css'));
+    const built: string[][] = [];
+    for (const file of css) for (const m of (await readFile(join(appDir, 'assets', file), 'utf8')).matchAll(/font-family:([^;}]+)/g)) built.push(families(m[1] as string));
+    expect(built).toContainEqual(families(written as string));
+    // lightningcss's system-ui polyfill: each family a first visit would look up and not find
+    for (const stack of built) expect(stack).not.toContain('BlinkMacSystemFont');
   });
 
   it('writes a Brotli and a gzip copy of each text file of the build, for the server to send compressed', async () => {
