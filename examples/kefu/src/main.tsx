@@ -123,19 +123,20 @@ async function boot(): Promise<void> {
   }
   await texts;
   await firstPage;
-  // A first visit's chat renders at once, in one task: its first history page is in and nothing
-  // else is awaited; rendered in slices, it cost a phone (4x) 5-9% of its first screen, as the
-  // boot screen's frames ran between the slices. Otherwise a transition: React renders the first
-  // screen in slices and yields between them, so that what arrives meanwhile (a returning visit's
-  // key exchange, welcome and first history page) is handled while it renders.
+  // React renders the first screen as a transition, in slices, yielding between them: a returning
+  // visit's key exchange, welcome and first history page are handled while it renders, and no
+  // slice is a long task (a first visit's chat rendered in one task was one of 100-150 ms on a
+  // phone, 4x). A first visit awaits nothing more, so its boot spinner stops first: its animation
+  // had the page draw a frame of the boot screen between every two slices (5-9% of a phone's
+  // first screen); without it the slices follow each other. See bench/README.md, ninth pass.
   const appRoot = createRoot(root);
   const app = (
     <StrictMode>
       <App runtime={runtime} />
     </StrictMode>
   );
-  if (firstPage) appRoot.render(app);
-  else startTransition(() => appRoot.render(app));
+  if (firstPage) root.querySelector('.boot')?.classList.add('boot-rendering');
+  startTransition(() => appRoot.render(app));
 }
 
 void boot();
