@@ -11,7 +11,7 @@ import { App } from './app.js';
 import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
 import { forgetFirstScreen, pageStorage, primeFirstScreen, readFirstScreen, type FirstScreen } from './runtime/first-screen.js';
-import { awaitFirstPage } from './runtime/first-visit.js';
+import { awaitFirstPage, pauseBootSpinner } from './runtime/first-visit.js';
 import { conversationKey, conversationOfPath, preparedConversation } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
 import './styles.css';
@@ -126,16 +126,15 @@ async function boot(): Promise<void> {
   // React renders the first screen as a transition, in slices, yielding between them: a returning
   // visit's key exchange, welcome and first history page are handled while it renders, and no
   // slice is a long task (a first visit's chat rendered in one task was one of 100-150 ms on a
-  // phone, 4x). A first visit awaits nothing more, so its boot spinner stops first: its animation
-  // had the page draw a frame of the boot screen between every two slices (5-9% of a phone's
-  // first screen); without it the slices follow each other. See bench/README.md, ninth pass.
+  // phone, 4x). A first visit awaits nothing more, so its boot spinner stops first (for a while:
+  // pauseBootSpinner) and the slices follow each other. See bench/README.md, ninth pass.
   const appRoot = createRoot(root);
   const app = (
     <StrictMode>
       <App runtime={runtime} />
     </StrictMode>
   );
-  if (firstPage) root.querySelector('.boot')?.classList.add('boot-rendering');
+  if (firstPage) pauseBootSpinner(root);
   startTransition(() => appRoot.render(app));
 }
 

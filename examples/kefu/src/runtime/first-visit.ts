@@ -39,3 +39,23 @@ export function awaitFirstPage(
   const limit = new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, waitMs)));
   return Promise.race([page, limit]).then(() => timers.clearTimeout(timer));
 }
+
+/** The longest the boot spinner stays still while the chat is rendered in its place, ms. */
+export const SPINNER_PAUSE_MS = 500;
+
+/**
+ * Stops the boot screen's spinner while React renders a first visit's chat in its place (as a
+ * transition, in slices): its animation had the page draw a frame of the boot screen between every
+ * two slices (on a phone, 4x, 5-9% of the first screen). The chat replaces the boot screen when it
+ * commits, ~150-250 ms later on a phone; should that take longer than `pauseMs` (a part of the chat
+ * waits for its code on a slow network), the spinner turns again, so that the page never looks stuck.
+ * @param root - the app's root element (holding the boot screen, `.boot`)
+ * @param pauseMs - the longest pause, ms
+ * @param timers - `setTimeout` (injected in tests)
+ */
+export function pauseBootSpinner(root: ParentNode, pauseMs: number = SPINNER_PAUSE_MS, timers: Pick<typeof globalThis, 'setTimeout'> = globalThis): void {
+  const boot = root.querySelector('.boot');
+  if (!boot) return;
+  boot.classList.add('boot-rendering');
+  timers.setTimeout(() => boot.classList.remove('boot-rendering'), pauseMs);
+}
