@@ -30,12 +30,14 @@ export function registerKeyRoutes(app: FastifyInstance, deps: HttpDeps): void {
 
   app.get('/im/api/permit/getServerTime', async () => ok(Date.now()));
 
-  app.get('/im/api/permit/getAesKey', async (request) => {
+  // key material: never in a compressed body, whatever its size (server.ts)
+  const uncompressed = { compress: false } as const;
+  app.get('/im/api/permit/getAesKey', uncompressed, async (request) => {
     const session = await sessionOf(request);
     return ok(obfuscateKey(session.aesKey, session.requestKey));
   });
 
-  app.get('/im/api/permit/getUserToken', async (request) => {
+  app.get('/im/api/permit/getUserToken', uncompressed, async (request) => {
     const session = await sessionOf(request);
     return ok({ userToken: gcmEncrypt(Buffer.from(session.aesKey, 'utf8'), session.token), saltKey: session.saltKey });
   });
