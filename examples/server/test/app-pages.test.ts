@@ -3,10 +3,10 @@
  * router can show its 404 page); API paths still answer a JSON 404.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
 import { removeDir, startServer, tempDir } from './helpers/start.js';
 
 const INDEX = '<!doctype html><title>kefu app</title><div id="root"></div>';
@@ -87,17 +87,8 @@ describe('hashed assets are cached for a year, the page is revalidated', () => {
 });
 
 /** A raw GET (Node's fetch would decode the body itself): status, headers and the bytes as sent. */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { headers }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (part: Buffer) => parts.push(part));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function rawGet(path: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return rawRequest(`${server.url}${path}`, { headers });
 }
 
 describe("the build's precompressed copies go to browsers that accept them", () => {

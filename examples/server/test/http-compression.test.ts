@@ -4,11 +4,11 @@
  * sent as they are; a compressed request body is not inflated.
  */
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { boundSession, encValue, newRequestKey } from '../../../conformance/src/client/index.js';
 import type { MessageRecord } from '../src/store/types.js';
+import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
 import { removeDir, startServer } from './helpers/start.js';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -22,24 +22,8 @@ afterAll(async () => {
   removeDir(server.dataDir);
 });
 
-/** A raw answer: its status, headers and body bytes as sent (node:http decodes nothing). */
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
+function raw(path: string, init: Parameters<typeof rawRequest>[1] = {}): Promise<RawAnswer> {
+  return rawRequest(`${server.url}${path}`, init);
 }
 
 /** A visitor with a bound key session and 30 texts in its conversation (a history page of ~20 is several kB). */
