@@ -9,24 +9,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { BARE_ARGS } from '../../test/e2e/chromium-args.js';
 
 /**
- * The flags the e2e harness launches Chromium with (test/e2e/harness.ts), headless, and without
- * the browser's own address-bar popup: Chromium 156 preloads it (a WebUI page in a renderer of its
- * own) for each new browser context, and on this 2-core machine that renderer took ~0.6-1 s of CPU
+ * The flags: headless, and those of the e2e harness for a bare Chromium (test/e2e/chromium-args.ts),
+ * among them no address-bar popup: Chromium 156 preloads it (a WebUI page in a renderer of its own)
+ * for each new browser context, and on this 2-core machine that renderer took ~0.6-1 s of CPU
  * during a phone's first visit, beside the page measured. A phone's browser does no such work.
  */
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup',
-];
+const FLAGS = ['--headless', ...BARE_ARGS];
 
 /** A DevTools message from the browser. */
 interface Reply {

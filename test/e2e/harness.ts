@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, removeDir, tempDir } from './app-build.js';
+import { PLAYWRIGHT_ARGS } from './chromium-args.js';
 import { CHROMIUM, requireChromium } from './chromium.js';
 import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
 import { createServer, type RunningServer } from '../../examples/server/src/server.js';
@@ -69,7 +70,7 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM.path,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [...PLAYWRIGHT_ARGS],
   });
 }
 
