@@ -42,8 +42,10 @@ export function probeSource(visitor: SeededVisitor): string {
   w.__newestShownAt = new Promise((resolve) => {
     let looking = false;
     let seen = false;
+    // a live collection: a change of the document before the chat has rows costs one length read
+    const rows = document.getElementsByClassName('msg');
     const newest = () => {
-      for (const row of document.querySelectorAll('.msg')) if (row.textContent.includes(text)) return row;
+      for (const row of rows) if (row.textContent.includes(text)) return row;
       return null;
     };
     // in a frame: done when the row is in view; again next frame while it is there but not in
