@@ -11,7 +11,7 @@ import { App } from './app.js';
 import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
 import { forgetFirstScreen, pageStorage, primeFirstScreen, readFirstScreen, type FirstScreen } from './runtime/first-screen.js';
-import { awaitFirstPage, pauseBootSpinner } from './runtime/first-visit.js';
+import { awaitFirstPage, pauseBootSpinner, warmChatText } from './runtime/first-visit.js';
 import { conversationKey, conversationOfPath, preparedConversation } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
 import './styles.css';
@@ -104,6 +104,8 @@ async function boot(): Promise<void> {
       }).then(() => client.start().catch(() => undefined));
     } else {
       started = client.start().catch(() => undefined);
+      // the chat's fonts are fetched while the key exchange waits on the network
+      warmChatText(root);
       await started;
     }
     const connected = started.then(() =>

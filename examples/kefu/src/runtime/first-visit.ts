@@ -6,7 +6,9 @@
  * connect and the page's own call. Now the boot screen stays until the first history page is in
  * (or failed, or no connect was made, or {@link FIRST_PAGE_WAIT_MS} passed), and React renders
  * the chat once, as it does a returning visitor's stored rows. The client's notices of the wait
- * are held for the chat meanwhile ({@link AppRuntime.holdNotices}).
+ * are held for the chat meanwhile ({@link AppRuntime.holdNotices}). While it waits, the boot screen
+ * lays out samples of the chat's text styles ({@link warmChatText}), and while React renders the
+ * chat its spinner stands still ({@link pauseBootSpinner}).
  * @module
  */
 import type { ImClient } from '@kefu-im/sdk';
@@ -58,4 +60,52 @@ export function pauseBootSpinner(root: ParentNode, pauseMs: number = SPINNER_PAU
   if (!boot) return;
   boot.classList.add('boot-rendering');
   timers.setTimeout(() => boot.classList.remove('boot-rendering'), pauseMs);
+}
+
+/**
+ * The text styles of the chat's first screen, as its own markup gives them (a class, and the
+ * element under it where the style is the element's): the header's title, the suggestions' title,
+ * a message's meta line (sender, time, read mark), a bubble, a chip, a badge. Each is a font size
+ * and weight the chat's first layout asks the system for.
+ */
+export const CHAT_TEXT_STYLES: readonly { className: string; element?: 'h1' }[] = Object.freeze([
+  { className: 'chat-title', element: 'h1' },
+  { className: 'suggestions-title' },
+  { className: 'msg-meta' },
+  { className: 'bubble' },
+  { className: 'chip-btn' },
+  { className: 'badge' },
+]);
+
+/** The sample laid out in each style: a Chinese and a Latin letter (the chat's fonts for both scripts). */
+export const TEXT_SAMPLE = '字a';
+
+/**
+ * Lays out, hidden beside the boot screen, a sample of each of the chat's text styles
+ * ({@link CHAT_TEXT_STYLES}) while a first visit's key exchange waits on the network. A first
+ * layout of text gets each font and size from the system (on Linux, a synchronous request to the
+ * browser process per size, and a walk of the named families for Chinese) and loads each font's
+ * tables for shaping: done in the chat's own first layout, that was ~45 ms of a phone's (4x) single
+ * task of 75-125 ms that renders the chat (bench/README.md, tenth pass). Done here, in a frame of
+ * the boot screen the page spends mostly waiting anyway, the chat's layout finds them ready. (Half
+ * the styles in each of two frames measured worse: bench/README.md.) The samples are hidden from
+ * sight and from screen readers, and go when the chat replaces the root's content.
+ * @param root - the app's root element (holding the boot screen, `.boot`); nothing is done without one
+ */
+export function warmChatText(root: ParentNode): void {
+  const boot = root.querySelector('.boot');
+  if (!boot) return;
+  const doc = boot.ownerDocument;
+  const box = doc.createElement('div');
+  box.className = 'text-warmup';
+  box.setAttribute('aria-hidden', 'true');
+  for (const { className, element } of CHAT_TEXT_STYLES) {
+    const styled = doc.createElement(element ? 'div' : 'span');
+    styled.className = className;
+    const text = element ? styled.appendChild(doc.createElement(element)) : styled;
+    text.textContent = TEXT_SAMPLE;
+    box.append(styled);
+  }
+  // beside the boot screen, not in it: the samples take the page's fonts, not the boot screen's own
+  boot.after(box);
 }
