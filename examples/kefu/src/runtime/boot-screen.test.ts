@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { CHAT_TEXT_STYLES, TEXT_SAMPLE, warmChatText } from './first-visit.js';
+import { describe, expect, it, vi } from 'vitest';
+import { CHAT_TEXT_STYLES, pauseBootSpinner, SPINNER_PAUSE_MS, TEXT_SAMPLE, warmChatText } from './first-visit.js';
 
 // (a path from the module's URL string: happy-dom's global URL is not Node's)
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +27,43 @@ function bootScreen(): HTMLElement {
   root.innerHTML = '<div class="boot" role="status"><span class="boot-spinner" aria-hidden="true"></span><p>加载中…</p></div>';
   return root;
 }
+
+describe("issue 24: a first visit's boot spinner stands still while the chat is rendered in its place", () => {
+  it('stops the spinner, and turns it again if the chat has not replaced the boot screen in time', () => {
+    vi.useFakeTimers();
+    try {
+      const root = bootScreen();
+      const boot = root.querySelector('.boot') as HTMLElement;
+      pauseBootSpinner(root);
+      expect(boot.classList.contains('boot-rendering')).toBe(true);
+      vi.advanceTimersByTime(SPINNER_PAUSE_MS - 1);
+      expect(boot.classList.contains('boot-rendering')).toBe(true);
+      vi.advanceTimersByTime(1);
+      // a part of the chat still waits for its code: the page must not look stuck
+      expect(boot.classList.contains('boot-rendering')).toBe(false);
+      expect(boot.getAttribute('role')).toBe('status');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves the chat alone once it replaced the boot screen, and does nothing without a boot screen', () => {
+    vi.useFakeTimers();
+    try {
+      const root = bootScreen();
+      pauseBootSpinner(root);
+      // React committed the chat in the boot screen's place before the pause ran out
+      root.innerHTML = '<main class="chat"><p>hi</p></main>';
+      vi.advanceTimersByTime(SPINNER_PAUSE_MS);
+      expect(root.innerHTML).toBe('<main class="chat"><p>hi</p></main>');
+      const empty = document.createElement('div');
+      pauseBootSpinner(empty);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
 
 describe("issue 24: a first visit lays out the chat's text styles while its key exchange waits", () => {
   it('puts one hidden sample of each style beside the boot screen, out of the accessibility tree', () => {
