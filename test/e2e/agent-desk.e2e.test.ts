@@ -55,6 +55,13 @@ describe('issue 11: the agent desk loses nothing', () => {
     await agent.getByRole('button', { name: new RegExp(`^${zh.accept}`) }).first().click();
     await row(agent, 'theirs', '机器人阶段：我的订单号是 ORD-7').waitFor();
 
+    // the desk's stylesheet came with its code, and never reached the visitor's page
+    const deskRule = (page: Page): Promise<boolean> =>
+      page.evaluate(() => [...document.styleSheets].some((sheet) => [...sheet.cssRules].some((rule) => rule instanceof CSSStyleRule && rule.selectorText === '.desk')));
+    expect(await deskRule(agent)).toBe(true);
+    expect(await agent.locator('.desk').evaluate((el) => getComputedStyle(el).display)).toBe('grid');
+    expect(await deskRule(visitor)).toBe(false);
+
     // a reload keeps the login and the conversation with its history
     await agent.reload();
     await agent.getByText(`${zh.online} 1`).waitFor();

@@ -54,6 +54,25 @@ describe('issue 13 budget: initial JavaScript at most 120 kB min+gzip', () => {
     expect(hinted).toEqual([entry]);
   });
 
+  it("gives a visitor's page the chat's styles only: the desk's stylesheet comes with the desk's code", async () => {
+    const html = await readFile(join(appDir, 'index.html'), 'utf8');
+    const linked = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"/g)].map((m) => m[1] as string);
+    expect(linked).toHaveLength(1);
+    const page = await readFile(join(appDir, linked[0] as string), 'utf8');
+    expect(page).toMatch(/\.bubble\{/);
+    const deskCss = (await readdir(join(appDir, 'assets'))).filter((f) => /^agent-desk-[^.]+\.css$/.test(f));
+    expect(deskCss).toHaveLength(1);
+    const desk = await readFile(join(appDir, 'assets', deskCss[0] as string), 'utf8');
+    for (const selector of ['.login-form', '.desk-side', '.agent-chat-head', '.canned-suggestions', '.context-panel', '.queued-preview', '.canned-manager', '.unread-badge', '.desk-typing']) {
+      expect(page, `${selector} is not in the visitor's stylesheet`).not.toContain(`${selector}{`);
+      expect(desk, `${selector} is in the desk's`).toContain(`${selector}{`);
+    }
+    // the desk's chunk is loaded with its stylesheet (Vite's preload list in the entry)
+    const entry = (await readdir(join(appDir, 'assets'))).filter((f) => /^index-[^.]+\.js$/.test(f));
+    const code = (await Promise.all(entry.map((f) => readFile(join(appDir, 'assets', f), 'utf8')))).join('\n');
+    expect(code).toContain(deskCss[0]);
+  });
+
   it("keeps the stylesheet's hand-written font stack (no system-ui fallback list inserted by the CSS minifier)", async () => {
     const source = await readFile(join(KEFU_DIR, 'src', 'styles.css'), 'utf8');
     const written = /body \{[^}]*font-family: ([^;]+);/.exec(source)?.[1];

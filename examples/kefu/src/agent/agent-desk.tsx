@@ -4,7 +4,7 @@
  * login survives a reload as the session token the SDK's {@link AgentDesk} keeps in
  * `localStorage` (never the password); a refused token shows the login form again, and so does
  * "Log out everywhere" chosen on another desk of the account.
- * Loaded lazily: visitors never download it.
+ * Loaded lazily, with its stylesheet (desk.css): visitors never download either.
  * @module
  */
 import { resolveStorage, SUPPORTED_LANGUAGES, type ImClient } from '@kefu-im/sdk';
@@ -18,6 +18,7 @@ import { createAgentClient } from './agent-client.js';
 import { browserLanguages, initialDeskLanguage, rememberDeskLanguage } from './desk-language.js';
 import { AgentWorkspace } from './agent-workspace.js';
 import { deskText } from './desk-texts.js';
+import './desk.css';
 
 /** The agent desk. */
 export default function AgentDesk(): ReactElement {

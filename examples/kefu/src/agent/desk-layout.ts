@@ -5,7 +5,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-/** Where the desk is wide enough for the context panel beside the chat (styles.css agrees). */
+/** Where the desk is wide enough for the context panel beside the chat (desk.css agrees). */
 export const WIDE_DESK_QUERY = '(min-width: 1100px)';
 
 function mediaQuery(): MediaQueryList | null {
