@@ -94,9 +94,20 @@ describe('a loading placeholder instead of a blank page', () => {
     const context = await phoneContext(browser);
     const page = await context.newPage();
     await page.route('**/assets/*.js', (route) => route.abort());
+    // the display of the boot text at the first frame that has it (its fonts come a frame later)
+    await page.addInitScript(() => {
+      const look = (): void => {
+        const text = document.querySelector('.boot p');
+        if (text) (window as unknown as { textAtFirstFrame: string }).textAtFirstFrame = getComputedStyle(text).display;
+        else requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    });
     await page.goto(`${server.url}${entryPath('zh')}`);
     await page.getByRole('status').getByText('加载中').waitFor();
     expect(await page.locator('.boot-spinner').isVisible()).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { textAtFirstFrame?: string }).textAtFirstFrame)).toBe('none');
+    await expect.poll(() => page.locator('.boot p').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
     await context.close();
   }, E2E_TIMEOUT);
 });
