@@ -76,11 +76,9 @@ try {
   const { createServer } = await tsImport('../../server/src/server.ts', import.meta.url);
   server = await createServer(loadConfig({}, { port: 0, host: '127.0.0.1', dataDir: join(work, 'data'), appDir, seed: true, log: false }), { onError: () => undefined });
   const base = server.url;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  // the browser tests' flags: among them, no address-bar popup preloaded per context (test/e2e/chromium-args.ts)
+  const { PLAYWRIGHT_ARGS } = await tsImport('../../../test/e2e/chromium-args.ts', import.meta.url);
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: [...PLAYWRIGHT_ARGS] });
   const visitor = await (await browser.newContext({ viewport: { width: 390, height: 780 }, deviceScaleFactor: 2 })).newPage();
   const agent = await (await browser.newContext({ viewport: { width: 1200, height: 720 } })).newPage();
 
@@ -90,7 +88,8 @@ try {
   const agentTexts = t;
 
   await agent.goto(`${base}/agent`);
-  await agent.getByLabel('语言').selectOption(language);
+  // the desk starts in the browser's language (a headless Chromium's: English)
+  await agent.getByLabel(/^(语言|Language)$/).selectOption(language);
   await agent.getByLabel(agentTexts.account).fill('demo');
   await agent.getByLabel(agentTexts.password).fill('demo');
   await agent.getByRole('button', { name: agentTexts.login }).click();
