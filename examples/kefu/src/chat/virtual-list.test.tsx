@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useLayoutEffect } from 'react';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { VirtualList } from './virtual-list.js';
 
 const ROW = 50;
@@ -146,5 +147,42 @@ describe('issue 24: the first commit of a long list is cheap (no re-render of ro
     expect([...renders.entries()].filter(([, n]) => n !== 1)).toEqual([]);
     expect(el.scrollTop).toBeGreaterThanOrEqual(el.scrollHeight - VIEW); // at the bottom (happy-dom does not clamp)
     expect(container.querySelectorAll('.vrow')[container.querySelectorAll('.vrow').length - 1]?.textContent).toBe('m9999');
+  });
+
+  it("commits the window's height of rows first, by their estimate, then the overscan above them", () => {
+    // a browser's scrollTop: at most the content's height less the viewport's
+    const scrollTop = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop');
+    if (!scrollTop?.get || !scrollTop.set) throw new Error('no scrollTop accessor');
+    const { get, set } = scrollTop;
+    Object.defineProperty(Element.prototype, 'scrollTop', {
+      configurable: true,
+      get,
+      set(this: HTMLElement, top: number) {
+        set.call(this, Math.min(top, Math.max(0, this.scrollHeight - this.clientHeight)));
+      },
+    });
+    onTestFinished(() => void Object.defineProperty(Element.prototype, 'scrollTop', scrollTop));
+    const committed: string[][] = [];
+    /** Beside the list, after it: its layout effect sees the first commit's rows. */
+    function Rows(): null {
+      useLayoutEffect(() => void committed.push([...document.querySelectorAll('.vrow')].map((row) => row.textContent ?? '')));
+      return null;
+    }
+    const { container } = render(
+      <>
+        <VirtualList items={items(10_000)} itemKey={key} renderItem={show} label="messages" estimateHeight={ROW} />
+        <Rows />
+      </>,
+    );
+    const first = committed[0] ?? [];
+    // the rows that fill the window (the list is never taller), not the 600 px of overscan above them
+    expect(first.length).toBeGreaterThanOrEqual(Math.ceil(window.innerHeight / ROW));
+    expect(first.length).toBeLessThanOrEqual(Math.ceil(window.innerHeight / ROW) + 1);
+    expect(first[first.length - 1]).toBe('m9999');
+    // then the list positioned itself at the bottom: the viewport (600 px) and the overscan above it
+    expect(container.querySelector<HTMLElement>('.vlist')?.scrollTop).toBe(10_000 * ROW - VIEW);
+    const now = [...container.querySelectorAll('.vrow')].map((row) => row.textContent);
+    expect(now.length).toBeGreaterThanOrEqual((VIEW + 600) / ROW);
+    expect(now.slice(-first.length)).toEqual(first);
   });
 });

@@ -42,7 +42,7 @@ export interface VirtualListProps<T> {
   label: string;
   /** Height assumed for a row not measured yet, px (default 72). */
   estimateHeight?: number;
-  /** Extra px rendered above and below the viewport (default 600). */
+  /** Extra px rendered above and below the viewport (default 600), from the second render on. */
   overscan?: number;
   /** Called when the view comes within `nearTopPx` of the top (load older rows). */
   onNearTop?: () => void;
@@ -75,6 +75,12 @@ const Row = memo(function Row({ item, rowKey, render }: RowProps): ReactNode {
   );
 });
 
+/** The viewport assumed before the list is mounted, px: the window's height (600 without a window). */
+function initialViewport(): number {
+  const height = typeof window === 'undefined' ? 0 : window.innerHeight;
+  return height > 0 ? height : 600;
+}
+
 function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHandle>): ReactNode {
   const { items, itemKey, renderItem, label, estimateHeight = 72, overscan = 600, onNearTop, nearTopPx = 300, onScrolled, className } = props;
   const scroller = useRef<HTMLDivElement>(null);
@@ -85,7 +91,10 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   // The viewport's top as last set or seen; null until the list positioned itself (it starts at the
   // bottom, so the first render already holds the newest rows).
   const [scrollTop, setScrollTop] = useState<number | null>(null);
-  const [viewport, setViewport] = useState(600);
+  // The viewport's height as measured; until the list positioned itself, the window's (which the
+  // list never exceeds), so that every render until then has the first render's rows.
+  const [firstViewport] = useState(initialViewport);
+  const [viewport, setViewport] = useState(firstViewport);
   const anchor = useRef<ScrollAnchor | null>(null);
   const stuck = useRef(true);
   // The scroll position as last seen (a scroll event, or a position the list set) and the rows it
@@ -101,7 +110,13 @@ function VirtualListInner<T>(props: VirtualListProps<T>, ref: Ref<VirtualListHan
   // `version` changes when a measured height changed: recompute the offsets.
   const layout = useMemo(() => layoutRows(keys, (k) => heights.current.get(k), estimateHeight), [keys, estimateHeight, version]);
   const total = layout.offsets[layout.offsets.length - 1] ?? 0;
-  const win = visibleWindow(layout.offsets, scrollTop ?? Math.max(0, total - viewport), viewport, overscan);
+  // The first render holds the rows of the window's height only (by their estimated heights): its
+  // commit lays out the whole chat, a phone's longest task of a first visit (bench/README.md,
+  // eleventh pass). The overscan above follows in the transition that positions the list.
+  const win =
+    scrollTop === null
+      ? visibleWindow(layout.offsets, Math.max(0, total - firstViewport), firstViewport, 0)
+      : visibleWindow(layout.offsets, scrollTop, viewport, overscan);
   const latest = useRef({ keys, layout });
   latest.current = { keys, layout };
 
