@@ -3,7 +3,7 @@
  * fetch the server time, then the keys and the AES switch, then mount the app.
  * @module
  */
-import { CLIENT_STATE_KEYS, FALLBACK_LANGUAGE, I18n, loadCatalogue, normalizeLanguage, type ImClient } from '@kefu-im/sdk';
+import { CLIENT_STATE_KEYS, FALLBACK_LANGUAGE, I18n, loadCatalogue, normalizeLanguage } from '@kefu-im/sdk';
 import { applyLayout } from '@kefu-im/sdk/embed';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -11,7 +11,7 @@ import { App } from './app.js';
 import { appTexts } from './env/app-texts.js';
 import { loadPublicConfig, serverOrigin } from './env/public-config.js';
 import { forgetFirstScreen, pageStorage, primeFirstScreen, readFirstScreen, type FirstScreen } from './runtime/first-screen.js';
-import { awaitFirstPage, pauseBootSpinner, warmChatText, warmMessageText } from './runtime/first-visit.js';
+import { awaitFirstPage, pauseBootSpinner, warmChatText } from './runtime/first-visit.js';
 import { conversationKey, conversationOfPath, preparedConversation } from './runtime/prepare.js';
 import { AppRuntime } from './runtime/runtime.js';
 import './styles.css';
@@ -92,7 +92,6 @@ async function boot(): Promise<void> {
   // Server time, then the keys and the AES switch (client.start), then the first history page,
   // then mount; with a stored first screen, mount at once and start once its rows are painted.
   let firstPage: Promise<void> | null = null;
-  let firstVisitClient: ImClient | null = null;
   if (spec) {
     const client = runtime.acquire(conversationKey(spec));
     const primed = stored !== null && stored.clientId === client.clientId;
@@ -122,7 +121,6 @@ async function boot(): Promise<void> {
     if (!primed) {
       runtime.holdNotices(client);
       firstPage = awaitFirstPage(client, connected);
-      firstVisitClient = client;
     }
   }
   await texts;
@@ -138,11 +136,7 @@ async function boot(): Promise<void> {
       <App runtime={runtime} />
     </StrictMode>
   );
-  if (firstVisitClient) {
-    pauseBootSpinner(root);
-    // the rows' texts are shaped in a frame between React's slices, not in the chat's commit
-    warmMessageText(root, firstVisitClient.messages.getSnapshot());
-  }
+  if (firstPage) pauseBootSpinner(root);
   startTransition(() => appRoot.render(app));
 }
 

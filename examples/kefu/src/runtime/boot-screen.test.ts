@@ -3,8 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { MessageType } from '@kefu-im/sdk';
-import { CHAT_TEXT_STYLES, MESSAGE_SAMPLE_CHARS, MESSAGE_SAMPLES, pauseBootSpinner, SPINNER_PAUSE_MS, TEXT_SAMPLE, warmChatText, warmMessageText } from './first-visit.js';
+import { CHAT_TEXT_STYLES, pauseBootSpinner, SPINNER_PAUSE_MS, TEXT_SAMPLE, warmChatText } from './first-visit.js';
 
 // (a path from the module's URL string: happy-dom's global URL is not Node's)
 const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -104,44 +103,5 @@ describe("issue 24: a first visit lays out the chat's text styles while its key 
     expect(hidden).toMatch(/width: 0;/);
     expect(hidden).toMatch(/height: 0;/);
     expect(hidden).toMatch(/overflow: hidden;/);
-  });
-});
-
-describe("issue 24: a first visit lays out its newest messages' texts as React starts rendering the chat", () => {
-  const text = (dataContent: string, type: number = MessageType.Text) => ({ type, dataContent });
-
-  it('puts the newest texts, newest first, in the bubbles\' style among the hidden samples', () => {
-    const root = bootScreen();
-    warmChatText(root);
-    const box = root.querySelector('.text-warmup') as HTMLElement;
-    const styles = box.children.length;
-    const long = '长'.repeat(MESSAGE_SAMPLE_CHARS + 50);
-    warmMessageText(root, [
-      text('最早的'),
-      text('https://example.com/a.png', MessageType.Image),
-      text('{"name":"a.pdf","size":1,"url":"/f/a.pdf"}', MessageType.File),
-      text(long),
-      text('机器人的回答', MessageType.RobotText),
-      text('', MessageType.Text),
-      text('最新的 face[微笑]'),
-    ]);
-    const samples = [...box.children].slice(styles) as HTMLElement[];
-    expect(samples.map((s) => s.textContent)).toEqual(['最新的 face[微笑]', '机器人的回答', '长'.repeat(MESSAGE_SAMPLE_CHARS), '最早的']);
-    for (const sample of samples) expect(sample.className).toBe('bubble');
-    expect(box.getAttribute('aria-hidden')).toBe('true');
-  });
-
-  it(`takes the newest ${MESSAGE_SAMPLES} only, and does nothing without the samples' box (not a first visit)`, () => {
-    const root = bootScreen();
-    warmChatText(root);
-    const box = root.querySelector('.text-warmup') as HTMLElement;
-    const styles = box.children.length;
-    warmMessageText(root, Array.from({ length: 100 }, (_, i) => text(`第 ${i} 条`)));
-    const samples = [...box.children].slice(styles);
-    expect(samples).toHaveLength(MESSAGE_SAMPLES);
-    expect(samples[0]?.textContent).toBe('第 99 条');
-    const returning = bootScreen();
-    warmMessageText(returning, [text('你好')]);
-    expect(returning.querySelector('.bubble')).toBeNull();
   });
 });

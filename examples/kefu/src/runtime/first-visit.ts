@@ -11,7 +11,7 @@
  * chat its spinner stands still ({@link pauseBootSpinner}).
  * @module
  */
-import { MessageType, type ImClient, type StoredMessage } from '@kefu-im/sdk';
+import type { ImClient } from '@kefu-im/sdk';
 import type { AppRuntime } from './runtime.js';
 
 /** The longest a first visit keeps the boot screen for its first history page, ms. */
@@ -108,39 +108,4 @@ export function warmChatText(root: ParentNode): void {
   }
   // beside the boot screen, not in it: the samples take the page's fonts, not the boot screen's own
   boot.after(box);
-}
-
-/** How many of the newest messages' texts {@link warmMessageText} lays out (more than a phone's first screen shows). */
-export const MESSAGE_SAMPLES = 16;
-
-/** The longest part of a message's text {@link warmMessageText} lays out, characters. */
-export const MESSAGE_SAMPLE_CHARS = 200;
-
-/**
- * Lays out, with the style samples of {@link warmChatText}, the texts of the newest messages of a
- * first visit's first history page, in the bubbles' style, as React starts rendering the chat. Each
- * character a first layout meets for the first time has its glyph loaded and measured for its font
- * and size; React renders in slices, and a frame between two of them now does that for the rows'
- * texts, which the chat's commit found unloaded before (on a phone, 4x, that commit, the layout of
- * the whole chat, was a first visit's longest task: bench/README.md, eleventh pass). Only texts
- * (a visitor's, an agent's or the robot's), the newest {@link MESSAGE_SAMPLES}, each cut at
- * {@link MESSAGE_SAMPLE_CHARS} characters; hidden, and gone with the samples when the chat
- * replaces the root's content.
- * @param root - the app's root element; nothing is done without the samples' box (no first visit)
- * @param messages - the conversation's messages, oldest first (`client.messages.getSnapshot()`)
- */
-export function warmMessageText(root: ParentNode, messages: readonly Pick<StoredMessage, 'type' | 'dataContent'>[]): void {
-  const box = root.querySelector('.text-warmup');
-  if (!box) return;
-  const doc = box.ownerDocument;
-  let taken = 0;
-  for (let i = messages.length - 1; i >= 0 && taken < MESSAGE_SAMPLES; i--) {
-    const message = messages[i];
-    if (!message?.dataContent || (message.type !== MessageType.Text && message.type !== MessageType.RobotText)) continue;
-    const sample = doc.createElement('div');
-    sample.className = 'bubble';
-    sample.textContent = message.dataContent.slice(0, MESSAGE_SAMPLE_CHARS);
-    box.append(sample);
-    taken += 1;
-  }
 }
