@@ -107,7 +107,7 @@ describe('a loading placeholder instead of a blank page', () => {
     await page.getByRole('status').getByText('加载中').waitFor();
     expect(await page.locator('.boot-spinner').isVisible()).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { textAtFirstFrame?: string }).textAtFirstFrame)).toBe('none');
-    await expect.poll(() => page.locator('.boot p').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await expect.poll(() => page.locator('.boot p').evaluate((el) => getComputedStyle(el).display)).toBe('block');
     await context.close();
   }, E2E_TIMEOUT);
 });
