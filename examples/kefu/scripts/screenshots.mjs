@@ -80,7 +80,7 @@ try {
   const { PLAYWRIGHT_ARGS } = await tsImport('../../../test/e2e/chromium-args.ts', import.meta.url);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: [...PLAYWRIGHT_ARGS] });
   const visitor = await (await browser.newContext({ viewport: { width: 390, height: 780 }, deviceScaleFactor: 2 })).newPage();
-  const agent = await (await browser.newContext({ viewport: { width: 1200, height: 720 } })).newPage();
+  const agent = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
 
   const { en } = await tsImport('../../../src/i18n/locales/en.ts', import.meta.url);
   const { zh } = await tsImport('../../../src/i18n/locales/zh.ts', import.meta.url);
