@@ -80,8 +80,8 @@ async function measureCase(name: keyof typeof PROFILES, visit: 'first' | 'return
     if (runs > 1) {
       // the long-task target holds per visit, not only for the median one
       const clean = figures.filter((f) => f.startupLongTasks.count === 0).length;
-      const longest = figures.map((f) => f.startupLongTasks.longestMs.toFixed(0)).join(' ');
-      console.log(`runs without a long task until then: ${clean} of ${runs} (longest task per run: ${longest} ms)`);
+      const seen = figures.flatMap((f, run) => f.startupTasks.map((t) => `run ${run + 1}: ${t.durationMs.toFixed(0)} ms at ${t.startMs.toFixed(0)}`));
+      console.log(`runs without a long task until then: ${clean} of ${runs}${seen.length ? ` (${seen.join(', ')})` : ''}`);
     }
     console.log(`bytes over the wire until then:    ${median.transferBytes} (the page, its scripts and styles, API calls)`);
     console.log(`under Playwright (one run):         newest shown after ${scrolled.newestShownMs.toFixed(0)} ms, ${scrolled.startupLongTasks.count} long tasks until then\n`);

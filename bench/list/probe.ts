@@ -18,6 +18,8 @@ export interface FirstScreenFigures {
   newestShownMs: number;
   /** Long tasks from navigation start until the newest message showed. */
   startupLongTasks: { count: number; totalMs: number; longestMs: number };
+  /** Those long tasks one by one: start (ms after navigation start) and duration, ms. */
+  startupTasks: { startMs: number; durationMs: number }[];
   /** The start-up's milestones, ms after navigation start. */
   startup: StartupMilestones;
   /** Bytes over the wire (response headers and bodies as sent, the page's and its requests') until the newest showed. */
@@ -89,6 +91,7 @@ export const FIGURES_EXPRESSION = `(async () => {
     transferBytes: (nav ? nav.transferSize : 0) + resources.filter((e) => e.responseEnd <= shown).reduce((s, e) => s + e.transferSize, 0),
     newestShownMs: shown,
     startupLongTasks: { count: tasks.length, totalMs: tasks.reduce((s, t) => s + t.duration, 0), longestMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0) },
+    startupTasks: tasks.map((t) => ({ startMs: t.start, durationMs: t.duration })),
     startup: {
       documentMs: nav ? nav.responseEnd : -1,
       scriptsMs: ended((e) => e.initiatorType === 'script' || (e.initiatorType === 'link' && e.name.endsWith('.js'))),
