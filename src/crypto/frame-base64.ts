@@ -20,7 +20,10 @@ interface NativeBase64 {
   /** Decodes into this array from its start; how many characters were read and bytes written. */
   setFromBase64?: (this: Uint8Array, text: string, options: typeof STRICT) => { read: number; written: number };
 }
-/** Refuse what {@link base64ToBytes} refuses: missing padding, nonzero spare bits. */
+/**
+ * The platform's strictest reading: padding required, spare bits zero. A text it refuses (rare for
+ * a frame) goes to {@link base64ToBytes}, which reads or refuses it as it always did.
+ */
 const STRICT = { lastChunkHandling: 'strict' } as const;
 
 /** The base64 alphabet's character codes, by 6-bit value. */
@@ -92,8 +95,8 @@ export function base64ToCiphertext(text: string): Uint8Array {
   const out = scratchOf(decodeScratch, size, (grown) => (decodeScratch = grown)).subarray(0, size);
   const native = (out as NativeBase64).setFromBase64;
   if (typeof native === 'function') {
-    // strict: padding required, its spare bits zero; whitespace (which the platform skips) shows
-    // as fewer bytes written, and then, as on any refusal, the strict decoder below decides
+    // whitespace, which the platform skips, shows as fewer bytes written; then, as on any
+    // refusal, base64ToBytes decides
     try {
       const { read, written } = native.call(out, text, STRICT);
       if (read === length && written === size) return out;
