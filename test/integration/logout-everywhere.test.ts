@@ -7,18 +7,14 @@
  * Once on one node on SQLite, once on two nodes on PostgreSQL + Redis (skipped with the reason
  * when either does not answer, except under CI).
  */
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { CloseCode } from '../../src/codes.js';
 import { memoryStorage } from '../../src/index.js';
 import { agentConnectData, readAgentLogin } from '../../src/agent/index.js';
-import { removeDir, startServer } from '../../examples/server/test/helpers/start.js';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from '../../examples/server/test/helpers/pg-database.js';
-import { redisUnavailable, skipUnlessCi, TEST_REDIS_URL } from '../../examples/server/test/helpers/prerequisites.js';
+import { onOneNodeAndTwo } from '../../examples/server/test/helpers/nodes.js';
 import { deskAgent, servedBy } from './agent-helpers.js';
 import { Clients, waitUntil, type ServerEndpoints } from './harness.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
 const clients = new Clients();
 afterEach(() => clients.destroyAll());
 
@@ -59,39 +55,4 @@ function suite(nodes: () => [ServerEndpoints, ServerEndpoints]): void {
   });
 }
 
-describe('log out everywhere (SDK): one node on SQLite', () => {
-  let server: Server;
-  beforeAll(async () => {
-    server = await startServer({}, NO_THROTTLE);
-  });
-  afterAll(async () => {
-    await server?.close();
-    if (server) removeDir(server.dataDir);
-    expect(server?.errors ?? []).toEqual([]);
-  });
-  suite(() => [server, server]);
-});
-
-const missing = [await postgresUnavailable(), await redisUnavailable()].filter((m) => m !== null).join('; ');
-const skipCluster = skipUnlessCi('log out everywhere (SDK) on two nodes', missing === '' ? null : missing);
-
-describe.skipIf(skipCluster)('log out everywhere (SDK): two nodes on PostgreSQL + Redis', () => {
-  let a: Server;
-  let b: Server;
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await freshDatabase('kefu_sdk_logout');
-    const cluster = { ...NO_THROTTLE, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, CLUSTER_NAME: `sdk-logout-${randomUUID()}` };
-    a = await startServer({ memoryDb: false }, { ...cluster, NODE_ID: 'a' });
-    b = await startServer({ memoryDb: false }, { ...cluster, NODE_ID: 'b' });
-  });
-  afterAll(async () => {
-    clients.destroyAll();
-    await a?.close();
-    await b?.close();
-    for (const s of [a, b]) if (s) removeDir(s.dataDir);
-    await database?.drop();
-    expect([...(a?.errors ?? []), ...(b?.errors ?? [])]).toEqual([]);
-  });
-  suite(() => [a, b]);
-});
+await onOneNodeAndTwo({ title: 'log out everywhere (SDK)', database: 'kefu_sdk_logout', env: NO_THROTTLE, beforeClose: () => clients.destroyAll() }, suite);

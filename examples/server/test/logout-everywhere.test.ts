@@ -9,13 +9,9 @@
  * second part skips with the reason when either does not answer, except under CI).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { connectUrl, content, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
-import { freshDatabase, postgresUnavailable, type TestDatabase } from './helpers/pg-database.js';
-import { redisUnavailable, skipUnlessCi, TEST_REDIS_URL } from './helpers/prerequisites.js';
-import { removeDir, startServer } from './helpers/start.js';
-
-type Server = Awaited<ReturnType<typeof startServer>>;
+import { onOneNodeAndTwo, type TestNode as Server } from './helpers/nodes.js';
 
 /** The attacker's refused tokens would otherwise slow the next logins down (the login throttle is tested apart). */
 const NO_THROTTLE = { AGENT_LOGIN_FREE_FAILURES: '1000' };
@@ -84,38 +80,4 @@ function logoutEverywhereSuite(nodes: () => [Server, Server]): void {
   });
 }
 
-describe('log out everywhere: one node on SQLite', () => {
-  let server: Server;
-  beforeAll(async () => {
-    server = await startServer({}, NO_THROTTLE);
-  });
-  afterAll(async () => {
-    await server?.close();
-    if (server) removeDir(server.dataDir);
-    expect(server?.errors ?? []).toEqual([]);
-  });
-  logoutEverywhereSuite(() => [server, server]);
-});
-
-const missing = [await postgresUnavailable(), await redisUnavailable()].filter((m) => m !== null).join('; ');
-const skipCluster = skipUnlessCi('log out everywhere on two nodes', missing === '' ? null : missing);
-
-describe.skipIf(skipCluster)('log out everywhere: two nodes on PostgreSQL + Redis', () => {
-  let a: Server;
-  let b: Server;
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await freshDatabase('kefu_logout');
-    const cluster = { ...NO_THROTTLE, DATABASE_URL: database.url, REDIS_URL: TEST_REDIS_URL, CLUSTER_NAME: `logout-${randomUUID()}` };
-    a = await startServer({ memoryDb: false }, { ...cluster, NODE_ID: 'a' });
-    b = await startServer({ memoryDb: false }, { ...cluster, NODE_ID: 'b' });
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    for (const s of [a, b]) if (s) removeDir(s.dataDir);
-    await database?.drop();
-    expect([...(a?.errors ?? []), ...(b?.errors ?? [])]).toEqual([]);
-  });
-  logoutEverywhereSuite(() => [a, b]);
-});
+await onOneNodeAndTwo({ title: 'log out everywhere', database: 'kefu_logout', env: NO_THROTTLE }, logoutEverywhereSuite);
