@@ -50,18 +50,28 @@ export function releaseApp(appDir: string): void {
 export interface TestServer extends RunningServer {
   /** The data directory (kept across a restart). */
   dataDir: string;
+  /** What the server reported as unexpected; `close` rejects while it holds anything. */
+  errors: unknown[];
 }
 
 /**
- * Starts the reference server with the demo seed and the app.
+ * Starts the reference server with the demo seed and the app. Its `close` closes it, then rejects
+ * if the server reported an unexpected error meanwhile: no browser test ends with one unseen.
  * @param appDir - the built app
  * @param overrides - configuration overrides (e.g. `port` and `dataDir` for a restart)
  */
 export async function startServer(appDir: string, overrides: Partial<ServerConfig> = {}): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? tempDir('kefu-e2e-data-');
   const config = loadConfig(LOOPBACK_LIMITS, { port: 0, host: '127.0.0.1', log: false, seed: true, appDir, ...overrides, dataDir });
-  const server = await createServer(config, { onError: () => undefined });
-  return { ...server, dataDir };
+  const errors: unknown[] = [];
+  const server = await createServer(config, { onError: (error) => errors.push(error) });
+  const close = async (): Promise<void> => {
+    await server.close();
+    if (errors.length > 0) {
+      throw new Error(`the server reported ${errors.length} unexpected error(s): ${errors.map((e) => (e instanceof Error ? (e.stack ?? e.message) : String(e))).join('\n')}`);
+    }
+  };
+  return { ...server, close, dataDir, errors };
 }
 
 /** Launches headless Chromium (the one {@link CHROMIUM} found; rejects with the reason when there is none). */

@@ -34,6 +34,7 @@ afterAll(async () => {
   await server.close();
   removeDir(server.dataDir);
   removeDir(appDir);
+  expect(server.errors).toEqual([]);
 });
 
 const page = (path: string) => fetch(`${server.url}${path}`, { headers: { accept: 'text/html' } });

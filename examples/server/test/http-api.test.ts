@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { enc, http, keyExchange, type Session } from '../../../conformance/src/client/index.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
+const server = serverForFile();
 let session: Session;
 
 beforeAll(async () => {
-  server = await startServer();
   session = await keyExchange(server.url);
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
 });
 
 describe('protocol §1: the start-up key exchange', () => {

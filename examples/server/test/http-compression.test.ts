@@ -5,22 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { boundSession, encValue, newRequestKey } from '../../../conformance/src/client/index.js';
 import type { MessageRecord } from '../src/store/types.js';
 import { rawRequest, type RawAnswer } from './helpers/raw-http.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+const server = serverForFile();
 
 function raw(path: string, init: Parameters<typeof rawRequest>[1] = {}): Promise<RawAnswer> {
   return rawRequest(`${server.url}${path}`, init);

@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { boundSession, content, enc, isEvent, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+const server = serverForFile();
 
 const where = { mchId: 'M1001', platformId: 'P01' };
 

@@ -3,18 +3,11 @@
  * agent, not one per change (the load bench's bottleneck with many visitors and agents).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { content, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+const server = serverForFile();
 
 const where = { mchId: 'M1001', platformId: 'P01' };
 

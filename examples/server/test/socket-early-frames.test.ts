@@ -4,21 +4,12 @@
  * SDK that comes back from an outage resends its whole outbox at once, before the welcome.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectUrl, keyExchange, TestSocket, type Msg } from '../../../conformance/src/client/index.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  // the burst is the point here, not the "sending too often" rule
-  server = await startServer({}, { RATE_SOCKET_MAX: '100000' });
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+// the burst is the point here, not the "sending too often" rule
+const server = serverForFile({}, { RATE_SOCKET_MAX: '100000' });
 
 const where = { mchId: 'M1001', platformId: 'P01' };
 

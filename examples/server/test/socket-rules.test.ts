@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { content, enc, keyExchange, TestSocket, type Msg, type Session } from '../../../conformance/src/client/index.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-
-beforeAll(async () => {
-  server = await startServer({}, { RATE_SOCKET_MAX: '3', RATE_SOCKET_WINDOW_MS: '60000' });
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
-});
+const server = serverForFile({}, { RATE_SOCKET_MAX: '3', RATE_SOCKET_WINDOW_MS: '60000' });
 
 const where = { mchId: 'M1001', platformId: 'P01' };
 

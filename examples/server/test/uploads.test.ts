@@ -1,21 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { boundSession, enc, http, type Envelope, type Session } from '../../../conformance/src/client/index.js';
-import { removeDir, startServer } from './helpers/start.js';
+import { serverForFile } from './helpers/file-server.js';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
+const server = serverForFile({}, { UPLOAD_MAX_BYTES: String(200 * 1024), UPLOAD_ALLOWED_MIME: 'image/*,video/mp4,application/pdf' });
 let session: Session & { clientId: string };
 
 beforeAll(async () => {
-  server = await startServer({}, { UPLOAD_MAX_BYTES: String(200 * 1024), UPLOAD_ALLOWED_MIME: 'image/*,video/mp4,application/pdf' });
   session = await boundSession(server);
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(server.dataDir);
 });
 
 interface Uploaded {

@@ -31,7 +31,9 @@ export function removeDir(dir: string): void {
 
 /**
  * Starts a server with test defaults (port 0, in-memory DB, a temp data dir) and `overrides`;
- * `errors` collects what the server reported as unexpected.
+ * `errors` collects what the server reported as unexpected. Its `close` closes the server, then
+ * rejects if `errors` holds anything (a test that provokes errors on purpose checks and empties
+ * it before): no test ends with an error of the server's left unseen.
  */
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
@@ -42,5 +44,11 @@ export async function startServer(
   const config = loadConfig({ AGENTS, ...LOOPBACK_LIMITS, ...env }, { port: 0, host: '127.0.0.1', memoryDb: true, log: false, appDir: join(dataDir, 'no-app'), ...overrides, dataDir });
   const errors: unknown[] = [];
   const server = await createServer(config, { onError: (e) => errors.push(e), ...options });
-  return { ...server, dataDir, errors };
+  const close = async (): Promise<void> => {
+    await server.close();
+    if (errors.length > 0) {
+      throw new Error(`the server (${config.nodeId}) reported ${errors.length} unexpected error(s): ${errors.map((e) => (e instanceof Error ? (e.stack ?? e.message) : String(e))).join('\n')}`);
+    }
+  };
+  return { ...server, close, dataDir, errors };
 }

@@ -1,0 +1,31 @@
+/**
+ * One server for a whole test file, with the file's checks around it.
+ * @module
+ */
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { ServerConfig } from '../../src/config.js';
+import { removeDir, startServer } from './start.js';
+
+/** A test server as {@link startServer} starts it. */
+export type TestServer = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * Starts a server before the file's tests and closes it after them (its data directory removed);
+ * then the file fails if the server reported an unexpected error on the way. The object returned is
+ * filled in when the tests start, so the file reads `server.url` as usual.
+ * @param overrides - configuration, as for {@link startServer}
+ * @param env - environment, as for {@link startServer}
+ */
+export function serverForFile(overrides: Partial<ServerConfig> = {}, env: Record<string, string> = {}): TestServer {
+  const server = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(server, await startServer(overrides, env));
+  });
+  afterAll(async () => {
+    if (server.close === undefined) return; // it never started: beforeAll's failure is reported
+    await server.close();
+    removeDir(server.dataDir);
+    expect(server.errors).toEqual([]);
+  });
+  return server;
+}
