@@ -120,7 +120,14 @@ describe('spec §1, §2: groups, channels, search, translation', () => {
     await page.getByLabel(zh.inputPlaceholder).press('End');
     await page.keyboard.type('大家好');
     await page.keyboard.press('Enter');
-    await page.locator('.msg.mine').filter({ hasText: '@Lily 大家好' }).locator('.read-mark').waitFor();
+    const row = page.locator('.msg.mine').filter({ hasText: '@Lily 大家好' });
+    await row.locator('.read-mark').waitFor().catch(async (error: unknown) => {
+      // once seen under a loaded full run and not reproduced since: say what the row and the connection showed
+      const shown = await row.innerText().catch(() => '(no row)');
+      const banner = await page.locator('.conn-banner').innerText().catch(() => '(no connection banner)');
+      const toasts = await page.locator('.toasts').innerText().catch(() => '');
+      throw new Error(`the group text was not marked sent: row "${shown}", banner "${banner}", toasts "${toasts}"`, { cause: error });
+    });
 
     await page.goto(`${server.url}/group/${DEMO.channelId}`);
     await page.getByRole('heading', { name: /Announcements/ }).waitFor();
