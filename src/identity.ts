@@ -105,9 +105,9 @@ export class IdentityKeeper {
   /**
    * The server refused the identity (4004). Another tab of the same storage may have claimed the
    * id meanwhile: its secret is adopted and the connect retried; or it logged in and merged the id
-   * into the member's (reason `merged`): this tab waits to be told to follow (`wait`).
-   * Otherwise a new identity replaces the refused one (once); a refusal of that fresh identity
-   * gives up.
+   * into the member's (reason `merged`): this tab waits to be told to follow (`wait`); or its own
+   * refusal came first and it stored a new id: this tab takes that id. Otherwise a new identity
+   * replaces the refused one (once); a refusal of that fresh identity gives up.
    * @param reason - the close reason (`identity refused`, `deleted`, `merged`)
    */
   onRefused(reason = ''): IdentityOutcome {
@@ -129,6 +129,13 @@ export class IdentityKeeper {
       this.deps.onGiveUp(new Error('The server refused a new visitor identity (close code 4004) as well; not retrying.'));
       return 'give-up';
     }
+    if (stored.uuid !== null && stored.uuid !== uuid) {
+      // Another tab of this storage replaced the refused id already (its own 4004 came first):
+      // this tab takes that identity, and its secret if stored, rather than making one more, so
+      // that the tabs stay one visitor with one socket.
+      this.renew(uuid, stored.uuid, stored.clientSecret);
+      return 'new-identity';
+    }
     this.renew(uuid);
     return 'new-identity';
   }
@@ -147,10 +154,10 @@ export class IdentityKeeper {
     return true;
   }
 
-  private renew(oldId: string): void {
-    const newId = this.deps.createId();
+  /** Replaces the refused `oldId` with `newId` (a new one by default) and tells the client. */
+  private renew(oldId: string, newId = this.deps.createId(), clientSecret: string | null = null): void {
     this.freshSinceReset = true;
-    this.deps.state.setState({ uuid: newId, clientSecret: null });
+    this.deps.state.setState({ uuid: newId, clientSecret });
     this.deps.onReset({ oldId, newId });
   }
 }

@@ -213,6 +213,28 @@ describe('protocol §3a.2: 4004 starts a new identity, once', () => {
     client.destroy();
   });
 
+  it('refused after another tab of this storage already replaced the id: takes that id and its secret, no third identity', async () => {
+    const storage = memoryStorage();
+    storage.setItem('uuid', 'vm-member-without-token');
+    const { client, notices } = setup({ storage });
+    const changes: unknown[] = [];
+    client.on('identity', (c) => changes.push(c));
+    client.connect();
+    const ws1 = await socketNumber(1);
+    // the other tab's 4004 came first: it stored a new id (and, welcomed, its secret)
+    storage.setItem('uuid', 'fresh-of-tab-1');
+    storage.setItem('clientSecret', 'secret-of-tab-1');
+    ws1.open();
+    ws1.serverClose(CloseCode.IdentityRefused, 'identity refused');
+    expect(client.clientId).toBe('fresh-of-tab-1');
+    expect(storage.getItem('uuid')).toBe('fresh-of-tab-1');
+    expect(changes).toEqual([{ change: 'refused', clientId: 'fresh-of-tab-1' }]);
+    expect(notices.map((n) => n.key)).toContain('identityReset');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(connectPayload(await socketNumber(2))).toMatchObject({ u: 'fresh-of-tab-1', d: { clientSecret: 'secret-of-tab-1' } });
+    client.destroy();
+  });
+
   it('merged by another tab that logged in (4004 merged, another id stored): no new id, no retry, no error; it waits to follow that tab', async () => {
     const storage = memoryStorage();
     storage.setItem('uuid', 'anonymous-id');
