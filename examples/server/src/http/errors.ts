@@ -25,6 +25,9 @@ function isRateLimited(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as Record<string, unknown>)[RATE_LIMITED] === true;
 }
 
+/** What a response stream fails with when the client closed the connection before its end. */
+const CLIENT_GONE = 'ERR_STREAM_PREMATURE_CLOSE';
+
 /** Paths that belong to the API, the socket or stored files: an unknown one there is a JSON 404. */
 const API_PREFIXES = ['/im/', '/oss/', '/translate/', '/files/', '/ws', '/admin/'];
 
@@ -57,7 +60,9 @@ export function installErrorHandlers(
     if (code.startsWith('FST_')) return reply.code(200).send(fail(Code.BadRequest, `Bad request: ${error.message}`));
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) return reply.code(200).send(fail(Code.BadRequest, `Bad request: ${error.message}`));
-    onUnexpected(error);
+    // The client went away in the middle of the answer (a tab closed, a page left while its
+    // compressed history page streamed): nobody is told, and nothing went wrong here.
+    if (code !== CLIENT_GONE) onUnexpected(error);
     return reply.code(500).send(fail(Code.Internal, 'Internal server error'));
   });
 
