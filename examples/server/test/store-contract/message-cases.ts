@@ -67,15 +67,18 @@ export function messageCases(current: () => Store): void {
       expect(stamped.map((m) => [m.fp, m.seq])).toEqual([['a1', 1], ['b1', 1], ['a2', 2], ['c1', 1], ['g1', 1], ['g2', 2], ['a3', 3]]);
     });
 
-    it('concurrent inserts into one conversation get distinct, gapless seqs', async () => {
+    it('concurrent inserts into one conversation get distinct seqs; a racing duplicate costs at most one number', async () => {
       const store = current();
       const batch = Array.from({ length: 20 }, (_, i) => message(`p${i}`, 'v1', T0 + i));
       const dup = message('p0', 'v1', T0);
       const results = await Promise.all([...batch, dup].map((m) => store.chat.insertMessage(m)));
       expect(results.filter(Boolean)).toHaveLength(20);
-      expect(batch.map((m) => m.seq ?? 0).concat(dup.seq ?? 0).filter((s) => s > 0).sort((a, b) => a - b)).toEqual(
-        Array.from({ length: 20 }, (_, i) => i + 1),
-      );
+      const stored = (await store.chat.conversation('v1', MCH, PLATFORM, { afterSeq: 0, size: 50 })).map((m) => m.seq ?? 0);
+      // PostgreSQL: the duplicate racing its original may bump the counter before it loses on the
+      // fp (documented in pg-chat.ts): a gap, which catching up by seq does not mind. Nothing else.
+      expect(new Set(stored).size).toBe(20);
+      expect(Math.min(...stored)).toBe(1);
+      expect(Math.max(...stored)).toBeLessThanOrEqual(21);
     });
 
     it('maxCreateTime is the newest createTime stored, 0 when none', async () => {
