@@ -12,7 +12,7 @@ import { PLAYWRIGHT_ARGS } from './chromium-args.js';
 import { CHROMIUM, requireChromium } from './chromium.js';
 import { loadConfig, type ServerConfig } from '../../examples/server/src/config.js';
 import { createServer, type RunningServer } from '../../examples/server/src/server.js';
-import { LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
+import { closeCheckingErrors, LOOPBACK_LIMITS } from '../../examples/server/test/helpers/start.js';
 
 declare module 'vitest' {
   /** What the e2e project's global setup provides. */
@@ -65,13 +65,7 @@ export async function startServer(appDir: string, overrides: Partial<ServerConfi
   const config = loadConfig(LOOPBACK_LIMITS, { port: 0, host: '127.0.0.1', log: false, seed: true, appDir, ...overrides, dataDir });
   const errors: unknown[] = [];
   const server = await createServer(config, { onError: (error) => errors.push(error) });
-  const close = async (): Promise<void> => {
-    await server.close();
-    if (errors.length > 0) {
-      throw new Error(`the server reported ${errors.length} unexpected error(s): ${errors.map((e) => (e instanceof Error ? (e.stack ?? e.message) : String(e))).join('\n')}`);
-    }
-  };
-  return { ...server, close, dataDir, errors };
+  return { ...server, close: closeCheckingErrors(server, errors, config.nodeId), dataDir, errors };
 }
 
 /** Launches headless Chromium (the one {@link CHROMIUM} found; rejects with the reason when there is none). */

@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { connectUrl, content, keyExchange, TestSocket } from '../../../conformance/src/client/index.js';
-import { onOneNodeAndTwo, type TestNode as Server } from './helpers/nodes.js';
+import { onOneNodeAndTwo } from './helpers/nodes.js';
+import type { StartedServer as Server } from './helpers/start.js';
 
 /** The attacker's refused tokens would otherwise slow the next logins down (the login throttle is tested apart). */
 const NO_THROTTLE = { AGENT_LOGIN_FREE_FAILURES: '1000' };

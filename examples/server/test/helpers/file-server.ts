@@ -4,10 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { ServerConfig } from '../../src/config.js';
-import { removeDir, startServer } from './start.js';
-
-/** A test server as {@link startServer} starts it. */
-export type TestServer = Awaited<ReturnType<typeof startServer>>;
+import { removeDir, startServer, type StartedServer } from './start.js';
 
 /**
  * Starts a server before the file's tests and closes it after them (its data directory removed);
@@ -16,8 +13,8 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>;
  * @param overrides - configuration, as for {@link startServer}
  * @param env - environment, as for {@link startServer}
  */
-export function serverForFile(overrides: Partial<ServerConfig> = {}, env: Record<string, string> = {}): TestServer {
-  const server = {} as TestServer;
+export function serverForFile(overrides: Partial<ServerConfig> = {}, env: Record<string, string> = {}): StartedServer {
+  const server = {} as StartedServer;
   beforeAll(async () => {
     Object.assign(server, await startServer(overrides, env));
   });

@@ -8,10 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { freshDatabase, postgresUnavailable, type TestDatabase } from './pg-database.js';
 import { redisUnavailable, skipUnlessCi, TEST_REDIS_URL } from './prerequisites.js';
-import { removeDir, startServer } from './start.js';
-
-/** A test server as {@link startServer} starts it. */
-export type TestNode = Awaited<ReturnType<typeof startServer>>;
+import { removeDir, startServer, type StartedServer } from './start.js';
 
 /** How the nodes are started and stopped. */
 export interface NodesOptions {
@@ -31,15 +28,15 @@ export interface NodesOptions {
  * @param options - titles, database name, environment
  * @param suite - declares the tests (called once per part, at collection time)
  */
-export async function onOneNodeAndTwo(options: NodesOptions, suite: (nodes: () => [TestNode, TestNode]) => void): Promise<void> {
+export async function onOneNodeAndTwo(options: NodesOptions, suite: (nodes: () => [StartedServer, StartedServer]) => void): Promise<void> {
   const env = options.env ?? {};
   /**
    * Closes the part's nodes, removes their files and drops the database, whatever happens; then
    * fails if a node reported an unexpected error (each one's `close` says which).
    */
-  const stop = async (nodes: (TestNode | undefined)[], database?: TestDatabase): Promise<void> => {
+  const stop = async (nodes: (StartedServer | undefined)[], database?: TestDatabase): Promise<void> => {
     options.beforeClose?.();
-    const started = [...new Set(nodes)].filter((node): node is TestNode => node !== undefined);
+    const started = [...new Set(nodes)].filter((node): node is StartedServer => node !== undefined);
     const closed = await Promise.allSettled(started.map((node) => node.close()));
     for (const node of started) removeDir(node.dataDir);
     await database?.drop();
@@ -47,19 +44,19 @@ export async function onOneNodeAndTwo(options: NodesOptions, suite: (nodes: () =
   };
 
   describe(`${options.title}: one node on SQLite`, () => {
-    let server: TestNode | undefined;
+    let server: StartedServer | undefined;
     beforeAll(async () => {
       server = await startServer({}, env);
     });
     afterAll(() => stop([server]));
-    suite(() => [server as TestNode, server as TestNode]);
+    suite(() => [server as StartedServer, server as StartedServer]);
   });
 
   const missing = [await postgresUnavailable(), await redisUnavailable()].filter((m) => m !== null).join('; ');
   const skip = skipUnlessCi(`${options.title} on two nodes`, missing === '' ? null : missing);
   describe.skipIf(skip)(`${options.title}: two nodes on PostgreSQL + Redis`, () => {
-    let a: TestNode | undefined;
-    let b: TestNode | undefined;
+    let a: StartedServer | undefined;
+    let b: StartedServer | undefined;
     let database: TestDatabase | undefined;
     beforeAll(async () => {
       database = await freshDatabase(options.database);
@@ -68,6 +65,6 @@ export async function onOneNodeAndTwo(options: NodesOptions, suite: (nodes: () =
       b = await startServer({ memoryDb: false }, { ...cluster, NODE_ID: 'b' });
     });
     afterAll(() => stop([a, b], database));
-    suite(() => [a as TestNode, b as TestNode]);
+    suite(() => [a as StartedServer, b as StartedServer]);
   });
 }

@@ -44,11 +44,24 @@ export async function startServer(
   const config = loadConfig({ AGENTS, ...LOOPBACK_LIMITS, ...env }, { port: 0, host: '127.0.0.1', memoryDb: true, log: false, appDir: join(dataDir, 'no-app'), ...overrides, dataDir });
   const errors: unknown[] = [];
   const server = await createServer(config, { onError: (e) => errors.push(e), ...options });
-  const close = async (): Promise<void> => {
+  return { ...server, close: closeCheckingErrors(server, errors, config.nodeId), dataDir, errors };
+}
+
+/** A server {@link startServer} started. */
+export type StartedServer = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * The test servers' `close` (here and in the browser tests' harness): closes `server`, then rejects,
+ * naming them, if `errors` holds anything the server reported as unexpected.
+ * @param server - the running server
+ * @param errors - what its `onError` collected
+ * @param name - the server's name in the message (its node id)
+ */
+export function closeCheckingErrors(server: Pick<RunningServer, 'close'>, errors: readonly unknown[], name: string): () => Promise<void> {
+  return async () => {
     await server.close();
     if (errors.length > 0) {
-      throw new Error(`the server (${config.nodeId}) reported ${errors.length} unexpected error(s): ${errors.map((e) => (e instanceof Error ? (e.stack ?? e.message) : String(e))).join('\n')}`);
+      throw new Error(`the server (${name}) reported ${errors.length} unexpected error(s): ${errors.map((e) => (e instanceof Error ? (e.stack ?? e.message) : String(e))).join('\n')}`);
     }
   };
-  return { ...server, close, dataDir, errors };
 }
